@@ -1,0 +1,157 @@
+// Package engine counts n-queens solutions: the kernels and the parallel
+// scheduler that runs a [partition.Plan]'s tasks on every core.
+//
+// The counting kernel is walk, in kernel.go; classify.go holds its twin for
+// the full-symmetry method. [Run] runs tasks in an errgroup limited to the
+// requested number of workers and sums their [Result]s into [Counts].
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/klauspost/cpuid/v2"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/nqueens/nqueens/partition"
+)
+
+// ErrWorkers is returned for a worker count below 1.
+var ErrWorkers = errors.New("engine: workers must be at least 1")
+
+// Result is what one task found. Counts are already weighted: Total is the
+// number of solutions the task stands for.
+type Result struct {
+	// Task is the task's index in the slice given to [Run].
+	Task int
+	// Total solutions; Unique classes under the 8 symmetries; solutions
+	// equal to their 180° rotation (PointSym) and to their 90° rotation
+	// (Rot90Sym). The last three are zero for methods without classes.
+	Total, Unique, PointSym, Rot90Sym uint64
+	// Nodes counts the queens the search placed (see walk).
+	Nodes uint64
+}
+
+// Counts sums results without overflow.
+type Counts struct {
+	Total, Unique, PointSym, Rot90Sym, Nodes Uint128
+	// Tasks is the number of results summed.
+	Tasks int
+}
+
+// Add adds one result to c.
+func (c *Counts) Add(r Result) {
+	c.Total = c.Total.Add64(r.Total)
+	c.Unique = c.Unique.Add64(r.Unique)
+	c.PointSym = c.PointSym.Add64(r.PointSym)
+	c.Rot90Sym = c.Rot90Sym.Add64(r.Rot90Sym)
+	c.Nodes = c.Nodes.Add64(r.Nodes)
+	c.Tasks++
+}
+
+// Options tunes [Run].
+type Options struct {
+	// Workers is how many tasks run at once; 0 means [DefaultWorkers].
+	Workers int
+	// OnResult, if set, is called with each result as its task finishes,
+	// never concurrently with itself.
+	OnResult func(Result)
+}
+
+// DefaultWorkers is the number of logical cores that cpuid reports, or
+// runtime.NumCPU when cpuid cannot tell.
+func DefaultWorkers() int {
+	if n := cpuid.CPU.LogicalCores; n > 0 {
+		return n
+	}
+	return runtime.NumCPU()
+}
+
+// Run counts the solutions of the given tasks of an n×n board and returns
+// their sum. Tasks run in order of decreasing estimated cost, so that the
+// big ones do not finish last. When ctx is cancelled no new task starts,
+// running ones finish, and Run returns ctx's error with the counts of the
+// tasks that did finish.
+func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Counts, error) {
+	workers := opt.Workers
+	if workers == 0 {
+		workers = DefaultWorkers()
+	}
+	if workers < 1 {
+		return Counts{}, fmt.Errorf("%w (got %d)", ErrWorkers, workers)
+	}
+	if n < 0 || n > MaxN {
+		return Counts{}, fmt.Errorf("engine: board size %d out of range (accepted: 0..%d)", n, MaxN)
+	}
+	order := make([]int, len(tasks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return tasks[order[a]].Cost > tasks[order[b]].Cost })
+
+	results := make([]Result, len(tasks))
+	done := make([]bool, len(tasks))
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(workers)
+	for _, i := range order {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return nil
+			}
+			r := RunTask(n, &tasks[i])
+			r.Task = i
+			results[i] = r
+			done[i] = true
+			if opt.OnResult != nil {
+				mu.Lock()
+				opt.OnResult(r)
+				mu.Unlock()
+			}
+			return nil
+		})
+	}
+	err := g.Wait()
+	var c Counts
+	for i, r := range results {
+		if done[i] {
+			c.Add(r)
+		}
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	return c, err
+}
+
+// RunTask counts one task on the calling goroutine.
+func RunTask(n int, t *partition.Task) Result {
+	s := Start{Cols: ^(uint64(1)<<uint(n) - 1)}
+	var board [maxRows]uint64
+	for _, c := range t.Prefix {
+		bit := uint64(1) << c
+		board[s.Row&63] = bit
+		s = Start{Row: s.Row + 1, LD: (s.LD | bit) << 1, Cols: s.Cols | bit, RD: (s.RD | bit) >> 1}
+	}
+	ban := (*[maxRows]uint64)(t.Bans)
+	var r Result
+	switch t.Kind {
+	case partition.Classify:
+		walkSym(n, s, ban, &board, &r)
+	default:
+		sols, nodes := walk(n, s, ban)
+		r.Total = sols * t.Weight
+		r.Nodes = nodes
+		if t.Kind == partition.CountClasses {
+			r.Unique = sols
+		}
+	}
+	return r
+}

@@ -1,0 +1,14 @@
+module github.com/nqueens/nqueens
+
+go 1.26.8
+
+require (
+	github.com/klauspost/cpuid/v2 v2.4.2
+	github.com/stretchr/testify v1.12.1
+	golang.org/x/sync v0.25.0
+)
+
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+)

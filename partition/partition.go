@@ -1,0 +1,308 @@
+// Package partition splits an n-queens count into independent tasks.
+//
+// A [Plan] is a deterministic list of [Task]s: the same n, method and version
+// of this package always give the same tasks, with the same IDs, in the same
+// order. Checkpoints, shards and merges identify work by those IDs. The
+// package decides what is searched (prefixes, symmetry classes, weights,
+// cost estimates); it knows nothing about goroutines, which are the engine's.
+package partition
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// MaxN is the largest board a plan can be made for: the kernels use one bit
+// of a uint64 per column.
+const MaxN = 64
+
+// Version identifies the planning rules. It changes whenever a plan for the
+// same n and method would come out different, so stored task IDs from an
+// older version are never mistaken for current ones.
+const Version = 1
+
+// Method names a way of counting.
+type Method string
+
+const (
+	// Mirror halves the search by the left-right mirror: the row-0 queen in
+	// the left half, weight 2; for odd n the middle column of row 0 is a
+	// separate case whose row-1 queen is restricted to the left half.
+	Mirror Method = "mirror"
+	// Sym searches one representative of each class of solutions under the
+	// 8 symmetries of the square and reports unique and symmetric counts too.
+	Sym Method = "sym"
+)
+
+// Methods lists the methods a plan can be made for, the default first.
+var Methods = []Method{Sym, Mirror}
+
+// Errors returned by [Make].
+var (
+	ErrSize   = fmt.Errorf("partition: board size out of range (accepted: 0..%d)", MaxN)
+	ErrMethod = errors.New("partition: unknown method")
+)
+
+// Kind tells the engine which kernel a task needs.
+type Kind uint8
+
+const (
+	// Count tasks count completions; each one stands for Weight solutions.
+	Count Kind = iota
+	// CountClasses tasks count completions too, but each completion is
+	// also one symmetry class of Weight distinct solutions.
+	CountClasses
+	// Classify tasks compare every completion with its images under the 8
+	// symmetries: only the least image of a class is counted, weighted by
+	// the size of its class (8, 4 or 2).
+	Classify
+)
+
+// Bans lists, per row, the squares a method forbids there (bit c = column c).
+type Bans [MaxN]uint64
+
+// noBans is shared by every task without symmetry bounds.
+var noBans Bans
+
+// Task is an independent piece of a count: the queens of rows
+// 0..len(Prefix)-1 are placed, the kernel counts the completions.
+type Task struct {
+	// ID is stable across runs: the prefix's columns joined by '.', or
+	// "root" for the empty prefix.
+	ID string
+	// Kind selects the kernel.
+	Kind Kind
+	// Weight multiplies a Count task's completions (1, 2 or 8).
+	Weight uint64
+	// Cost estimates the task's work, in arbitrary units comparable
+	// within a plan: use it for progress, ETA and balancing shards.
+	Cost uint64
+	// Prefix holds the columns of the queens already placed, row by row.
+	Prefix []uint8
+	// Bans holds the squares the method forbids, shared between tasks.
+	Bans *Bans
+}
+
+// Plan is the full, ordered list of tasks for one count.
+type Plan struct {
+	N      int
+	Method Method
+	// Depth is the number of rows the task prefixes fix (some may be shorter
+	// when a board is tiny).
+	Depth int
+	Tasks []Task
+}
+
+// Classes reports whether the plan's results include unique, point- and
+// rot90-symmetric counts.
+func (p *Plan) Classes() bool { return p.Method == Sym }
+
+// Job describes a count to plan.
+type Job struct {
+	N      int
+	Method Method
+}
+
+// ParseMethod returns the method named s.
+func ParseMethod(s string) (Method, error) {
+	for _, m := range Methods {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	names := make([]string, len(Methods))
+	for i, m := range Methods {
+		names[i] = string(m)
+	}
+	return "", fmt.Errorf("%w %q (accepted: %s)", ErrMethod, s, strings.Join(names, ", "))
+}
+
+// Make plans job.
+func Make(job Job) (*Plan, error) {
+	if job.N < 0 || job.N > MaxN {
+		return nil, fmt.Errorf("%w: %d", ErrSize, job.N)
+	}
+	var seeds []seed
+	switch job.Method {
+	case Mirror:
+		seeds = mirrorSeeds(job.N)
+	case Sym:
+		seeds = symSeeds(job.N)
+	default:
+		return nil, fmt.Errorf("%w %q", ErrMethod, job.Method)
+	}
+	depth := chooseDepth(job.N, seeds)
+	p := &Plan{N: job.N, Method: job.Method, Depth: depth}
+	for _, s := range seeds {
+		p.Tasks = expand(job.N, s, depth, p.Tasks)
+	}
+	return p, nil
+}
+
+// seed is a family of tasks: a fixed prefix, the columns allowed in the rows
+// after it up to the family's restricted rows, and how its completions count.
+type seed struct {
+	prefix []uint8
+	allow  []uint64 // allow[i]: columns allowed in row len(prefix)+i (then all)
+	kind   Kind
+	weight uint64
+	bans   *Bans
+}
+
+// targetTasks is how many tasks a plan aims at: several dozen per worker on
+// machines of up to 64 cores for mid-size n, and more as n grows so that one
+// task stays short enough for prompt cancellation and fine-grained shards.
+func targetTasks(n int) int {
+	t := 4096
+	for i := 18; i < n && t < 1<<20; i++ {
+		t *= 4
+	}
+	return t
+}
+
+// maxDepth bounds the prefix length: beyond it tasks would be tiny.
+const maxDepth = 7
+
+// chooseDepth returns the shallowest prefix depth (at least 2) giving
+// targetTasks(n) tasks.
+func chooseDepth(n int, seeds []seed) int {
+	target := targetTasks(n)
+	depth := 2
+	for ; depth < maxDepth && depth < n; depth++ {
+		total := 0
+		for _, s := range seeds {
+			total += countPrefixes(n, s, depth)
+		}
+		if total >= target {
+			break
+		}
+	}
+	return depth
+}
+
+// board tracks the attacks of placed queens, in the engine's convention.
+type board struct {
+	n            int
+	row          int
+	ld, cols, rd uint64
+}
+
+func newBoard(n int) board {
+	return board{n: n, cols: ^(uint64(1)<<uint(n) - 1)}
+}
+
+func (b board) free(ban *Bans) uint64 {
+	f := ^(b.ld | b.cols | b.rd)
+	if b.row < MaxN {
+		f &^= ban[b.row]
+	}
+	return f
+}
+
+func (b board) place(c uint8) board {
+	bit := uint64(1) << c
+	return board{n: b.n, row: b.row + 1, ld: (b.ld | bit) << 1, cols: b.cols | bit, rd: (b.rd | bit) >> 1}
+}
+
+// start places the seed's prefix; ok is false when its queens attack each
+// other or a banned square.
+func (s seed) start(n int) (b board, ok bool) {
+	b = newBoard(n)
+	for _, c := range s.prefix {
+		if b.free(s.bans)&(uint64(1)<<c) == 0 {
+			return b, false
+		}
+		b = b.place(c)
+	}
+	return b, true
+}
+
+// allowed is the seed's own restriction on row r.
+func (s seed) allowed(r int) uint64 {
+	if i := r - len(s.prefix); i >= 0 && i < len(s.allow) {
+		return s.allow[i]
+	}
+	return ^uint64(0)
+}
+
+// countPrefixes counts the tasks a seed gives at the given depth.
+func countPrefixes(n int, s seed, depth int) int {
+	b, ok := s.start(n)
+	if !ok {
+		return 0
+	}
+	var rec func(b board) int
+	rec = func(b board) int {
+		if b.row >= depth || b.row >= n {
+			return 1
+		}
+		total := 0
+		for f := b.free(s.bans) & s.allowed(b.row); f != 0; f &= f - 1 {
+			total += rec(b.place(uint8(trailingZeros(f))))
+		}
+		return total
+	}
+	return rec(b)
+}
+
+// expand appends the seed's tasks at the given depth to tasks, in
+// lexicographic order of their prefixes.
+func expand(n int, s seed, depth int, tasks []Task) []Task {
+	b, ok := s.start(n)
+	if !ok {
+		return tasks
+	}
+	prefix := append([]uint8(nil), s.prefix...)
+	var rec func(b board)
+	rec = func(b board) {
+		if b.row >= depth || b.row >= n {
+			tasks = append(tasks, Task{
+				ID:     taskID(prefix),
+				Kind:   s.kind,
+				Weight: s.weight,
+				Cost:   estimate(b, s.bans, 2),
+				Prefix: append([]uint8(nil), prefix...),
+				Bans:   s.bans,
+			})
+			return
+		}
+		for f := b.free(s.bans) & s.allowed(b.row); f != 0; f &= f - 1 {
+			c := uint8(trailingZeros(f))
+			prefix = append(prefix, c)
+			rec(b.place(c))
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	rec(b)
+	return tasks
+}
+
+// estimate is a task's cost: one plus the number of ways to place the next
+// `rows` queens, a cheap probe that tracks the size of the subtree well
+// enough to order and balance tasks.
+func estimate(b board, ban *Bans, rows int) uint64 {
+	if rows == 0 || b.row >= b.n {
+		return 1
+	}
+	total := uint64(1)
+	for f := b.free(ban); f != 0; f &= f - 1 {
+		total += estimate(b.place(uint8(trailingZeros(f))), ban, rows-1)
+	}
+	return total
+}
+
+func taskID(prefix []uint8) string {
+	if len(prefix) == 0 {
+		return "root"
+	}
+	var sb strings.Builder
+	for i, c := range prefix {
+		if i > 0 {
+			sb.WriteByte('.')
+		}
+		sb.WriteString(strconv.Itoa(int(c)))
+	}
+	return sb.String()
+}
