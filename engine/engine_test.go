@@ -64,3 +64,121 @@ func TestSymAgainstReference(t *testing.T) {
 		})
 	}
 }
+
+// TestSlow counts n = 16 and 17 with both methods (skipped with -short).
+func TestSlow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: counts n = 16 and 17")
+	}
+	for _, m := range partition.Methods {
+		for n := 16; n <= 17; n++ {
+			t.Run(fmt.Sprintf("%s/n=%d", m, n), func(t *testing.T) {
+				c := count(t, n, m, 0)
+				assert.Equal(t, fmt.Sprint(known.Total[n]), c.Total.String(), "Count(%d)", n)
+				if m == partition.Sym {
+					assert.Equal(t, fmt.Sprint(known.Unique[n]), c.Unique.String(), "unique")
+					assert.Equal(t, fmt.Sprint(known.Rot90Sym[n]), c.Rot90Sym.String(), "rot90")
+					assert.Equal(t, fmt.Sprint(known.PointSym(n)), c.PointSym.String(), "point")
+				}
+			})
+		}
+	}
+}
+
+// TestBurnside checks unique = (total + point + 2·rot90) / 8 for n ≥ 2.
+func TestBurnside(t *testing.T) {
+	for n := 2; n <= 14; n++ {
+		c := count(t, n, partition.Sym, 2)
+		lhs := 8 * c.Unique.Lo
+		rhs := c.Total.Lo + c.PointSym.Lo + 2*c.Rot90Sym.Lo
+		assert.Equal(t, lhs, rhs, "n=%d: 8·unique vs total + point + 2·rot90", n)
+	}
+}
+
+// TestWorkers checks that the worker count changes nothing but speed.
+func TestWorkers(t *testing.T) {
+	for _, m := range partition.Methods {
+		want := count(t, 12, m, 1)
+		for _, w := range []int{2, 3, 8} {
+			got := count(t, 12, m, w)
+			assert.Equal(t, want, got, "%s workers=%d", m, w)
+		}
+	}
+}
+
+// TestTasksAgainstReference checks every mirror task of small boards
+// against the slow reference: its result is weight × completions.
+func TestTasksAgainstReference(t *testing.T) {
+	for n := 4; n <= 11; n++ {
+		p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror})
+		require.NoError(t, err)
+		for i := range p.Tasks {
+			task := &p.Tasks[i]
+			pre := make([]int, len(task.Prefix))
+			for j, c := range task.Prefix {
+				pre[j] = int(c)
+			}
+			r := engine.RunTask(n, task)
+			assert.Equal(t, task.Weight*reference.CountPrefix(n, pre), r.Total, "n=%d task %s", n, task.ID)
+		}
+	}
+}
+
+func TestResultsStream(t *testing.T) {
+	p, err := partition.Make(partition.Job{N: 11, Method: partition.Sym})
+	require.NoError(t, err)
+	seen := make([]bool, len(p.Tasks))
+	var sum uint64
+	c, err := engine.Run(context.Background(), 11, p.Tasks, engine.Options{Workers: 2, OnResult: func(r engine.Result) {
+		assert.False(t, seen[r.Task], "task %d reported twice", r.Task)
+		seen[r.Task] = true
+		sum += r.Total
+	}})
+	require.NoError(t, err)
+	assert.Equal(t, len(p.Tasks), c.Tasks)
+	assert.Equal(t, known.Total[11], sum)
+	for i, s := range seen {
+		assert.True(t, s, "task %d not reported", i)
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	p, err := partition.Make(partition.Job{N: 15, Method: partition.Mirror})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c, err := engine.Run(ctx, 15, p.Tasks, engine.Options{Workers: 2})
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, c.Tasks, len(p.Tasks))
+}
+
+func TestRunErrors(t *testing.T) {
+	_, err := engine.Run(context.Background(), 8, nil, engine.Options{Workers: -1})
+	assert.ErrorIs(t, err, engine.ErrWorkers)
+	assert.GreaterOrEqual(t, engine.DefaultWorkers(), 1)
+}
+
+func TestUint128(t *testing.T) {
+	var u engine.Uint128
+	u = u.Add64(^uint64(0)).Add64(^uint64(0)).Add64(2)
+	assert.Equal(t, engine.Uint128{Hi: 2, Lo: 0}, u)
+	assert.Equal(t, "36893488147419103232", u.String())
+	v := engine.Uint128{Hi: 1, Lo: 5}.Add(engine.Uint128{Hi: 1, Lo: ^uint64(0)})
+	assert.Equal(t, engine.Uint128{Hi: 3, Lo: 4}, v)
+	assert.Equal(t, "18446744073709551615", engine.Uint128{Lo: ^uint64(0)}.String())
+	assert.Panics(t, func() { engine.Uint128{Hi: ^uint64(0), Lo: ^uint64(0)}.Add64(1) })
+	// Counts sums per-task counts past 2^64 exactly.
+	var c engine.Counts
+	for range 3 {
+		c.Add(engine.Result{Total: 1 << 63, Nodes: ^uint64(0)})
+	}
+	assert.Equal(t, "27670116110564327424", c.Total.String())
+	assert.Equal(t, 3, c.Tasks)
+}
+
+func ExampleRun() {
+	p, _ := partition.Make(partition.Job{N: 8, Method: partition.Sym})
+	c, _ := engine.Run(context.Background(), 8, p.Tasks, engine.Options{})
+	fmt.Println(c.Total, c.Unique)
+	// Output: 92 12
+}

@@ -162,15 +162,18 @@ func targetTasks(n int) int {
 	return t
 }
 
-// maxDepth bounds the prefix length: beyond it tasks would be tiny.
-const maxDepth = 7
+// maxDepth bounds the prefix length: deeper prefixes would leave tasks too
+// small to be worth scheduling (small boards take well under a millisecond).
+func maxDepth(n int) int {
+	return max(2, min(7, n-8))
+}
 
 // chooseDepth returns the shallowest prefix depth (at least 2) giving
 // targetTasks(n) tasks.
 func chooseDepth(n int, seeds []seed) int {
 	target := targetTasks(n)
 	depth := 2
-	for ; depth < maxDepth && depth < n; depth++ {
+	for ; depth < maxDepth(n) && depth < n; depth++ {
 		total := 0
 		for _, s := range seeds {
 			total += countPrefixes(n, s, depth)

@@ -1,0 +1,101 @@
+// Package bench holds the Go benchmarks of the counting engine. Each
+// benchmark counts a whole board and reports nodes/s and solutions/s; names
+// follow the pattern method=M/n=N/workers=W so benchstat can compare runs:
+//
+//	go test ./bench -run '^$' -bench . -count 6 | tee new.txt
+//	benchstat old.txt new.txt
+//
+// NQUEENS_BENCH_N (e.g. "16" or "12-17") and NQUEENS_BENCH_METHODS select
+// the boards and methods; the default is n = 12..16 for every method.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/partition"
+)
+
+func boards(b *testing.B) (lo, hi int) {
+	lo, hi = 12, 16
+	if s := os.Getenv("NQUEENS_BENCH_N"); s != "" {
+		a, z, ok := strings.Cut(s, "-")
+		if !ok {
+			z = a
+		}
+		var err1, err2 error
+		lo, err1 = strconv.Atoi(a)
+		hi, err2 = strconv.Atoi(z)
+		if err1 != nil || err2 != nil || lo < 0 || hi > known.MaxN || lo > hi {
+			b.Fatalf("NQUEENS_BENCH_N=%q: want N or LO-HI within 0..%d", s, known.MaxN)
+		}
+	}
+	return lo, hi
+}
+
+func methods(b *testing.B) []partition.Method {
+	s := os.Getenv("NQUEENS_BENCH_METHODS")
+	if s == "" {
+		return partition.Methods
+	}
+	var ms []partition.Method
+	for _, name := range strings.Split(s, ",") {
+		m, err := partition.ParseMethod(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+// workerCounts is 1, 2, 4, … up to the logical cores, and the cores
+// themselves.
+func workerCounts() []int {
+	max := engine.DefaultWorkers()
+	if p := runtime.GOMAXPROCS(0); p < max {
+		max = p
+	}
+	var ws []int
+	for w := 1; w < max; w *= 2 {
+		ws = append(ws, w)
+	}
+	return append(ws, max)
+}
+
+// BenchmarkCount counts whole boards: plan and run, as `nqueens count` does.
+func BenchmarkCount(b *testing.B) {
+	lo, hi := boards(b)
+	for _, m := range methods(b) {
+		for n := lo; n <= hi; n++ {
+			for _, w := range workerCounts() {
+				b.Run(fmt.Sprintf("method=%s/n=%d/workers=%d", m, n, w), func(b *testing.B) {
+					var c engine.Counts
+					for b.Loop() {
+						p, err := partition.Make(partition.Job{N: n, Method: m})
+						if err != nil {
+							b.Fatal(err)
+						}
+						c, err = engine.Run(context.Background(), n, p.Tasks, engine.Options{Workers: w})
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					if got, want := c.Total.Lo, known.Total[n]; c.Total.Hi != 0 || got != want {
+						b.Fatalf("Count(%d) = %s, want %d", n, c.Total, want)
+					}
+					sec := b.Elapsed().Seconds() / float64(b.N)
+					b.ReportMetric(c.Nodes.Float64()/sec, "nodes/s")
+					b.ReportMetric(c.Total.Float64()/sec, "solutions/s")
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/partition"
+)
+
+type countFlags struct {
+	method  string
+	workers int
+	json    bool
+	verify  bool
+}
+
+func countCmd() *cobra.Command {
+	var f countFlags
+	cmd := &cobra.Command{
+		Use:   "count N",
+		Short: "Count the solutions of the N×N board",
+		Long: fmt.Sprintf(`count prints the number of solutions of the N×N board (N = 0..%d) alone on
+stdout; --json prints a JSON object with the unique and symmetric counts,
+nodes, timing and workers as well (counts as exact decimal strings).
+
+Methods:
+  sym     full symmetry of the square (default): one representative per
+          class of solutions, half the nodes of mirror; also gives the unique,
+          point-symmetric and rot90-symmetric counts
+  mirror  left-right mirror only: half the search; the total alone`, partition.MaxN),
+		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify",
+		Args:    exactArgs(1, "one board size N"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n, err := parseN(args[0])
+			if err != nil {
+				return err
+			}
+			if err := checkWorkers(cmd, f.workers); err != nil {
+				return err
+			}
+			return runCount(cmd.Context(), cmd.OutOrStdout(), n, f)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVarP(&f.method, "method", "m", string(partition.Methods[0]), "counting method: sym or mirror")
+	workersFlag(fs, &f.workers)
+	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the total alone")
+	fs.BoolVar(&f.verify, "verify", false, "count again with a second, independent method and fail (exit 1) if they disagree")
+	return cmd
+}
+
+// countReport is the --json output of count.
+type countReport struct {
+	N          int     `json:"n"`
+	Method     string  `json:"method"`
+	Workers    int     `json:"workers"`
+	Total      string  `json:"total"`
+	Unique     string  `json:"unique,omitempty"`
+	PointSym   string  `json:"point_symmetric,omitempty"`
+	Rot90Sym   string  `json:"rot90_symmetric,omitempty"`
+	Nodes      string  `json:"nodes"`
+	Tasks      int     `json:"tasks"`
+	Seconds    float64 `json:"seconds"`
+	VerifiedBy string  `json:"verified_by,omitempty"`
+}
+
+func runCount(ctx context.Context, stdout io.Writer, n int, f countFlags) error {
+	method, err := partition.ParseMethod(f.method)
+	if err != nil {
+		return err
+	}
+	workers := f.workers
+	if workers == 0 {
+		workers = engine.DefaultWorkers()
+	}
+	start := time.Now()
+	plan, c, err := count(ctx, n, method, workers)
+	if err != nil {
+		return err
+	}
+	seconds := time.Since(start).Seconds()
+	rep := countReport{
+		N: n, Method: string(method), Workers: workers,
+		Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: len(plan.Tasks), Seconds: seconds,
+	}
+	if plan.Classes() {
+		rep.Unique, rep.PointSym, rep.Rot90Sym = c.Unique.String(), c.PointSym.String(), c.Rot90Sym.String()
+	}
+	if f.verify {
+		other := partition.Mirror
+		if method == partition.Mirror {
+			other = partition.Sym
+		}
+		_, c2, err := count(ctx, n, other, workers)
+		if err != nil {
+			return err
+		}
+		if c2.Total != c.Total {
+			return failf("verification failed for n = %d: %s counted %s, %s counted %s", n, method, c.Total, other, c2.Total)
+		}
+		rep.VerifiedBy = string(other)
+		rep.Seconds = time.Since(start).Seconds()
+	}
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		return enc.Encode(rep)
+	}
+	_, err = fmt.Fprintln(stdout, rep.Total)
+	return err
+}
+
+// count plans and runs one count.
+func count(ctx context.Context, n int, method partition.Method, workers int) (*partition.Plan, engine.Counts, error) {
+	plan, err := partition.Make(partition.Job{N: n, Method: method})
+	if err != nil {
+		return nil, engine.Counts{}, err
+	}
+	c, err := engine.Run(ctx, n, plan.Tasks, engine.Options{Workers: workers})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, c, interrupted(ctx, fmt.Sprintf("stopped after %d of %d tasks", c.Tasks, len(plan.Tasks)))
+		}
+		return nil, c, &failure{err: err}
+	}
+	return plan, c, nil
+}

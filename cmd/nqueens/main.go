@@ -1,0 +1,99 @@
+// Nqueens counts the solutions of the n-queens problem on every CPU core.
+//
+// Usage:
+//
+//	nqueens count N [--method sym|mirror] [-j WORKERS] [--json] [--verify]
+//	nqueens version
+//
+// Exit codes: 0 success, 1 failure (including a failed --verify), 2 bad
+// input or usage, 130 interrupted by SIGINT, 143 by SIGTERM.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitInterrupted = 130 // 128 + SIGINT
+	exitTerminated  = 143 // 128 + SIGTERM
+)
+
+func main() {
+	os.Exit(mainCode())
+}
+
+// mainCode runs the command with the process's arguments and signals and
+// returns its exit code.
+func mainCode() int {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(&signalError{sig: s})
+		case <-ctx.Done():
+		}
+	}()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	return report(err, os.Stderr)
+}
+
+// report prints err, if any, as one line on stderr and returns the exit
+// code it calls for.
+func report(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "nqueens: %v\n", err)
+	var sig *signalError
+	var fail *failure
+	switch {
+	case errors.As(err, &sig):
+		if sig.sig == syscall.SIGTERM {
+			return exitTerminated
+		}
+		return exitInterrupted
+	case errors.As(err, &fail):
+		return exitFailure
+	}
+	// Everything else comes from parsing the command line or its values.
+	return exitUsage
+}
+
+// signalError is the cause of a run cancelled by a signal.
+type signalError struct{ sig os.Signal }
+
+func (e *signalError) Error() string { return "interrupted by " + e.sig.String() }
+
+// failure marks an error that is not the user's input: exit code 1.
+type failure struct{ err error }
+
+func (e *failure) Error() string { return e.err.Error() }
+func (e *failure) Unwrap() error { return e.err }
+
+func failf(format string, args ...any) error {
+	return &failure{err: fmt.Errorf(format, args...)}
+}
+
+// interrupted turns a cancelled run into the error that reports it.
+func interrupted(ctx context.Context, what string) error {
+	cause := context.Cause(ctx)
+	var sig *signalError
+	if errors.As(cause, &sig) {
+		return fmt.Errorf("%w: %s; no count printed", sig, what)
+	}
+	return &failure{err: fmt.Errorf("%s: %w", what, cause)}
+}

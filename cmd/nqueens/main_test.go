@@ -1,0 +1,35 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/stretchr/testify/assert"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"nqueens": func() { os.Exit(mainCode()) },
+	})
+}
+
+// TestScripts runs the command as a user does: testdata/script/*.txtar.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+}
+
+// TestRunCancelled checks that a cancelled count prints nothing on stdout
+// and reports the interruption.
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(&signalError{sig: os.Interrupt})
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"count", "14"}, &stdout, &stderr)
+	assert.Equal(t, exitInterrupted, report(err, &stderr))
+	assert.Empty(t, stdout.String())
+	assert.Contains(t, stderr.String(), "nqueens: interrupted")
+	assert.Contains(t, stderr.String(), "no count printed")
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/nqueens/nqueens/partition"
+)
+
+// run is the whole command: it parses args, runs the subcommand and returns
+// its error for [report]. Tests call it directly.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	root := &cobra.Command{
+		Use:   "nqueens",
+		Short: "Count the solutions of the n-queens problem on every CPU core",
+		Long: `nqueens counts the ways to place n queens on an n×n board so that no two
+attack each other, using every CPU core.
+
+Exit codes: 0 success, 1 failure, 2 bad input or usage,
+130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("unknown command %q (commands: count, version; see --help)", args[0])
+			}
+			return cmd.Help()
+		},
+	}
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetContext(ctx)
+	root.SetFlagErrorFunc(flagError)
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(countCmd(), versionCmd())
+	return root.ExecuteContext(ctx)
+}
+
+// flagError rewords pflag's errors: a negative board size such as "-3"
+// looks like a flag to it.
+func flagError(_ *cobra.Command, err error) error {
+	msg := err.Error()
+	if i := strings.Index(msg, " in -"); strings.HasPrefix(msg, "unknown shorthand flag") && i >= 0 {
+		arg := msg[i+len(" in "):]
+		if _, convErr := strconv.Atoi(arg); convErr == nil {
+			return fmt.Errorf("board size %s out of range (accepted: 0..%d)", arg, partition.MaxN)
+		}
+	}
+	return fmt.Errorf("%v (see --help)", err)
+}
+
+// parseN parses a board size argument.
+func parseN(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("board size %q is not an integer (accepted: 0..%d)", s, partition.MaxN)
+	}
+	if n < 0 || n > partition.MaxN {
+		return 0, fmt.Errorf("board size %d out of range (accepted: 0..%d)", n, partition.MaxN)
+	}
+	return n, nil
+}
+
+// exactArgs is cobra.ExactArgs with a message that names what is expected.
+func exactArgs(k int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != k {
+			return fmt.Errorf("%s takes %s, got %d arguments (see --help)", cmd.Name(), what, len(args))
+		}
+		return nil
+	}
+}
+
+// workersFlag adds -j/--workers to fs.
+func workersFlag(fs *pflag.FlagSet, p *int) {
+	fs.IntVarP(p, "workers", "j", 0, "tasks run at once (default: the logical cores cpuid detects)")
+}
+
+// checkWorkers rejects an explicit -j below 1.
+func checkWorkers(cmd *cobra.Command, workers int) error {
+	if cmd.Flags().Changed("workers") && workers < 1 {
+		return fmt.Errorf("workers must be at least 1, got %d", workers)
+	}
+	return nil
+}

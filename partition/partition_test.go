@@ -1,0 +1,129 @@
+package partition_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/reference"
+	"github.com/nqueens/nqueens/partition"
+)
+
+func prefix(t partition.Task) []int {
+	p := make([]int, len(t.Prefix))
+	for i, c := range t.Prefix {
+		p[i] = int(c)
+	}
+	return p
+}
+
+// TestMirrorWeights checks the mirror plan against a count without any
+// symmetry: the weighted sum of its tasks' completions, each counted by the
+// slow reference, is the number of solutions.
+func TestMirrorWeights(t *testing.T) {
+	for n := 0; n <= 12; n++ {
+		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+			p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror})
+			require.NoError(t, err)
+			var sum uint64
+			for _, task := range p.Tasks {
+				assert.Equal(t, partition.Count, task.Kind)
+				sum += task.Weight * reference.CountPrefix(n, prefix(task))
+			}
+			assert.Equal(t, reference.Count(n), sum, "weighted sum of tasks for n=%d", n)
+		})
+	}
+}
+
+// TestSymCorner checks the corner tasks of the sym plan: their completions
+// are the corner classes, 8 solutions each, so 8 times their number is the
+// number of solutions with a queen in a corner.
+func TestSymCorner(t *testing.T) {
+	for n := 4; n <= 11; n++ {
+		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+			p, err := partition.Make(partition.Job{N: n, Method: partition.Sym})
+			require.NoError(t, err)
+			var classes uint64
+			for _, task := range p.Tasks {
+				if task.Kind != partition.CountClasses {
+					continue
+				}
+				assert.Equal(t, uint64(8), task.Weight)
+				reference.Completions(n, prefix(task), func(s []int) bool {
+					for r, c := range s {
+						if task.Bans[r]&(1<<c) != 0 {
+							return true
+						}
+					}
+					classes++
+					return true
+				})
+			}
+			var corner uint64
+			reference.Solutions(n, func(s []int) bool {
+				if s[0] == 0 || s[0] == n-1 || s[n-1] == 0 || s[n-1] == n-1 {
+					corner++
+				}
+				return true
+			})
+			assert.Equal(t, corner, 8*classes)
+		})
+	}
+}
+
+func TestPlanDeterministic(t *testing.T) {
+	for _, m := range partition.Methods {
+		for _, n := range []int{0, 1, 2, 5, 8, 13, 16} {
+			a, err := partition.Make(partition.Job{N: n, Method: m})
+			require.NoError(t, err)
+			b, err := partition.Make(partition.Job{N: n, Method: m})
+			require.NoError(t, err)
+			assert.Equal(t, a, b, "%s n=%d", m, n)
+			ids := map[string]bool{}
+			for _, task := range a.Tasks {
+				assert.False(t, ids[task.ID], "duplicate task ID %q", task.ID)
+				ids[task.ID] = true
+				assert.Positive(t, task.Cost)
+				assert.Positive(t, task.Weight)
+			}
+		}
+	}
+}
+
+// TestPlanSize checks that mid-size boards give far more tasks than any
+// likely worker count, so that dynamic scheduling balances the load.
+func TestPlanSize(t *testing.T) {
+	for _, m := range partition.Methods {
+		for n := 14; n <= 18; n++ {
+			p, err := partition.Make(partition.Job{N: n, Method: m})
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, len(p.Tasks), 2048, "%s n=%d: %d tasks", m, n, len(p.Tasks))
+		}
+	}
+}
+
+func TestMakeErrors(t *testing.T) {
+	_, err := partition.Make(partition.Job{N: -1, Method: partition.Sym})
+	assert.ErrorIs(t, err, partition.ErrSize)
+	_, err = partition.Make(partition.Job{N: partition.MaxN + 1, Method: partition.Mirror})
+	assert.ErrorIs(t, err, partition.ErrSize)
+	_, err = partition.Make(partition.Job{N: 8, Method: "fast"})
+	assert.ErrorIs(t, err, partition.ErrMethod)
+	_, err = partition.ParseMethod("fast")
+	assert.ErrorIs(t, err, partition.ErrMethod)
+	m, err := partition.ParseMethod("mirror")
+	assert.NoError(t, err)
+	assert.Equal(t, partition.Mirror, m)
+}
+
+func TestTaskIDs(t *testing.T) {
+	p, err := partition.Make(partition.Job{N: 0, Method: partition.Mirror})
+	require.NoError(t, err)
+	require.Len(t, p.Tasks, 1)
+	assert.Equal(t, "root", p.Tasks[0].ID)
+	p, err = partition.Make(partition.Job{N: 8, Method: partition.Mirror})
+	require.NoError(t, err)
+	assert.Equal(t, "0.2", p.Tasks[0].ID)
+}
