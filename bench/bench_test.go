@@ -99,3 +99,33 @@ func BenchmarkCount(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKernel runs every task of a plan made beforehand on one
+// goroutine: the kernels alone, which must report 0 allocs/op.
+func BenchmarkKernel(b *testing.B) {
+	for _, m := range methods(b) {
+		n := 14
+		b.Run(fmt.Sprintf("method=%s/n=%d", m, n), func(b *testing.B) {
+			p, err := partition.Make(partition.Job{N: n, Method: m})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			var total, nodes uint64
+			for b.Loop() {
+				total, nodes = 0, 0
+				for i := range p.Tasks {
+					r := engine.RunTask(n, &p.Tasks[i])
+					total += r.Total
+					nodes += r.Nodes
+				}
+			}
+			if total != known.Total[n] {
+				b.Fatalf("Count(%d) = %d, want %d", n, total, known.Total[n])
+			}
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(float64(nodes)/sec, "nodes/s")
+			b.ReportMetric(float64(total)/sec, "solutions/s")
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/cpuid/v2"
 	"golang.org/x/sync/errgroup"
@@ -72,10 +73,10 @@ func DefaultWorkers() int {
 }
 
 // Run counts the solutions of the given tasks of an n×n board and returns
-// their sum. Tasks run in order of decreasing estimated cost, so that the
-// big ones do not finish last. When ctx is cancelled no new task starts,
-// running ones finish, and Run returns ctx's error with the counts of the
-// tasks that did finish.
+// their sum. Workers goroutines in an errgroup take tasks from one queue in
+// order of decreasing estimated cost, so that the big ones do not finish
+// last. When ctx is cancelled no new task starts, running ones finish, and
+// Run returns ctx's error with the counts of the tasks that did finish.
 func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Counts, error) {
 	workers := opt.Workers
 	if workers == 0 {
@@ -96,24 +97,29 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 	results := make([]Result, len(tasks))
 	done := make([]bool, len(tasks))
 	var mu sync.Mutex
+	var next atomic.Int64 // index into order of the next task to hand out
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers)
-	for _, i := range order {
-		if gctx.Err() != nil {
-			break
-		}
+	// One goroutine per worker, each taking the next task until none is
+	// left: a goroutine grows its stack to the kernels' size once, not once
+	// per task, and the cost-ordered queue balances the load dynamically.
+	for range min(workers, len(tasks)) {
 		g.Go(func() error {
-			if gctx.Err() != nil {
-				return nil
-			}
-			r := RunTask(n, &tasks[i])
-			r.Task = i
-			results[i] = r
-			done[i] = true
-			if opt.OnResult != nil {
-				mu.Lock()
-				opt.OnResult(r)
-				mu.Unlock()
+			for gctx.Err() == nil {
+				k := int(next.Add(1) - 1)
+				if k >= len(order) {
+					return nil
+				}
+				i := order[k]
+				r := RunTask(n, &tasks[i])
+				r.Task = i
+				results[i] = r
+				done[i] = true
+				if opt.OnResult != nil {
+					mu.Lock()
+					opt.OnResult(r)
+					mu.Unlock()
+				}
 			}
 			return nil
 		})

@@ -1,0 +1,55 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSignals interrupts a real count in a subprocess: SIGINT exits 130 and
+// SIGTERM 143, with nothing on stdout and one line on stderr.
+func TestSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a long count in a subprocess")
+	}
+	self, err := os.Executable()
+	require.NoError(t, err)
+	bin := filepath.Join(t.TempDir(), "nqueens")
+	require.NoError(t, os.Symlink(self, bin))
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, exitInterrupted}, {syscall.SIGTERM, exitTerminated}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			cmd := exec.Command(bin, "count", "21", "-j", "2")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			require.NoError(t, cmd.Start())
+			time.Sleep(500 * time.Millisecond) // let it install its handler and start counting
+			require.NoError(t, cmd.Process.Signal(tc.sig))
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err = <-done:
+			case <-time.After(2 * time.Minute):
+				_ = cmd.Process.Kill()
+				t.Fatal("count did not stop after the signal")
+			}
+			var exit *exec.ExitError
+			require.True(t, errors.As(err, &exit), "want an exit error, got %v", err)
+			assert.Equal(t, tc.code, exit.ExitCode())
+			assert.Empty(t, stdout.String())
+			assert.Regexp(t, `^nqueens: interrupted by .*: stopped after \d+ of \d+ tasks; no count printed\n$`, stderr.String())
+		})
+	}
+}
