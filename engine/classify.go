@@ -2,85 +2,54 @@ package engine
 
 import "math/bits"
 
-// walkSym is walk's twin for Classify tasks: the same search, but every
+// walkSym is walk's twin for the sym method's Classify tasks: the same
+// search, plus squares the method bans per row (symmetry bounds), and every
 // completion is compared with its images under the 8 symmetries of the
 // square and counted only if it is the least of them (see classify). board
 // holds the placed queen's bit for each row above s.Row on entry.
-func walkSym(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, c *Result) {
-	last := n - 1
-	if last-s.Row < 2 {
-		walkSymShort(n, s, ban, board, c)
+func walkSym(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, r *Result) {
+	if s.Cols == full {
+		r.add(classify(n, board))
 		return
 	}
-	var stkL, stkC, stkR, stkF [maxRows]uint64
-	var stkD [maxRows]int
-	ld, cols, rd := s.LD, s.Cols, s.RD
-	free := ^(ld | cols | rd | ban[s.Row&63])
-	d := s.Row
-	sp := 0
-	pen := last - 2
-	banP, banL := ban[(last-1)&63], ban[last&63]
-	nodes := c.Nodes
-	for {
-		if free == 0 {
-			if sp == 0 {
-				c.Nodes = nodes
-				return
-			}
-			sp--
-			i := sp & 63
-			ld, cols, rd, free, d = stkL[i], stkC[i], stkR[i], stkF[i], stkD[i]
-			continue
-		}
-		bit := free & -free
-		free ^= bit
-		nodes++
-		board[d&63] = bit
-		nld := (ld | bit) << 1
-		ncols := cols | bit
-		nrd := (rd | bit) >> 1
-		if d >= pen {
-			nfree := ^(nld | ncols | nrd | banP)
-			for ; nfree != 0; nfree &= nfree - 1 {
-				x := nfree & -nfree
-				f := ^((nld|x)<<1 | ncols | x | (nrd|x)>>1 | banL)
-				if f != 0 {
-					nodes++
-					board[(last-1)&63] = x
-					board[last&63] = f
-					c.add(classify(n, board))
+	var cols, dl, dr, rest [maxRows]uint64
+	var rows [maxRows]int
+	d := 1
+	cols[1], dl[1], dr[1], rows[1] = s.Cols, s.LD, s.RD, s.Row
+	posib := s.Cols | s.LD | s.RD | ban[s.Row&63]
+	nodes := r.Nodes
+	for d > 0 {
+		i := d & 63
+		c, dls, drs, row := cols[i], dl[i]<<1, dr[i]>>1, rows[i]
+		banNext := ban[(row+1)&63]
+		for posib != full {
+			bit := ^posib & (posib + 1)
+			posib ^= bit
+			nodes++
+			board[row&63] = bit
+			nc := c | bit
+			ndl := bit<<1 | dls
+			ndr := bit>>1 | drs
+			next := nc | ndl | ndr | banNext
+			if next == full {
+				if nc == full {
+					r.add(classify(n, board))
 				}
+				continue
 			}
-			continue
+			rest[(d+1)&63] = posib
+			d += int(b2u(posib != full))
+			i = d & 63
+			row++
+			cols[i], dl[i], dr[i], rows[i] = nc, ndl, ndr, row
+			c, dls, drs = nc, ndl<<1, ndr>>1
+			banNext = ban[(row+1)&63]
+			posib = next
 		}
-		nfree := ^(nld | ncols | nrd | ban[(d+1)&63])
-		if nfree == 0 || ^(ncols|nld<<1|nrd>>1) == 0 || ^(ncols|nld<<2|nrd>>2) == 0 {
-			continue
-		}
-		if free != 0 {
-			i := sp & 63
-			stkL[i], stkC[i], stkR[i], stkF[i], stkD[i] = ld, cols, rd, free, d
-			sp++
-		}
-		d++
-		ld, cols, rd, free = nld, ncols, nrd, nfree
+		posib = rest[d&63]
+		d--
 	}
-}
-
-// walkSymShort classifies the completions of a start with at most two rows
-// left.
-func walkSymShort(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, c *Result) {
-	if s.Row >= n {
-		c.Nodes++
-		c.add(classify(n, board))
-		return
-	}
-	for free := ^(s.LD | s.Cols | s.RD | ban[s.Row&63]); free != 0; free &= free - 1 {
-		bit := free & -free
-		board[s.Row&63] = bit
-		next := Start{Row: s.Row + 1, LD: (s.LD | bit) << 1, Cols: s.Cols | bit, RD: (s.RD | bit) >> 1}
-		walkSymShort(n, next, ban, board, c)
-	}
+	r.Nodes = nodes
 }
 
 // class describes a solution's symmetry class, as seen from one member.

@@ -146,18 +146,14 @@ func RunTask(n int, t *partition.Task) Result {
 		board[s.Row&63] = bit
 		s = Start{Row: s.Row + 1, LD: (s.LD | bit) << 1, Cols: s.Cols | bit, RD: (s.RD | bit) >> 1}
 	}
-	ban := (*[maxRows]uint64)(t.Bans)
 	var r Result
 	switch t.Kind {
 	case partition.Classify:
-		walkSym(n, s, ban, &board, &r)
+		walkSym(n, s, (*[maxRows]uint64)(t.Bans), &board, &r)
 	default:
-		sols, nodes := walk(n, s, ban)
+		sols, nodes := walk(s)
 		r.Total = sols * t.Weight
 		r.Nodes = nodes
-		if t.Kind == partition.CountClasses {
-			r.Unique = sols
-		}
 	}
 	return r
 }

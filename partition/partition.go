@@ -50,13 +50,11 @@ type Kind uint8
 
 const (
 	// Count tasks count completions; each one stands for Weight solutions.
+	// They have no bans.
 	Count Kind = iota
-	// CountClasses tasks count completions too, but each completion is
-	// also one symmetry class of Weight distinct solutions.
-	CountClasses
 	// Classify tasks compare every completion with its images under the 8
 	// symmetries: only the least image of a class is counted, weighted by
-	// the size of its class (8, 4 or 2).
+	// the size of its class (8, 4 or 2). Weight is 1.
 	Classify
 )
 
@@ -74,7 +72,7 @@ type Task struct {
 	ID string
 	// Kind selects the kernel.
 	Kind Kind
-	// Weight multiplies a Count task's completions (1, 2 or 8).
+	// Weight multiplies a Count task's completions (1 or 2).
 	Weight uint64
 	// Cost estimates the task's work, in arbitrary units comparable
 	// within a plan: use it for progress, ETA and balancing shards.
