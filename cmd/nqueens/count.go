@@ -14,10 +14,11 @@ import (
 )
 
 type countFlags struct {
-	method  string
-	workers int
-	json    bool
-	verify  bool
+	method   string
+	workers  int
+	json     bool
+	verify   bool
+	progress progressFlags
 }
 
 func countCmd() *cobra.Command {
@@ -44,7 +45,7 @@ Methods:
 			if err := checkWorkers(cmd, f.workers); err != nil {
 				return err
 			}
-			return runCount(cmd.Context(), cmd.OutOrStdout(), n, f)
+			return runCount(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, f)
 		},
 	}
 	fs := cmd.Flags()
@@ -52,6 +53,7 @@ Methods:
 	workersFlag(fs, &f.workers)
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the total alone")
 	fs.BoolVar(&f.verify, "verify", false, "count again with a second, independent method and fail (exit 1) if they disagree")
+	f.progress.register(fs)
 	return cmd
 }
 
@@ -70,7 +72,7 @@ type countReport struct {
 	VerifiedBy string  `json:"verified_by,omitempty"`
 }
 
-func runCount(ctx context.Context, stdout io.Writer, n int, f countFlags) error {
+func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags) error {
 	method, err := partition.ParseMethod(f.method)
 	if err != nil {
 		return err
@@ -80,7 +82,7 @@ func runCount(ctx context.Context, stdout io.Writer, n int, f countFlags) error 
 		workers = engine.DefaultWorkers()
 	}
 	start := time.Now()
-	plan, c, err := count(ctx, n, method, workers)
+	plan, c, err := count(ctx, n, method, workers, f.progress, stderr)
 	if err != nil {
 		return err
 	}
@@ -97,7 +99,7 @@ func runCount(ctx context.Context, stdout io.Writer, n int, f countFlags) error 
 		if method == partition.Mirror {
 			other = partition.Sym
 		}
-		_, c2, err := count(ctx, n, other, workers)
+		_, c2, err := count(ctx, n, other, workers, f.progress, stderr)
 		if err != nil {
 			return err
 		}
@@ -115,13 +117,15 @@ func runCount(ctx context.Context, stdout io.Writer, n int, f countFlags) error 
 	return err
 }
 
-// count plans and runs one count.
-func count(ctx context.Context, n int, method partition.Method, workers int) (*partition.Plan, engine.Counts, error) {
+// count plans and runs one count, showing progress on stderr as pf asks.
+func count(ctx context.Context, n int, method partition.Method, workers int, pf progressFlags, stderr io.Writer) (*partition.Plan, engine.Counts, error) {
 	plan, err := partition.Make(partition.Job{N: n, Method: method})
 	if err != nil {
 		return nil, engine.Counts{}, err
 	}
-	c, err := engine.Run(ctx, n, plan.Tasks, engine.Options{Workers: workers})
+	prog := pf.start(stderr, fmt.Sprintf("count %d (%s)", n, method), totalCost(plan))
+	c, err := engine.Run(ctx, n, plan.Tasks, engine.Options{Workers: workers, OnResult: prog.taskDone(plan)})
+	prog.stop()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, c, interrupted(ctx, fmt.Sprintf("stopped after %d of %d tasks", c.Tasks, len(plan.Tasks)))

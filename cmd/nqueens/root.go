@@ -29,7 +29,7 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return fmt.Errorf("unknown command %q (commands: count, version; see --help)", args[0])
+				return fmt.Errorf("unknown command %q (commands: count, table, bench, version; see --help)", args[0])
 			}
 			return cmd.Help()
 		},
@@ -40,7 +40,7 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 	root.SetContext(ctx)
 	root.SetFlagErrorFunc(flagError)
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(countCmd(), versionCmd())
+	root.AddCommand(countCmd(), tableCmd(), benchCmd(), versionCmd())
 	return root.ExecuteContext(ctx)
 }
 

@@ -36,10 +36,16 @@ func versionCmd() *cobra.Command {
 
 // cpuLine describes the CPU as cpuid sees it.
 func cpuLine() string {
-	brand := cpuid.CPU.BrandName
-	if brand == "" {
-		brand = "unknown"
-	}
 	return fmt.Sprintf("%s (%s; %d physical cores, %d logical, %d workers by default)",
-		brand, cpuid.CPU.VendorString, cpuid.CPU.PhysicalCores, cpuid.CPU.LogicalCores, engine.DefaultWorkers())
+		cpuBrand(), orUnknown(cpuid.CPU.VendorString), cpuid.CPU.PhysicalCores, cpuid.CPU.LogicalCores, engine.DefaultWorkers())
+}
+
+// cpuBrand is the CPU's brand string, or "unknown".
+func cpuBrand() string { return orUnknown(cpuid.CPU.BrandName) }
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
 }

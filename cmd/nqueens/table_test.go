@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/known"
+)
+
+func runOK(t *testing.T, args ...string) (stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, &out, &errb)
+	require.NoError(t, err, "nqueens %s: stderr %s", strings.Join(args, " "), errb.String())
+	return out.String(), errb.String()
+}
+
+// TestTableCSVParses reads the CSV table back and checks every count.
+func TestTableCSVParses(t *testing.T) {
+	out, _ := runOK(t, "table", "0", "13", "--format", "csv", "--meta")
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, recs, 15)
+	assert.Equal(t, append(append([]string(nil), tableHeader...), metaHeader...), recs[0])
+	for n, rec := range recs[1:] {
+		assert.Equal(t, fmt.Sprint(n), rec[0])
+		assert.Equal(t, fmt.Sprint(known.Total[n]), rec[1], "n=%d total", n)
+		assert.Equal(t, fmt.Sprint(known.Unique[n]), rec[2], "n=%d unique", n)
+		assert.Equal(t, fmt.Sprint(known.PointSym(n)), rec[3], "n=%d point", n)
+		assert.Equal(t, fmt.Sprint(known.Rot90Sym[n]), rec[4], "n=%d rot90", n)
+	}
+}
+
+func TestTableJSONLines(t *testing.T) {
+	out, _ := runOK(t, "table", "1", "12", "--format", "json")
+	sc := bufio.NewScanner(strings.NewReader(out))
+	n := 1
+	for sc.Scan() {
+		var row map[string]any
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &row))
+		assert.Equal(t, float64(n), row["n"])
+		assert.Equal(t, fmt.Sprint(known.Total[n]), row["total"], "counts are decimal strings")
+		assert.Equal(t, fmt.Sprint(known.Unique[n]), row["unique"])
+		n++
+	}
+	assert.Equal(t, 13, n)
+}
+
+// TestBFileFormat checks what OEIS requires of a b-file: "n a(n)" with one
+// space, ascending consecutive n, LF endings, a final newline, comments
+// only at the top.
+func TestBFileFormat(t *testing.T) {
+	for _, seq := range []string{"total", "unique", "point", "rot90"} {
+		out, _ := runOK(t, "table", "0", "14", "--format", "bfile", "--seq", seq)
+		require.True(t, strings.HasSuffix(out, "\n"))
+		assert.NotContains(t, out, "\r")
+		next, inComments := sequences[seq].offset, true
+		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if strings.HasPrefix(line, "#") {
+				assert.True(t, inComments, "comment after data: %q", line)
+				continue
+			}
+			inComments = false
+			var n int
+			var v string
+			_, err := fmt.Sscanf(line, "%d %s", &n, &v)
+			require.NoError(t, err, line)
+			assert.Equal(t, fmt.Sprintf("%d %s", n, v), line, "single space, plain decimal")
+			assert.Equal(t, next, n, "consecutive n")
+			next++
+		}
+		assert.Equal(t, 15, next)
+	}
+}
+
+// TestBenchQuickJSON runs the quick hardware benchmark and parses it.
+func TestBenchQuickJSON(t *testing.T) {
+	out, _ := runOK(t, "bench", "--quick", "-j", "2", "--format", "json")
+	var rep struct {
+		Workload        string  `json:"workload"`
+		WorkloadVersion int     `json:"workload_version"`
+		Machine         machine `json:"machine"`
+		Rows            []benchRow
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.Equal(t, "quick", rep.Workload)
+	assert.Equal(t, benchWorkloadVersion, rep.WorkloadVersion)
+	assert.NotEmpty(t, rep.Machine.CPU)
+	assert.Len(t, rep.Machine.Caches, 4)
+	assert.Len(t, rep.Machine.Features, 3)
+	require.Len(t, rep.Rows, 8) // 4 cases × workers 1, 2
+	for _, r := range rep.Rows {
+		assert.Len(t, r.Runs, 3)
+		assert.Positive(t, r.Median)
+		assert.Positive(t, r.NodesPerS)
+		assert.Equal(t, fmt.Sprint(known.Total[r.N]), r.Total)
+		if r.Workers == 1 {
+			assert.InDelta(t, 1.0, r.Speedup, 1e-9)
+		}
+		assert.InDelta(t, r.Speedup/float64(r.Workers), r.Efficiency, 1e-9)
+	}
+}
+
+func TestBenchPlotPNG(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "speedup.png")
+	runOK(t, "bench", "--quick", "-j", "2", "--plot", path, "--quiet")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, bytes.HasPrefix(b, []byte("\x89PNG")), "a PNG file")
+}
+
+func TestBenchWorkers(t *testing.T) {
+	assert.Equal(t, []int{1}, benchWorkers(1))
+	assert.Equal(t, []int{1, 2}, benchWorkers(2))
+	assert.Equal(t, []int{1, 2, 4, 8, 12}, benchWorkers(12))
+	assert.Equal(t, []int{1, 2, 4, 8, 16}, benchWorkers(16))
+	assert.InDelta(t, 2.0, median([]float64{3, 1, 2}), 0)
+	assert.InDelta(t, 2.5, median([]float64{4, 1, 2, 3}), 0)
+}
