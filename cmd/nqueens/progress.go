@@ -118,7 +118,7 @@ func (p *progress) status(now time.Time) string {
 	elapsed := now.Sub(p.start).Round(time.Second)
 	eta := "unknown"
 	if frac > 0 {
-		eta = (time.Duration(float64(now.Sub(p.start))*(1-frac)/frac)).Round(time.Second).String()
+		eta = (time.Duration(float64(now.Sub(p.start)) * (1 - frac) / frac)).Round(time.Second).String()
 	}
 	return fmt.Sprintf("nqueens: %s: %.1f%% of the estimated work, %d tasks done, %s elapsed, ETA %s",
 		p.label, 100*frac, tasks, elapsed, eta)
