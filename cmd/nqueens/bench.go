@@ -42,7 +42,7 @@ type workload struct {
 }
 
 var workloads = map[bool]workload{
-	false: {"default", []benchCase{{15, partition.Sym}, {15, partition.Mirror}, {16, partition.Sym}, {16, partition.Mirror}}, benchCase{13, partition.Sym}, 3},
+	false: {"default", []benchCase{{15, partition.Sym}, {15, partition.Mirror}, {16, partition.Sym}, {16, partition.Mirror}}, benchCase{13, partition.Sym}, 5},
 	true:  {"quick", []benchCase{{13, partition.Sym}, {13, partition.Mirror}, {14, partition.Sym}, {14, partition.Mirror}}, benchCase{12, partition.Sym}, 3},
 }
 
@@ -68,8 +68,8 @@ kept. It reports the CPU (brand, cores, caches, features, from cpuid), Go and
 GOMAXPROCS, then per row: n, method, workers, median seconds, nodes/s,
 solutions/s, speedup over one worker and parallel efficiency.
 
-Workloads: default (n = 15 and 16, sym and mirror, 3 repeats; about a minute
-on 2 cores) and --quick (n = 13 and 14; a few seconds).
+Workloads: default (n = 15 and 16, sym and mirror, 5 repeats; about a minute
+on 2 cores) and --quick (n = 13 and 14, 3 repeats; a few seconds).
 
 Formats: text (default), csv, json, gobench (the Go benchmark format with
 "key: value" configuration lines: compare machines with benchstat).`, benchWorkloadVersion),

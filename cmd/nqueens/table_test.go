@@ -6,9 +6,11 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -128,3 +130,40 @@ func TestBenchWorkers(t *testing.T) {
 	assert.InDelta(t, 2.0, median([]float64{3, 1, 2}), 0)
 	assert.InDelta(t, 2.5, median([]float64{4, 1, 2, 3}), 0)
 }
+
+// secondsRE matches the only column that changes from run to run.
+var secondsRE = regexp.MustCompile(`\d+\.\d{3}\b|"seconds":[0-9.e-]+`)
+
+// TestTableGolden compares every table format byte for byte with the files
+// in testdata/golden, the seconds replaced by a placeholder of the same
+// width. Run with -update to rewrite them.
+func TestTableGolden(t *testing.T) {
+	for _, format := range tableFormats {
+		for _, seq := range []string{"total", "unique"} {
+			if format != "bfile" && seq != "total" {
+				continue
+			}
+			from := "0"
+			if seq == "unique" {
+				from = "1"
+			}
+			args := []string{"table", from, "12", "--format", format, "--seq", seq}
+			out, _ := runOK(t, args...)
+			out = secondsRE.ReplaceAllStringFunc(out, func(s string) string {
+				if strings.HasPrefix(s, `"seconds"`) {
+					return `"seconds":0`
+				}
+				return "9.999"
+			})
+			name := filepath.Join("testdata", "golden", fmt.Sprintf("table-%s-%s.txt", format, seq))
+			if *update {
+				require.NoError(t, os.WriteFile(name, []byte(out), 0o644))
+			}
+			want, err := os.ReadFile(name)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), out, "nqueens %s", strings.Join(args, " "))
+		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files")
