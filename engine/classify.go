@@ -2,14 +2,16 @@ package engine
 
 import "math/bits"
 
-// walkSym is walk's twin for the sym method's Classify tasks: the same
-// search, plus squares the method bans per row (symmetry bounds), and every
+// walkBanned is walk's twin for tasks with bans (the sym method's symmetry
+// bounds, queens placed in advance): the same search, avoiding the squares
+// ban forbids in each row. With weight 0 (sym's Classify tasks) every
 // completion is compared with its images under the 8 symmetries of the
-// square and counted only if it is the least of them (see classify). board
-// holds the placed queen's bit for each row above s.Row on entry.
-func walkSym(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, r *Result) {
+// square and counted only if it is the least of them (see classify);
+// otherwise each completion adds weight to r.Total. board holds the placed
+// queen's bit for each row above s.Row on entry.
+func walkBanned(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, weight uint64, r *Result) {
 	if s.Cols == full {
-		r.add(classify(n, board))
+		r.leaf(n, board, weight)
 		return
 	}
 	var cols, dl, dr, rest [maxRows]uint64
@@ -33,7 +35,7 @@ func walkSym(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, r *Re
 			next := nc | ndl | ndr | banNext
 			if next == full {
 				if nc == full {
-					r.add(classify(n, board))
+					r.leaf(n, board, weight)
 				}
 				continue
 			}
@@ -50,6 +52,15 @@ func walkSym(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, r *Re
 		d--
 	}
 	r.Nodes = nodes
+}
+
+// leaf counts one completion: weight solutions, or its class (weight 0).
+func (r *Result) leaf(n int, board *[maxRows]uint64, weight uint64) {
+	if weight != 0 {
+		r.Total += weight
+		return
+	}
+	r.add(classify(n, board))
 }
 
 // class describes a solution's symmetry class, as seen from one member.

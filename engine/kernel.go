@@ -1,7 +1,7 @@
 package engine
 
 // This file holds the counting kernel, the hot loop every backtracking method
-// ends in (the sym method's classifying twin is walkSym in classify.go).
+// ends in (walkBanned in classify.go is its twin for tasks with bans).
 //
 // Masks are inverted, a set bit meaning "taken": cols, the diagonal going
 // down-left (dl, shifted left once per row) and the one going down-right (dr,

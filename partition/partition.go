@@ -56,6 +56,9 @@ const (
 	// symmetries: only the least image of a class is counted, weighted by
 	// the size of its class (8, 4 or 2). Weight is 1.
 	Classify
+	// CountBanned tasks count completions that avoid Bans (queens placed
+	// in advance); each stands for Weight solutions.
+	CountBanned
 )
 
 // Bans lists, per row, the squares a method forbids there (bit c = column c).
@@ -101,7 +104,19 @@ func (p *Plan) Classes() bool { return p.Method == Sym }
 type Job struct {
 	N      int
 	Method Method
+	// Placed lists queens that every solution must contain. Plans with
+	// placed queens use the mirror method (halving only when the placement
+	// is mirror-symmetric).
+	Placed []Square
+	// Every asks for a plan that searches every solution, without
+	// symmetry, so that its tasks list all solutions in lexicographic order
+	// (for listing them).
+	Every bool
 }
+
+// ErrPlacedMethod is returned for placed queens with a method other than
+// mirror.
+var ErrPlacedMethod = errors.New("partition: queens placed in advance work with the mirror method only")
 
 // ParseMethod returns the method named s.
 func ParseMethod(s string) (Method, error) {
@@ -123,13 +138,21 @@ func Make(job Job) (*Plan, error) {
 		return nil, fmt.Errorf("%w: %d", ErrSize, job.N)
 	}
 	var seeds []seed
-	switch job.Method {
-	case Mirror:
-		seeds = mirrorSeeds(job.N)
-	case Sym:
-		seeds = symSeeds(job.N)
-	default:
+	switch {
+	case job.Method != Mirror && job.Method != Sym:
 		return nil, fmt.Errorf("%w %q", ErrMethod, job.Method)
+	case len(job.Placed) > 0 || job.Every:
+		if job.Method != Mirror {
+			return nil, ErrPlacedMethod
+		}
+		if err := CheckPlacement(job.N, job.Placed); err != nil {
+			return nil, err
+		}
+		seeds = placedSeeds(job.N, job.Placed, !job.Every)
+	case job.Method == Mirror:
+		seeds = mirrorSeeds(job.N)
+	default:
+		seeds = symSeeds(job.N)
 	}
 	depth := chooseDepth(job.N, seeds)
 	p := &Plan{N: job.N, Method: job.Method, Depth: depth}

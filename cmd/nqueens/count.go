@@ -14,11 +14,13 @@ import (
 )
 
 type countFlags struct {
+	place    string
 	method   string
 	workers  int
 	json     bool
 	verify   bool
 	progress progressFlags
+	placed   []partition.Square
 }
 
 func countCmd() *cobra.Command {
@@ -34,8 +36,12 @@ Methods:
   sym     full symmetry of the square (default): one representative per
           class of solutions, half the nodes of mirror; also gives the unique,
           point-symmetric and rot90-symmetric counts
-  mirror  left-right mirror only: half the search; the total alone`, partition.MaxN),
-		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify",
+  mirror  left-right mirror only: half the search; the total alone
+
+--place counts the solutions that hold the given queens (mirror method;
+halved only when the placement is its own mirror image). Queens that attack
+each other along a diagonal give 0, with a note on stderr.`, partition.MaxN),
+		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 10 --place 0:1,3:2",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := parseN(args[0])
@@ -45,6 +51,18 @@ Methods:
 			if err := checkWorkers(cmd, f.workers); err != nil {
 				return err
 			}
+			placed, err := parsePlacement(f.place, n)
+			if err != nil {
+				return err
+			}
+			if placed != nil {
+				if cmd.Flags().Changed("method") && f.method != string(partition.Mirror) {
+					return fmt.Errorf("--place works with --method mirror only (the default with --place)")
+				}
+				f.method = string(partition.Mirror)
+				noteConflict(cmd.ErrOrStderr(), placed)
+			}
+			f.placed = placed
 			return runCount(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, f)
 		},
 	}
@@ -53,23 +71,25 @@ Methods:
 	workersFlag(fs, &f.workers)
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the total alone")
 	fs.BoolVar(&f.verify, "verify", false, "count again with a second, independent method and fail (exit 1) if they disagree")
+	placeFlag(fs, &f.place)
 	f.progress.register(fs)
 	return cmd
 }
 
 // countReport is the --json output of count.
 type countReport struct {
-	N          int     `json:"n"`
-	Method     string  `json:"method"`
-	Workers    int     `json:"workers"`
-	Total      string  `json:"total"`
-	Unique     string  `json:"unique,omitempty"`
-	PointSym   string  `json:"point_symmetric,omitempty"`
-	Rot90Sym   string  `json:"rot90_symmetric,omitempty"`
-	Nodes      string  `json:"nodes"`
-	Tasks      int     `json:"tasks"`
-	Seconds    float64 `json:"seconds"`
-	VerifiedBy string  `json:"verified_by,omitempty"`
+	N          int      `json:"n"`
+	Method     string   `json:"method"`
+	Workers    int      `json:"workers"`
+	Total      string   `json:"total"`
+	Unique     string   `json:"unique,omitempty"`
+	PointSym   string   `json:"point_symmetric,omitempty"`
+	Rot90Sym   string   `json:"rot90_symmetric,omitempty"`
+	Nodes      string   `json:"nodes"`
+	Tasks      int      `json:"tasks"`
+	Placed     []string `json:"placed,omitempty"`
+	Seconds    float64  `json:"seconds"`
+	VerifiedBy string   `json:"verified_by,omitempty"`
 }
 
 func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags) error {
@@ -82,7 +102,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 		workers = engine.DefaultWorkers()
 	}
 	start := time.Now()
-	plan, c, err := count(ctx, n, method, workers, f.progress, stderr)
+	plan, c, err := count(ctx, n, method, f.placed, workers, f.progress, stderr)
 	if err != nil {
 		return err
 	}
@@ -90,6 +110,9 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 	rep := countReport{
 		N: n, Method: string(method), Workers: workers,
 		Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: len(plan.Tasks), Seconds: seconds,
+	}
+	for _, q := range f.placed {
+		rep.Placed = append(rep.Placed, q.String())
 	}
 	if plan.Classes() {
 		rep.Unique, rep.PointSym, rep.Rot90Sym = c.Unique.String(), c.PointSym.String(), c.Rot90Sym.String()
@@ -99,7 +122,10 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 		if method == partition.Mirror {
 			other = partition.Sym
 		}
-		_, c2, err := count(ctx, n, other, workers, f.progress, stderr)
+		if f.placed != nil {
+			return fmt.Errorf("--verify does not work with --place: sym cannot take placed queens")
+		}
+		_, c2, err := count(ctx, n, other, nil, workers, f.progress, stderr)
 		if err != nil {
 			return err
 		}
@@ -118,8 +144,8 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 }
 
 // count plans and runs one count, showing progress on stderr as pf asks.
-func count(ctx context.Context, n int, method partition.Method, workers int, pf progressFlags, stderr io.Writer) (*partition.Plan, engine.Counts, error) {
-	plan, err := partition.Make(partition.Job{N: n, Method: method})
+func count(ctx context.Context, n int, method partition.Method, placed []partition.Square, workers int, pf progressFlags, stderr io.Writer) (*partition.Plan, engine.Counts, error) {
+	plan, err := partition.Make(partition.Job{N: n, Method: method, Placed: placed})
 	if err != nil {
 		return nil, engine.Counts{}, err
 	}

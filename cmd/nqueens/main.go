@@ -47,7 +47,7 @@ func mainCode() int {
 		case <-ctx.Done():
 		}
 	}()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	return report(err, os.Stderr)
 }
 

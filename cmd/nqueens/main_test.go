@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -27,7 +28,7 @@ func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(&signalError{sig: os.Interrupt})
 	var stdout, stderr bytes.Buffer
-	err := run(ctx, []string{"count", "14"}, &stdout, &stderr)
+	err := run(ctx, []string{"count", "14"}, strings.NewReader(""), &stdout, &stderr)
 	assert.Equal(t, exitInterrupted, report(err, &stderr))
 	assert.Empty(t, stdout.String())
 	assert.Contains(t, stderr.String(), "nqueens: interrupted")

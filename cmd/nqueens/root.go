@@ -13,9 +13,10 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// run is the whole command: it parses args, runs the subcommand and returns
+// run is the whole command: it parses args, runs the subcommand (reading
+// stdin where one reads input) and returns
 // its error for [report]. Tests call it directly.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	root := &cobra.Command{
 		Use:   "nqueens",
 		Short: "Count the solutions of the n-queens problem on every CPU core",
@@ -29,18 +30,19 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return fmt.Errorf("unknown command %q (commands: count, table, bench, version; see --help)", args[0])
+				return fmt.Errorf("unknown command %q (commands: count, table, bench, solve, list, verify, version; see --help)", args[0])
 			}
 			return cmd.Help()
 		},
 	}
 	root.SetArgs(args)
+	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetContext(ctx)
 	root.SetFlagErrorFunc(flagError)
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(countCmd(), tableCmd(), benchCmd(), versionCmd())
+	root.AddCommand(countCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd())
 	return root.ExecuteContext(ctx)
 }
 

@@ -23,7 +23,7 @@ import (
 func runOK(t *testing.T, args ...string) (stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err := run(context.Background(), args, &out, &errb)
+	err := run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	require.NoError(t, err, "nqueens %s: stderr %s", strings.Join(args, " "), errb.String())
 	return out.String(), errb.String()
 }

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+func verifyCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "verify [BOARD...]",
+		Short: "Check boards: is each a solution?",
+		Long: `verify reads boards from its arguments (one board each) or, without
+arguments, from stdin (boards separated by blank lines). A board is rows of
+'.' and 'Q', with or without spaces between squares, or the 0-based column of
+each row's queen ("1 3 0 2" or "1,3,0,2"). For each board it prints "valid"
+or "invalid: " and the first conflict reading from the top ("rows 2 and 5
+share a diagonal").
+
+Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
+		Example: "  nqueens verify '1 3 0 2'\n  nqueens solve 8 | nqueens verify\n  nqueens list 6 --board | nqueens verify",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			boards := args
+			if len(args) == 0 {
+				var err error
+				if boards, err = readBoards(cmd.InOrStdin()); err != nil {
+					return &failure{err: fmt.Errorf("reading stdin: %w", err)}
+				}
+				if len(boards) == 0 {
+					return fmt.Errorf("no board on stdin (give boards as arguments or on stdin, separated by blank lines)")
+				}
+			}
+			// Read every board before judging any, so unreadable input
+			// prints nothing misleading on stdout.
+			parsed := make([][]int, len(boards))
+			for i, b := range boards {
+				cols, err := parseBoard(b)
+				if err != nil {
+					return fmt.Errorf("board %d: %v", i+1, err)
+				}
+				parsed[i] = cols
+			}
+			w := bufio.NewWriter(cmd.OutOrStdout())
+			invalid := 0
+			for _, cols := range parsed {
+				if c := conflict(cols); c != "" {
+					invalid++
+					fmt.Fprintf(w, "invalid: %s\n", c)
+				} else {
+					fmt.Fprintln(w, "valid")
+				}
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			if invalid > 0 {
+				return failf("%d of %d boards invalid", invalid, len(parsed))
+			}
+			return nil
+		},
+	}
+}
+
+// readBoards splits r into boards at blank lines. A file of column lists,
+// one per line, is one board per line.
+func readBoards(r io.Reader) ([]string, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	var boards []string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			boards = append(boards, strings.Join(cur, "\n"))
+			cur = nil
+		}
+	}
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "":
+			flush()
+		case strings.ContainsAny(line, "0123456789"):
+			flush()
+			boards = append(boards, line)
+		default:
+			cur = append(cur, line)
+		}
+	}
+	flush()
+	return boards, sc.Err()
+}

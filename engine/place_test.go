@@ -1,0 +1,152 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/reference"
+	"github.com/nqueens/nqueens/partition"
+)
+
+func sq(r, c int) partition.Square { return partition.Square{Row: r, Col: c} }
+
+// refPlaced counts, with the slow reference, the solutions that contain
+// every placed queen.
+func refPlaced(n int, placed []partition.Square) uint64 {
+	var k uint64
+	reference.Solutions(n, func(s []int) bool {
+		for _, q := range placed {
+			if s[q.Row] != q.Col {
+				return true
+			}
+		}
+		k++
+		return true
+	})
+	return k
+}
+
+func countPlaced(t *testing.T, n int, placed []partition.Square, workers int) uint64 {
+	t.Helper()
+	p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror, Placed: placed})
+	require.NoError(t, err)
+	c, err := engine.Run(context.Background(), n, p.Tasks, engine.Options{Workers: workers})
+	require.NoError(t, err)
+	require.Zero(t, c.Total.Hi)
+	return c.Total.Lo
+}
+
+// TestPlacedRandom checks counts with queens placed in advance against the
+// slow reference for many random placements (n ≤ 12, 0–4 queens, distinct
+// rows and columns, diagonal conflicts allowed).
+func TestPlacedRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	trials := 300
+	if testing.Short() {
+		trials = 80
+	}
+	for range trials {
+		n := 1 + rng.IntN(12)
+		k := rng.IntN(min(n, 4) + 1)
+		rows, cols := rng.Perm(n)[:k], rng.Perm(n)[:k]
+		var placed []partition.Square
+		for i := range k {
+			placed = append(placed, partition.Square{Row: rows[i], Col: cols[i]})
+		}
+		want := refPlaced(n, placed)
+		got := countPlaced(t, n, placed, 1+rng.IntN(3))
+		assert.Equal(t, want, got, "n=%d placed=%v", n, placed)
+	}
+}
+
+// TestPlacedSymmetric covers the placements the mirror halves: one queen in
+// the middle column of an odd board, in every row, and no queen at all.
+func TestPlacedSymmetric(t *testing.T) {
+	for _, n := range []int{1, 5, 7, 9, 11} {
+		for r := 0; r < n; r++ {
+			placed := []partition.Square{{Row: r, Col: n / 2}}
+			assert.Equal(t, refPlaced(n, placed), countPlaced(t, n, placed, 2), "n=%d placed=%v", n, placed)
+		}
+	}
+	// Placements that look symmetric but are not (180°, transposed).
+	for _, placed := range [][]partition.Square{{sq(0, 1), sq(9, 8)}, {sq(2, 3), sq(3, 2)}, {sq(4, 4)}, {sq(0, 4), sq(9, 5)}} {
+		assert.Equal(t, refPlaced(10, placed), countPlaced(t, 10, placed, 2), "n=10 placed=%v", placed)
+	}
+}
+
+func TestPlacedErrors(t *testing.T) {
+	for _, tc := range []struct {
+		placed []partition.Square
+		msg    string
+	}{
+		{[]partition.Square{sq(8, 0)}, "off the 8×8 board"},
+		{[]partition.Square{sq(1, 1), sq(1, 1)}, "given twice"},
+		{[]partition.Square{sq(1, 1), sq(1, 4)}, "share row 1"},
+		{[]partition.Square{sq(1, 1), sq(5, 1)}, "share column 1"},
+	} {
+		_, err := partition.Make(partition.Job{N: 8, Method: partition.Mirror, Placed: tc.placed})
+		assert.ErrorIs(t, err, partition.ErrPlacement)
+		assert.ErrorContains(t, err, tc.msg)
+	}
+	_, err := partition.Make(partition.Job{N: 8, Method: partition.Sym, Placed: []partition.Square{sq(0, 0)}})
+	assert.ErrorIs(t, err, partition.ErrPlacedMethod)
+	// A diagonal conflict is a question with answer 0.
+	placed := []partition.Square{sq(0, 0), sq(3, 3)}
+	a, b, ok := partition.DiagonalConflict(placed)
+	assert.True(t, ok)
+	assert.Equal(t, [2]partition.Square{sq(0, 0), sq(3, 3)}, [2]partition.Square{a, b})
+	assert.Zero(t, countPlaced(t, 8, placed, 2))
+}
+
+// TestListOrder checks that List streams every solution, in lexicographic
+// order, whatever the number of workers.
+func TestListOrder(t *testing.T) {
+	for _, n := range []int{0, 1, 4, 8, 10} {
+		var want []string
+		reference.Solutions(n, func(s []int) bool {
+			want = append(want, fmt.Sprint(s))
+			return true
+		})
+		p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror, Every: true})
+		require.NoError(t, err)
+		for _, w := range []int{1, 3} {
+			var got []string
+			err := engine.List(context.Background(), n, p.Tasks, w, func(dst []byte, cols []uint8) []byte {
+				ints := make([]int, len(cols))
+				for i, c := range cols {
+					ints[i] = int(c)
+				}
+				return append(dst, fmt.Sprint(ints)+"\n"...)
+			}, func(c engine.Chunk) error {
+				got = append(got, strings.Split(strings.TrimSuffix(string(c.Data), "\n"), "\n")...)
+				if len(c.Data) == 0 {
+					got = got[:len(got)-1]
+				}
+				return nil
+			})
+			require.NoError(t, err)
+			assert.Equal(t, want, got, "n=%d workers=%d", n, w)
+			assert.True(t, slices.IsSorted(want))
+		}
+	}
+}
+
+// TestListStops checks that an error from write stops List.
+func TestListStops(t *testing.T) {
+	p, err := partition.Make(partition.Job{N: 12, Method: partition.Mirror, Every: true})
+	require.NoError(t, err)
+	stop := fmt.Errorf("enough")
+	calls := 0
+	err = engine.List(context.Background(), 12, p.Tasks, 2, func(dst []byte, _ []uint8) []byte { return append(dst, 'x') },
+		func(engine.Chunk) error { calls++; return stop })
+	assert.ErrorIs(t, err, stop)
+	assert.Equal(t, 1, calls)
+}
