@@ -129,3 +129,35 @@ func BenchmarkKernel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCountPlaced counts with queens placed in advance (the planner
+// bans their squares; no symmetry unless the placement is mirror-symmetric)
+// for workers = 1..cores, as `nqueens count --place` does.
+func BenchmarkCountPlaced(b *testing.B) {
+	placements := map[string][]partition.Square{
+		"asymmetric": {{Row: 0, Col: 3}, {Row: 7, Col: 1}},
+		"middle":     {{Row: 4, Col: 8}},
+	}
+	for _, name := range []string{"asymmetric", "middle"} {
+		placed := placements[name]
+		n := 17
+		for _, w := range workerCounts() {
+			b.Run(fmt.Sprintf("place=%s/n=%d/workers=%d", name, n, w), func(b *testing.B) {
+				var c engine.Counts
+				for b.Loop() {
+					p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror, Placed: placed})
+					if err != nil {
+						b.Fatal(err)
+					}
+					c, err = engine.Run(context.Background(), n, p.Tasks, engine.Options{Workers: w})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				sec := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(c.Nodes.Float64()/sec, "nodes/s")
+				b.ReportMetric(c.Total.Float64()/sec, "solutions/s")
+			})
+		}
+	}
+}
