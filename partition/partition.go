@@ -90,6 +90,8 @@ type Task struct {
 type Plan struct {
 	N      int
 	Method Method
+	// Placed lists the queens every solution holds.
+	Placed []Square
 	// Depth is the number of rows the task prefixes fix (some may be shorter
 	// when a board is tiny).
 	Depth int
@@ -155,7 +157,7 @@ func Make(job Job) (*Plan, error) {
 		seeds = symSeeds(job.N)
 	}
 	depth := chooseDepth(job.N, seeds)
-	p := &Plan{N: job.N, Method: job.Method, Depth: depth}
+	p := &Plan{N: job.N, Method: job.Method, Placed: job.Placed, Depth: depth}
 	for _, s := range seeds {
 		p.Tasks = expand(job.N, s, depth, p.Tasks)
 	}

@@ -5,22 +5,29 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
 
 type countFlags struct {
-	place    string
-	method   string
-	workers  int
-	json     bool
-	verify   bool
-	progress progressFlags
-	placed   []partition.Square
+	place      string
+	method     string
+	workers    int
+	json       bool
+	verify     bool
+	checkpoint string
+	shard      string
+	shards     int
+	out        string
+	progress   progressFlags
+	placed     []partition.Square
 }
 
 func countCmd() *cobra.Command {
@@ -40,8 +47,20 @@ Methods:
 
 --place counts the solutions that hold the given queens (mirror method;
 halved only when the placement is its own mirror image). Queens that attack
-each other along a diagonal give 0, with a note on stderr.`, partition.MaxN),
-		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 10 --place 0:1,3:2",
+each other along a diagonal give 0, with a note on stderr.
+
+Long runs and clusters:
+  --checkpoint FILE  journal finished tasks to FILE (fsynced every 2 s and at
+                     exit); run the same command again to resume after a
+                     stop, a crash or kill -9 (only tasks in flight are lost)
+  --shard I/M        count only shard I (0-based) of M, balanced by estimated
+                     cost; without it SLURM_ARRAY_TASK_ID/_COUNT/_MIN or
+                     JOB_COMPLETION_INDEX with --shards M select the shard
+  --out FILE         write the shard's per-task counts to FILE for
+                     'nqueens merge' (required when sharding)
+SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish,
+save the journal and exit 130, 143 or 138.`, partition.MaxN),
+		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, err := parseN(args[0])
@@ -72,15 +91,19 @@ each other along a diagonal give 0, with a note on stderr.`, partition.MaxN),
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the total alone")
 	fs.BoolVar(&f.verify, "verify", false, "count again with a second, independent method and fail (exit 1) if they disagree")
 	placeFlag(fs, &f.place)
+	fs.StringVar(&f.checkpoint, "checkpoint", "", "journal finished tasks to this file and resume from it")
+	fs.StringVar(&f.shard, "shard", "", "count only shard I of M (I/M, 0-based)")
+	fs.IntVar(&f.shards, "shards", 0, "number of shards when JOB_COMPLETION_INDEX (Kubernetes Indexed Job) selects the shard")
+	fs.StringVar(&f.out, "out", "", "write this run's per-task counts to a shard result file for 'nqueens merge'")
 	f.progress.register(fs)
 	return cmd
 }
 
-// countReport is the --json output of count.
+// countReport is the --json output of count and merge.
 type countReport struct {
 	N          int      `json:"n"`
 	Method     string   `json:"method"`
-	Workers    int      `json:"workers"`
+	Workers    int      `json:"workers,omitempty"`
 	Total      string   `json:"total"`
 	Unique     string   `json:"unique,omitempty"`
 	PointSym   string   `json:"point_symmetric,omitempty"`
@@ -88,8 +111,12 @@ type countReport struct {
 	Nodes      string   `json:"nodes"`
 	Tasks      int      `json:"tasks"`
 	Placed     []string `json:"placed,omitempty"`
-	Seconds    float64  `json:"seconds"`
+	Shard      string   `json:"shard,omitempty"`
+	Partial    bool     `json:"partial,omitempty"`
+	Resumed    int      `json:"resumed_tasks,omitempty"`
+	Seconds    float64  `json:"seconds,omitempty"`
 	VerifiedBy string   `json:"verified_by,omitempty"`
+	Files      []string `json:"files,omitempty"`
 }
 
 func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags) error {
@@ -101,62 +128,249 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 	if workers == 0 {
 		workers = engine.DefaultWorkers()
 	}
-	start := time.Now()
-	plan, c, err := count(ctx, n, method, f.placed, workers, f.progress, stderr)
+	shard, shards, err := selectShard(f, stderr)
 	if err != nil {
 		return err
 	}
-	seconds := time.Since(start).Seconds()
-	rep := countReport{
-		N: n, Method: string(method), Workers: workers,
-		Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: len(plan.Tasks), Seconds: seconds,
+	if shards > 1 && f.out == "" && f.checkpoint == "" {
+		return fmt.Errorf("a shard's counts must be kept for 'nqueens merge': add --out FILE (or --checkpoint FILE)")
 	}
-	for _, q := range f.placed {
-		rep.Placed = append(rep.Placed, q.String())
+	if f.verify && (f.placed != nil || shards > 1) {
+		return fmt.Errorf("--verify counts the whole board twice: it does not work with --place or shards")
 	}
-	if plan.Classes() {
-		rep.Unique, rep.PointSym, rep.Rot90Sym = c.Unique.String(), c.PointSym.String(), c.Rot90Sym.String()
+	start := time.Now()
+	plan, err := partition.Make(partition.Job{N: n, Method: method, Placed: f.placed})
+	if err != nil {
+		return err
+	}
+	res, err := runPlan(ctx, stderr, plan, runOptions{workers: workers, shard: shard, shards: shards,
+		checkpoint: f.checkpoint, out: f.out, progress: f.progress})
+	if err != nil {
+		return err
+	}
+	rep := countReportOf(plan, res.counts)
+	rep.Workers, rep.Seconds, rep.Resumed = workers, time.Since(start).Seconds(), res.resumed
+	if shards > 1 {
+		rep.Shard, rep.Partial = fmt.Sprintf("%d/%d", shard, shards), true
 	}
 	if f.verify {
 		other := partition.Mirror
 		if method == partition.Mirror {
 			other = partition.Sym
 		}
-		if f.placed != nil {
-			return fmt.Errorf("--verify does not work with --place: sym cannot take placed queens")
-		}
-		_, c2, err := count(ctx, n, other, nil, workers, f.progress, stderr)
+		plan2, err := partition.Make(partition.Job{N: n, Method: other})
 		if err != nil {
 			return err
 		}
-		if c2.Total != c.Total {
-			return failf("verification failed for n = %d: %s counted %s, %s counted %s", n, method, c.Total, other, c2.Total)
+		res2, err := runPlan(ctx, stderr, plan2, runOptions{workers: workers, shards: 1, progress: f.progress})
+		if err != nil {
+			return err
+		}
+		if res2.counts.Total != res.counts.Total {
+			return failf("verification failed for n = %d: %s counted %s, %s counted %s", n, method, res.counts.Total, other, res2.counts.Total)
 		}
 		rep.VerifiedBy = string(other)
 		rep.Seconds = time.Since(start).Seconds()
 	}
 	if f.json {
-		enc := json.NewEncoder(stdout)
-		return enc.Encode(rep)
+		return json.NewEncoder(stdout).Encode(rep)
+	}
+	if shards > 1 {
+		// A shard's total is not the answer: say where it went instead.
+		fmt.Fprintf(stderr, "nqueens: shard %d/%d of n = %d counted (%d tasks, partial total %s) and saved in %s; merge all shards with 'nqueens merge'\n",
+			shard, shards, n, rep.Tasks, rep.Total, firstNonEmpty(f.out, f.checkpoint))
+		return nil
 	}
 	_, err = fmt.Fprintln(stdout, rep.Total)
 	return err
 }
 
-// count plans and runs one count, showing progress on stderr as pf asks.
-func count(ctx context.Context, n int, method partition.Method, placed []partition.Square, workers int, pf progressFlags, stderr io.Writer) (*partition.Plan, engine.Counts, error) {
-	plan, err := partition.Make(partition.Job{N: n, Method: method, Placed: placed})
-	if err != nil {
-		return nil, engine.Counts{}, err
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
 	}
-	prog := pf.start(stderr, fmt.Sprintf("count %d (%s)", n, method), totalCost(plan))
-	c, err := engine.Run(ctx, n, plan.Tasks, engine.Options{Workers: workers, OnResult: prog.taskDone(plan)})
+	return ""
+}
+
+// countReportOf fills the fields of a count report that come from the plan and
+// the counts.
+func countReportOf(plan *partition.Plan, c engine.Counts) countReport {
+	rep := countReport{N: plan.N, Method: string(plan.Method), Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: c.Tasks}
+	for _, q := range plan.Placed {
+		rep.Placed = append(rep.Placed, q.String())
+	}
+	if plan.Classes() {
+		rep.Unique, rep.PointSym, rep.Rot90Sym = c.Unique.String(), c.PointSym.String(), c.Rot90Sym.String()
+	}
+	return rep
+}
+
+// selectShard returns the shard to count: --shard, else Slurm's array
+// variables, else JOB_COMPLETION_INDEX with --shards; 0 of 1 otherwise.
+func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
+	if f.shard != "" {
+		return partition.ParseShard(f.shard)
+	}
+	if id := os.Getenv("SLURM_ARRAY_TASK_ID"); id != "" && os.Getenv("SLURM_ARRAY_TASK_COUNT") != "" {
+		i, err1 := strconv.Atoi(id)
+		m, err2 := strconv.Atoi(os.Getenv("SLURM_ARRAY_TASK_COUNT"))
+		lo := 0
+		var err3 error
+		if s := os.Getenv("SLURM_ARRAY_TASK_MIN"); s != "" {
+			lo, err3 = strconv.Atoi(s)
+		}
+		if err1 != nil || err2 != nil || err3 != nil || m < 1 || i-lo < 0 || i-lo >= m {
+			return 0, 0, fmt.Errorf("SLURM_ARRAY_TASK_ID=%s, SLURM_ARRAY_TASK_COUNT=%s, SLURM_ARRAY_TASK_MIN=%s do not name a shard (the array must be contiguous, e.g. --array=0-7)",
+				id, os.Getenv("SLURM_ARRAY_TASK_COUNT"), os.Getenv("SLURM_ARRAY_TASK_MIN"))
+		}
+		fmt.Fprintf(stderr, "nqueens: shard %d/%d from SLURM_ARRAY_TASK_ID\n", i-lo, m)
+		return i - lo, m, nil
+	}
+	if f.shards != 0 {
+		idx := os.Getenv("JOB_COMPLETION_INDEX")
+		i, err := strconv.Atoi(idx)
+		if idx == "" || err != nil || f.shards < 1 || i < 0 || i >= f.shards {
+			return 0, 0, fmt.Errorf("--shards %d needs JOB_COMPLETION_INDEX in 0..%d (a Kubernetes Indexed Job sets it), got %q; or use --shard I/M", f.shards, f.shards-1, idx)
+		}
+		fmt.Fprintf(stderr, "nqueens: shard %d/%d from JOB_COMPLETION_INDEX\n", i, f.shards)
+		return i, f.shards, nil
+	}
+	return 0, 1, nil
+}
+
+type runOptions struct {
+	workers       int
+	shard, shards int
+	checkpoint    string
+	out           string
+	progress      progressFlags
+}
+
+type runResult struct {
+	counts  engine.Counts
+	resumed int
+}
+
+// runPlan counts one shard of a plan (all of it for 1 shard), resuming
+// from and journaling to a checkpoint if asked, and writes the shard file.
+func runPlan(ctx context.Context, stderr io.Writer, plan *partition.Plan, o runOptions) (runResult, error) {
+	var mine []int // indices of this shard's tasks
+	if o.shards > 1 {
+		for i, s := range plan.Shards(o.shards) {
+			if s == o.shard {
+				mine = append(mine, i)
+			}
+		}
+	} else {
+		mine = make([]int, len(plan.Tasks))
+		for i := range mine {
+			mine[i] = i
+		}
+	}
+	header := resultfile.Header{Tool: version, N: plan.N, Method: string(plan.Method), Placed: partition.PlacedString(plan.Placed),
+		Plan: plan.Fingerprint(), Tasks: len(plan.Tasks), Shard: o.shard, Shards: o.shards}
+	records := make([]*resultfile.Record, len(plan.Tasks))
+	var jour *journal
+	if o.checkpoint != "" {
+		var err error
+		jour, err = openJournal(o.checkpoint, header, plan, stderr)
+		if err != nil {
+			return runResult{}, err
+		}
+		defer jour.close()
+		for _, r := range jour.done {
+			records[r.index] = &r.rec
+		}
+	}
+	var todo []partition.Task
+	var todoIndex []int
+	for _, i := range mine {
+		if records[i] == nil {
+			todo = append(todo, plan.Tasks[i])
+			todoIndex = append(todoIndex, i)
+		}
+	}
+	resumed := len(mine) - len(todo)
+	if resumed > 0 {
+		fmt.Fprintf(stderr, "nqueens: resuming from %s: %d of %d tasks already counted\n", o.checkpoint, resumed, len(mine))
+	}
+	label := fmt.Sprintf("count %d (%s)", plan.N, plan.Method)
+	if o.shards > 1 {
+		label += fmt.Sprintf(" shard %d/%d", o.shard, o.shards)
+	}
+	sub := &partition.Plan{N: plan.N, Method: plan.Method, Placed: plan.Placed, Tasks: todo}
+	prog := o.progress.start(stderr, label, totalCost(sub))
+	tick := prog.taskDone(sub)
+	c, err := engine.Run(ctx, plan.N, todo, engine.Options{Workers: o.workers, OnResult: func(r engine.Result) {
+		i := todoIndex[r.Task]
+		rec := resultfile.Record{ID: plan.Tasks[i].ID, Total: r.Total, Unique: r.Unique, Point: r.PointSym, Rot90: r.Rot90Sym, Nodes: r.Nodes}
+		records[i] = &rec
+		if jour != nil {
+			jour.add(rec)
+		}
+		tick(r)
+	}})
 	prog.stop()
+	if jour != nil {
+		if cerr := jour.close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, c, interrupted(ctx, fmt.Sprintf("stopped after %d of %d tasks", c.Tasks, len(plan.Tasks)))
+			what := fmt.Sprintf("stopped after %d of %d tasks", resumed+c.Tasks, len(mine))
+			if o.checkpoint != "" {
+				what += fmt.Sprintf("; %d tasks are saved in %s: run the same command again to resume", resumed+c.Tasks, o.checkpoint)
+			}
+			return runResult{}, interrupted(ctx, what)
 		}
-		return nil, c, &failure{err: err}
+		return runResult{}, &failure{err: err}
 	}
-	return plan, c, nil
+	// The answer is the sum of every task's record, resumed or new.
+	var all engine.Counts
+	var recs []resultfile.Record
+	for _, i := range mine {
+		r := records[i]
+		all.Add(engine.Result{Total: r.Total, Unique: r.Unique, PointSym: r.Point, Rot90Sym: r.Rot90, Nodes: r.Nodes})
+		recs = append(recs, *r)
+	}
+	if o.out != "" {
+		header.Kind = resultfile.Shard
+		if err := writeShardFile(o.out, header, recs); err != nil {
+			return runResult{}, &failure{err: err}
+		}
+	}
+	return runResult{counts: all, resumed: resumed}, nil
+}
+
+// writeShardFile writes a complete shard file atomically: a temporary file,
+// fsynced, then renamed.
+func writeShardFile(path string, h resultfile.Header, recs []resultfile.Record) error {
+	b := resultfile.AppendHeader(nil, h)
+	for _, r := range recs {
+		b = resultfile.AppendRecord(b, r)
+	}
+	b = resultfile.AppendEnd(b, recs)
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return fmt.Errorf("--out: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("--out: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
 }

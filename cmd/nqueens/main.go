@@ -6,7 +6,7 @@
 //	nqueens version
 //
 // Exit codes: 0 success, 1 failure (including a failed --verify), 2 bad
-// input or usage, 130 interrupted by SIGINT, 143 by SIGTERM.
+// input or usage, 130 interrupted by SIGINT, 138 by SIGUSR1, 143 by SIGTERM.
 package main
 
 import (
@@ -25,6 +25,7 @@ const (
 	exitFailure     = 1
 	exitUsage       = 2
 	exitInterrupted = 130 // 128 + SIGINT
+	exitUser1       = 138 // 128 + SIGUSR1 (Slurm's warning before a time limit)
 	exitTerminated  = 143 // 128 + SIGTERM
 )
 
@@ -38,7 +39,7 @@ func mainCode() int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1)
 	defer signal.Stop(sigs)
 	go func() {
 		select {
@@ -62,8 +63,11 @@ func report(err error, stderr io.Writer) int {
 	var fail *failure
 	switch {
 	case errors.As(err, &sig):
-		if sig.sig == syscall.SIGTERM {
+		switch sig.sig {
+		case syscall.SIGTERM:
 			return exitTerminated
+		case syscall.SIGUSR1:
+			return exitUser1
 		}
 		return exitInterrupted
 	case errors.As(err, &fail):

@@ -24,13 +24,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 attack each other, using every CPU core.
 
 Exit codes: 0 success, 1 failure, 2 bad input or usage,
-130 interrupted (SIGINT), 143 terminated (SIGTERM).`,
+130 interrupted (SIGINT), 138 SIGUSR1, 143 terminated (SIGTERM).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return fmt.Errorf("unknown command %q (commands: count, table, bench, solve, list, verify, version; see --help)", args[0])
+				return fmt.Errorf("unknown command %q (commands: count, merge, table, bench, solve, list, verify, version; see --help)", args[0])
 			}
 			return cmd.Help()
 		},
@@ -42,7 +42,7 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 	root.SetContext(ctx)
 	root.SetFlagErrorFunc(flagError)
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(countCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd())
+	root.AddCommand(countCmd(), mergeCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd())
 	return root.ExecuteContext(ctx)
 }
 

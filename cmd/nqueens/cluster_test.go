@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/resultfile"
+	"github.com/nqueens/nqueens/partition"
+)
+
+func runErr(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	code = report(err, &errb)
+	return out.String(), errb.String(), code
+}
+
+// shardFiles counts n in m shards into dir and returns the files.
+func shardFiles(t *testing.T, dir string, n, m int, method string) []string {
+	var files []string
+	for i := 0; i < m; i++ {
+		f := filepath.Join(dir, fmt.Sprintf("%s-%d-%d-of-%d.result", method, n, i, m))
+		_, errs := runOK(t, "count", fmt.Sprint(n), "-m", method, "--shard", fmt.Sprintf("%d/%d", i, m), "--out", f, "-j", "2")
+		assert.Contains(t, errs, "merge all shards")
+		files = append(files, f)
+	}
+	return files
+}
+
+// TestShardsMerge merges shard files in random orders: always the
+// one-machine total, for several n and M, M beyond the number of tasks too.
+func TestShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct {
+		n, m   int
+		method string
+	}{{8, 3, "sym"}, {10, 7, "mirror"}, {11, 2, "sym"}, {5, 40, "sym"}, {6, 9, "mirror"}, {12, 16, "sym"}, {1, 3, "mirror"}, {0, 2, "sym"}} {
+		files := shardFiles(t, dir, tc.n, tc.m, tc.method)
+		rng.Shuffle(len(files), func(a, b int) { files[a], files[b] = files[b], files[a] })
+		out, _ := runOK(t, append([]string{"merge", "--json"}, files...)...)
+		var rep countReport
+		require.NoError(t, json.Unmarshal([]byte(out), &rep))
+		assert.Equal(t, fmt.Sprint(known.Total[tc.n]), rep.Total, "n=%d M=%d %s", tc.n, tc.m, tc.method)
+		if tc.method == "sym" {
+			assert.Equal(t, fmt.Sprint(known.Unique[tc.n]), rep.Unique)
+		}
+	}
+}
+
+func TestShardBalance(t *testing.T) {
+	p, err := partition.Make(partition.Job{N: 14, Method: partition.Sym})
+	require.NoError(t, err)
+	for _, m := range []int{2, 8, 64} {
+		shard := p.Shards(m)
+		assert.Equal(t, shard, p.Shards(m), "deterministic")
+		load := make([]uint64, m)
+		var max uint64
+		for i, s := range shard {
+			load[s] += p.Tasks[i].Cost
+			max = std(max, p.Tasks[i].Cost)
+		}
+		lo, hi := load[0], load[0]
+		for _, l := range load {
+			lo, hi = min(lo, l), std(hi, l)
+		}
+		assert.LessOrEqual(t, hi-lo, max, "m=%d: shards within one task's cost of each other", m)
+	}
+}
+
+func std(a, b uint64) uint64 { return max(a, b) }
+
+// TestMergeRejects covers every way merge refuses its input.
+func TestMergeRejects(t *testing.T) {
+	dir := t.TempDir()
+	files := shardFiles(t, dir, 10, 3, "sym")
+	other := shardFiles(t, dir, 9, 3, "sym")
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		return p
+	}
+	read := func(p string) []byte {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		return b
+	}
+	// A file whose task 1 has another count, correctly checksummed.
+	f, err := resultfile.Read(bytes.NewReader(read(files[1])))
+	require.NoError(t, err)
+	f.Records[0].Total++
+	b := resultfile.AppendHeader(nil, f.Header)
+	for _, r := range f.Records {
+		b = resultfile.AppendRecord(b, r)
+	}
+	conflicting := write("conflict.result", resultfile.AppendEnd(b, f.Records))
+	good1 := read(files[1])
+	corrupt := append([]byte(nil), good1...)
+	corrupt[len(corrupt)/2] ^= 1
+	for _, tc := range []struct {
+		name  string
+		files []string
+		msg   string
+	}{
+		{"missing shard", files[:2], "missing or incomplete shards of 3: 2"},
+		{"conflicting duplicate", []string{files[0], files[1], files[2], conflicting}, "has different counts in"},
+		{"corrupted", []string{files[0], write("corrupt.result", corrupt), files[2]}, "checksum mismatch"},
+		{"truncated", []string{files[0], write("trunc.result", good1[:len(good1)-5]), files[2]}, "incomplete"},
+		{"truncated at a line end", []string{files[0], write("trunc2.result", good1[:bytes.LastIndexByte(good1[:len(good1)-1], '\n')+1]), files[2]}, "no end line"},
+		{"mismatched", []string{files[0], files[1], other[2]}, "not pieces of one count"},
+		{"not a result file", []string{write("junk.txt", []byte("hello\n"))}, "line 1"},
+		{"no such file", []string{filepath.Join(dir, "nope")}, "no such file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errs, code := runErr(t, append([]string{"merge"}, tc.files...)...)
+			assert.Equal(t, exitFailure, code, errs)
+			assert.Empty(t, out, "no count printed")
+			assert.Contains(t, errs, tc.msg)
+		})
+	}
+	_, errs, code := runErr(t, "merge")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errs, "merge takes one or more")
+}
+
+func TestShardFromEnvironment(t *testing.T) {
+	var errb bytes.Buffer
+	t.Setenv("SLURM_ARRAY_TASK_ID", "5")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "8")
+	t.Setenv("SLURM_ARRAY_TASK_MIN", "1")
+	i, m, err := selectShard(countFlags{}, &errb)
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{4, 8}, [2]int{i, m})
+	i, m, err = selectShard(countFlags{shard: "2/3"}, &errb)
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{2, 3}, [2]int{i, m}, "the flag wins")
+	t.Setenv("SLURM_ARRAY_TASK_ID", "9")
+	_, _, err = selectShard(countFlags{}, &errb)
+	assert.ErrorContains(t, err, "do not name a shard")
+	t.Setenv("SLURM_ARRAY_TASK_ID", "")
+	t.Setenv("JOB_COMPLETION_INDEX", "6")
+	i, m, err = selectShard(countFlags{shards: 7}, &errb)
+	require.NoError(t, err)
+	assert.Equal(t, [2]int{6, 7}, [2]int{i, m})
+	_, _, err = selectShard(countFlags{shards: 6}, &errb)
+	assert.ErrorContains(t, err, "needs JOB_COMPLETION_INDEX in 0..5")
+	_, _, code := runErr(t, "count", "8", "--shard", "3/3", "--out", filepath.Join(t.TempDir(), "x"))
+	assert.Equal(t, exitUsage, code)
+	_, errs, code := runErr(t, "count", "8", "--shard", "0/3")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errs, "add --out FILE")
+}
+
+// TestCheckpointResume interrupts nothing but checks the journal's rules:
+// a finished journal resumes to the same answer without counting, a
+// journal for another count is refused, a torn last record is ignored.
+func TestCheckpointResume(t *testing.T) {
+	dir := t.TempDir()
+	j := filepath.Join(dir, "n11.journal")
+	out, _ := runOK(t, "count", "11", "--checkpoint", j)
+	assert.Equal(t, "2680\n", out)
+	out, errs := runOK(t, "count", "11", "--checkpoint", j, "--json")
+	assert.Contains(t, errs, "already counted")
+	assert.Contains(t, out, `"total":"2680"`)
+	_, errs, code := runErr(t, "count", "11", "--checkpoint", j, "-m", "mirror")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errs, "belongs to another count")
+	// Tear the last record: it is counted again, the answer is unchanged.
+	b, err := os.ReadFile(j)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(j, b[:len(b)-7], 0o644))
+	out, errs = runOK(t, "count", "11", "--checkpoint", j)
+	assert.Equal(t, "2680\n", out)
+	assert.Contains(t, errs, "incomplete")
+	// Damage a record in the middle: an error naming the line.
+	b, err = os.ReadFile(j)
+	require.NoError(t, err)
+	lines := strings.SplitAfter(string(b), "\n")
+	lines[3] = strings.Replace(lines[3], "task ", "task 9", 1)
+	require.NoError(t, os.WriteFile(j, []byte(strings.Join(lines, "")), 0o644))
+	_, errs, code = runErr(t, "count", "11", "--checkpoint", j)
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "line 4: checksum")
+	// A journal merges like a shard file.
+	j2 := filepath.Join(dir, "n12.journal")
+	runOK(t, "count", "12", "--checkpoint", j2)
+	out, _ = runOK(t, "merge", j2)
+	assert.Equal(t, "14200\n", out)
+}
+
+// TestKill9Resume kills a checkpointed count with SIGKILL in the middle (a
+// real subprocess), then resumes it: the right total, for two methods.
+func TestKill9Resume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs counts in subprocesses")
+	}
+	self, err := os.Executable()
+	require.NoError(t, err)
+	bin := filepath.Join(t.TempDir(), "nqueens")
+	require.NoError(t, os.Symlink(self, bin))
+	for _, method := range []string{"sym", "mirror"} {
+		t.Run(method, func(t *testing.T) {
+			j := filepath.Join(t.TempDir(), "n16.journal")
+			cmd := exec.Command(bin, "count", "16", "-m", method, "--checkpoint", j, "-j", "2")
+			require.NoError(t, cmd.Start())
+			// Wait until the journal holds some records on disk (it is
+			// fsynced every 2 s), then kill without warning.
+			for {
+				if b, err := os.ReadFile(j); err == nil && bytes.Count(b, []byte("\ntask ")) >= 10 {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+			_ = cmd.Wait()
+			var out, errb bytes.Buffer
+			again := exec.Command(bin, "count", "16", "-m", method, "--checkpoint", j, "--json")
+			again.Stdout, again.Stderr = &out, &errb
+			require.NoError(t, again.Run(), errb.String())
+			var rep countReport
+			require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
+			assert.Equal(t, fmt.Sprint(known.Total[16]), rep.Total)
+			assert.Positive(t, rep.Resumed, "some tasks came from the journal")
+			assert.Less(t, rep.Resumed, rep.Tasks, "and some were counted after the kill")
+			assert.Contains(t, errb.String(), "resuming from")
+		})
+	}
+}

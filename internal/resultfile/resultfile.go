@@ -1,0 +1,291 @@
+// Package resultfile reads and writes the files that carry per-task counts
+// between runs and machines: checkpoint journals and shard result files.
+//
+// Both are text, one record per line, every line ending in its own
+// checksum (" crc=" and the CRC-32C of what precedes it, 8 hex digits):
+//
+//	nqueens journal format=1 tool=0.1.0 n=16 method=sym placed=- plan=3f2a… tasks=6778 shard=0/1 crc=…
+//	task 3.7.1 4312 539 0 0 91234 crc=…
+//	end records=6778 total=14772512 unique=1846955 point=3000 rot90=64 nodes=280579164 crc=…
+//
+// The first line is the header (kind "journal" or "shard"); "task" lines
+// give a task's ID and its total, unique, point-symmetric and
+// rot90-symmetric counts and nodes; a shard file ends with an "end" line
+// holding the record count and the sums. A journal is appended to as tasks
+// finish and has no end line; its last line may be torn by a crash, which
+// [Read] reports and otherwise ignores.
+package resultfile
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// Format is the version of the file format this package writes.
+const Format = 1
+
+// Kinds of file.
+const (
+	Journal = "journal"
+	Shard   = "shard"
+)
+
+// ErrCorrupt is wrapped by every error about a file's content.
+var ErrCorrupt = errors.New("resultfile: corrupt")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Header describes the count a file belongs to.
+type Header struct {
+	Kind   string // Journal or Shard
+	Tool   string // the version of nqueens that wrote it
+	N      int
+	Method string
+	Placed string // as partition.PlacedString writes it
+	Plan   string // the plan's fingerprint
+	Tasks  int    // tasks in the whole plan
+	Shard  int    // this file's shard, 0-based
+	Shards int    // how many shards the plan was split into (1: none)
+}
+
+// Record is one task's counts.
+type Record struct {
+	ID                                 string
+	Total, Unique, Point, Rot90, Nodes uint64
+}
+
+// Sums are a file's totals, as its end line states them.
+type Sums struct {
+	Records                            int
+	Total, Unique, Point, Rot90, Nodes *big.Int
+}
+
+// File is what Read found.
+type File struct {
+	Header  Header
+	Records []Record
+	// End is the end line's sums; nil for a journal.
+	End *Sums
+	// Torn is set when a journal's last line was incomplete or damaged
+	// and was ignored; Valid is the length of the file up to the last
+	// good line, where appending may resume.
+	Torn  bool
+	Valid int64
+}
+
+// seal appends " crc=XXXXXXXX\n" to line.
+func seal(line []byte) []byte {
+	sum := crc32.Checksum(line, castagnoli)
+	return fmt.Appendf(line, " crc=%08x\n", sum)
+}
+
+// AppendHeader appends h's line.
+func AppendHeader(dst []byte, h Header) []byte {
+	line := fmt.Appendf(nil, "nqueens %s format=%d tool=%s n=%d method=%s placed=%s plan=%s tasks=%d shard=%d/%d",
+		h.Kind, Format, h.Tool, h.N, h.Method, h.Placed, h.Plan, h.Tasks, h.Shard, h.Shards)
+	return append(dst, seal(line)...)
+}
+
+// AppendRecord appends r's line.
+func AppendRecord(dst []byte, r Record) []byte {
+	line := fmt.Appendf(nil, "task %s %d %d %d %d %d", r.ID, r.Total, r.Unique, r.Point, r.Rot90, r.Nodes)
+	return append(dst, seal(line)...)
+}
+
+// SumRecords adds up records exactly.
+func SumRecords(recs []Record) Sums {
+	s := Sums{Records: len(recs), Total: new(big.Int), Unique: new(big.Int), Point: new(big.Int), Rot90: new(big.Int), Nodes: new(big.Int)}
+	var x big.Int
+	for _, r := range recs {
+		s.Total.Add(s.Total, x.SetUint64(r.Total))
+		s.Unique.Add(s.Unique, x.SetUint64(r.Unique))
+		s.Point.Add(s.Point, x.SetUint64(r.Point))
+		s.Rot90.Add(s.Rot90, x.SetUint64(r.Rot90))
+		s.Nodes.Add(s.Nodes, x.SetUint64(r.Nodes))
+	}
+	return s
+}
+
+// AppendEnd appends the end line for records.
+func AppendEnd(dst []byte, recs []Record) []byte {
+	s := SumRecords(recs)
+	line := fmt.Appendf(nil, "end records=%d total=%s unique=%s point=%s rot90=%s nodes=%s", s.Records, s.Total, s.Unique, s.Point, s.Rot90, s.Nodes)
+	return append(dst, seal(line)...)
+}
+
+// Read parses a journal or shard file. Errors name the line and wrap
+// [ErrCorrupt].
+func Read(r io.Reader) (*File, error) {
+	br := bufio.NewReader(r)
+	f := &File{}
+	var offset int64
+	for lineNo := 1; ; lineNo++ {
+		raw, err := br.ReadBytes('\n')
+		if len(raw) == 0 && err == io.EOF {
+			break
+		}
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		complete := bytes.HasSuffix(raw, []byte("\n"))
+		line, ok := checkLine(bytes.TrimSuffix(raw, []byte("\n")))
+		last := err == io.EOF || isEOF(br)
+		if !ok || !complete {
+			if lineNo > 1 && last && f.Header.Kind == Journal {
+				f.Torn = true // a crash mid-append: ignore the last line
+				break
+			}
+			if !complete {
+				return nil, fmt.Errorf("%w: line %d is incomplete (the file is truncated)", ErrCorrupt, lineNo)
+			}
+			return nil, fmt.Errorf("%w: line %d: checksum mismatch or missing", ErrCorrupt, lineNo)
+		}
+		if lineNo == 1 {
+			h, err := parseHeader(line)
+			if err != nil {
+				return nil, fmt.Errorf("%w: line 1: %v", ErrCorrupt, err)
+			}
+			f.Header = h
+		} else {
+			if f.End != nil {
+				return nil, fmt.Errorf("%w: line %d: data after the end line", ErrCorrupt, lineNo)
+			}
+			fields := strings.Fields(string(line))
+			switch {
+			case len(fields) > 0 && fields[0] == "task":
+				rec, err := parseRecord(fields)
+				if err != nil {
+					return nil, fmt.Errorf("%w: line %d: %v", ErrCorrupt, lineNo, err)
+				}
+				f.Records = append(f.Records, rec)
+			case len(fields) > 0 && fields[0] == "end":
+				s, err := parseEnd(fields)
+				if err != nil {
+					return nil, fmt.Errorf("%w: line %d: %v", ErrCorrupt, lineNo, err)
+				}
+				f.End = &s
+			default:
+				return nil, fmt.Errorf("%w: line %d: neither a task nor an end line", ErrCorrupt, lineNo)
+			}
+		}
+		offset += int64(len(raw))
+		f.Valid = offset
+		if err == io.EOF {
+			break
+		}
+	}
+	if f.Header.Kind == "" {
+		return nil, fmt.Errorf("%w: empty file", ErrCorrupt)
+	}
+	if f.Header.Kind == Shard {
+		if f.End == nil {
+			return nil, fmt.Errorf("%w: no end line (the file is truncated)", ErrCorrupt)
+		}
+		got := SumRecords(f.Records)
+		if got.Records != f.End.Records || got.Total.Cmp(f.End.Total) != 0 || got.Unique.Cmp(f.End.Unique) != 0 ||
+			got.Point.Cmp(f.End.Point) != 0 || got.Rot90.Cmp(f.End.Rot90) != 0 || got.Nodes.Cmp(f.End.Nodes) != 0 {
+			return nil, fmt.Errorf("%w: the end line's sums do not match the task lines", ErrCorrupt)
+		}
+	}
+	return f, nil
+}
+
+func isEOF(br *bufio.Reader) bool {
+	_, err := br.Peek(1)
+	return err == io.EOF
+}
+
+// checkLine verifies and strips a line's " crc=XXXXXXXX".
+func checkLine(line []byte) ([]byte, bool) {
+	i := bytes.LastIndex(line, []byte(" crc="))
+	if i < 0 || len(line)-i != len(" crc=")+8 {
+		return nil, false
+	}
+	want, err := strconv.ParseUint(string(line[i+len(" crc="):]), 16, 32)
+	if err != nil || crc32.Checksum(line[:i], castagnoli) != uint32(want) {
+		return nil, false
+	}
+	return line[:i], true
+}
+
+func keyValues(fields []string) (map[string]string, error) {
+	kv := map[string]string{}
+	for _, f := range fields {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			return nil, fmt.Errorf("field %q is not key=value", f)
+		}
+		kv[k] = v
+	}
+	return kv, nil
+}
+
+func parseHeader(line []byte) (Header, error) {
+	fields := strings.Fields(string(line))
+	if len(fields) < 2 || fields[0] != "nqueens" || (fields[1] != Journal && fields[1] != Shard) {
+		return Header{}, fmt.Errorf("not an nqueens journal or shard file")
+	}
+	kv, err := keyValues(fields[2:])
+	if err != nil {
+		return Header{}, err
+	}
+	if kv["format"] != strconv.Itoa(Format) {
+		return Header{}, fmt.Errorf("format %q is not %d", kv["format"], Format)
+	}
+	h := Header{Kind: fields[1], Tool: kv["tool"], Method: kv["method"], Placed: kv["placed"], Plan: kv["plan"]}
+	var err1, err2, err3, err4 error
+	h.N, err1 = strconv.Atoi(kv["n"])
+	h.Tasks, err2 = strconv.Atoi(kv["tasks"])
+	a, b, _ := strings.Cut(kv["shard"], "/")
+	h.Shard, err3 = strconv.Atoi(a)
+	h.Shards, err4 = strconv.Atoi(b)
+	if err := errors.Join(err1, err2, err3, err4); err != nil || h.Method == "" || h.Plan == "" || h.Placed == "" ||
+		h.Shards < 1 || h.Shard < 0 || h.Shard >= h.Shards || h.N < 0 || h.Tasks < 0 {
+		return Header{}, fmt.Errorf("malformed header")
+	}
+	return h, nil
+}
+
+func parseRecord(fields []string) (Record, error) {
+	if len(fields) != 7 || fields[1] == "" {
+		return Record{}, fmt.Errorf("a task line has an ID and 5 counts")
+	}
+	var nums [5]uint64
+	for i := range nums {
+		v, err := strconv.ParseUint(fields[2+i], 10, 64)
+		if err != nil {
+			return Record{}, fmt.Errorf("count %q: %v", fields[2+i], err)
+		}
+		nums[i] = v
+	}
+	return Record{ID: fields[1], Total: nums[0], Unique: nums[1], Point: nums[2], Rot90: nums[3], Nodes: nums[4]}, nil
+}
+
+func parseEnd(fields []string) (Sums, error) {
+	kv, err := keyValues(fields[1:])
+	if err != nil {
+		return Sums{}, err
+	}
+	s := Sums{}
+	if s.Records, err = strconv.Atoi(kv["records"]); err != nil {
+		return Sums{}, fmt.Errorf("records: %v", err)
+	}
+	for _, f := range []struct {
+		key string
+		dst **big.Int
+	}{{"total", &s.Total}, {"unique", &s.Unique}, {"point", &s.Point}, {"rot90", &s.Rot90}, {"nodes", &s.Nodes}} {
+		v, ok := new(big.Int).SetString(kv[f.key], 10)
+		if !ok || v.Sign() < 0 {
+			return Sums{}, fmt.Errorf("%s %q is not a count", f.key, kv[f.key])
+		}
+		*f.dst = v
+	}
+	return s, nil
+}

@@ -1,0 +1,126 @@
+package resultfile
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var hdr = Header{Kind: Shard, Tool: "0.1.0", N: 8, Method: "sym", Placed: "-", Plan: "abc123", Tasks: 3, Shard: 1, Shards: 4}
+
+var recs = []Record{
+	{ID: "0.2", Total: 8, Unique: 1, Nodes: 40},
+	{ID: "1.3.5", Total: 18446744073709551615, Unique: 7, Point: 4, Rot90: 2, Nodes: 18446744073709551615},
+}
+
+func shardFile() []byte {
+	b := AppendHeader(nil, hdr)
+	for _, r := range recs {
+		b = AppendRecord(b, r)
+	}
+	return AppendEnd(b, recs)
+}
+
+func TestRoundTrip(t *testing.T) {
+	f, err := Read(bytes.NewReader(shardFile()))
+	require.NoError(t, err)
+	assert.Equal(t, hdr, f.Header)
+	assert.Equal(t, recs, f.Records)
+	require.NotNil(t, f.End)
+	assert.Equal(t, "18446744073709551623", f.End.Total.String(), "sums past 2^64 are exact")
+	assert.False(t, f.Torn)
+	assert.Equal(t, int64(len(shardFile())), f.Valid)
+}
+
+func TestJournalTorn(t *testing.T) {
+	h := hdr
+	h.Kind = Journal
+	b := AppendHeader(nil, h)
+	b = AppendRecord(b, recs[0])
+	good := len(b)
+	b = AppendRecord(b, recs[1])
+	for cut := good + 1; cut < len(b); cut++ {
+		f, err := Read(bytes.NewReader(b[:cut]))
+		require.NoError(t, err, "cut at %d", cut)
+		assert.True(t, f.Torn, "cut at %d", cut)
+		assert.Equal(t, recs[:1], f.Records)
+		assert.Equal(t, int64(good), f.Valid)
+	}
+	f, err := Read(bytes.NewReader(b))
+	require.NoError(t, err)
+	assert.False(t, f.Torn)
+	assert.Len(t, f.Records, 2)
+}
+
+func TestCorrupt(t *testing.T) {
+	good := shardFile()
+	lines := strings.SplitAfter(string(good), "\n")
+	flip := func(line int) []byte { // change one digit of a line, keep its checksum
+		l := []byte(lines[line])
+		i := bytes.IndexAny(l, "0123456789")
+		l[i] = '0' + (l[i]-'0'+1)%10
+		return []byte(strings.Join(lines[:line], "") + string(l) + strings.Join(lines[line+1:], ""))
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		msg  string
+	}{
+		{"empty", nil, "empty file"},
+		{"not ours", []byte("hello\n"), "line 1"},
+		{"header bit flip", flip(0), "line 1"},
+		{"record bit flip", flip(1), "line 2: checksum"},
+		{"truncated mid-line", good[:len(good)-10], "incomplete"},
+		{"no end line", good[:len(good)-len(lines[len(lines)-2])], "no end line"},
+		{"end line lies", []byte(strings.Join(lines[:2], "") + string(AppendEnd(nil, recs[:1])[:0]) + string(AppendEnd(nil, recs))), "do not match"},
+		{"data after end", append(append([]byte(nil), good...), AppendRecord(nil, recs[0])...), "after the end line"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(bytes.NewReader(tc.data))
+			require.Error(t, err)
+			assert.ErrorIs(t, err, ErrCorrupt)
+			assert.Contains(t, err.Error(), tc.msg)
+		})
+	}
+	// A damaged record in the middle of a journal is an error, not a tear.
+	h := hdr
+	h.Kind = Journal
+	j := AppendHeader(nil, h)
+	j = AppendRecord(j, recs[0])
+	mid := len(j)
+	j = AppendRecord(j, recs[1])
+	j[mid+6] = 'X'
+	j = AppendRecord(j, recs[0])
+	_, err := Read(bytes.NewReader(j))
+	assert.ErrorContains(t, err, "line 3: checksum")
+}
+
+// FuzzRead feeds arbitrary bytes to the parser: it must never panic, and
+// whatever it accepts must survive being written and read again.
+func FuzzRead(f *testing.F) {
+	f.Add(shardFile())
+	h := hdr
+	h.Kind = Journal
+	f.Add(AppendRecord(AppendHeader(nil, h), recs[0]))
+	f.Add([]byte("nqueens journal format=1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := Read(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		b := AppendHeader(nil, file.Header)
+		for _, r := range file.Records {
+			b = AppendRecord(b, r)
+		}
+		if file.End != nil {
+			b = AppendEnd(b, file.Records)
+		}
+		again, err := Read(bytes.NewReader(b))
+		require.NoError(t, err)
+		assert.Equal(t, file.Header, again.Header)
+		assert.Equal(t, len(file.Records), len(again.Records))
+	})
+}
