@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -26,6 +27,7 @@ type countFlags struct {
 	shard      string
 	shards     int
 	out        string
+	grace      time.Duration
 	progress   progressFlags
 	placed     []partition.Square
 }
@@ -58,8 +60,9 @@ Long runs and clusters:
                      JOB_COMPLETION_INDEX with --shards M select the shard
   --out FILE         write the shard's per-task counts to FILE for
                      'nqueens merge' (required when sharding)
-SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish,
-save the journal and exit 130, 143 or 138.`, partition.MaxN),
+SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
+(abandoning those still running after --grace), save the journal and exit
+130, 143 or 138.`, partition.MaxN),
 		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -95,6 +98,7 @@ save the journal and exit 130, 143 or 138.`, partition.MaxN),
 	fs.StringVar(&f.shard, "shard", "", "count only shard I of M (I/M, 0-based)")
 	fs.IntVar(&f.shards, "shards", 0, "number of shards when JOB_COMPLETION_INDEX (Kubernetes Indexed Job) selects the shard")
 	fs.StringVar(&f.out, "out", "", "write this run's per-task counts to a shard result file for 'nqueens merge'")
+	fs.DurationVar(&f.grace, "grace", 30*time.Second, "after a stop signal, how long running tasks may finish before they are abandoned")
 	f.progress.register(fs)
 	return cmd
 }
@@ -143,7 +147,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 	if err != nil {
 		return err
 	}
-	res, err := runPlan(ctx, stderr, plan, runOptions{workers: workers, shard: shard, shards: shards,
+	res, err := runPlan(ctx, stderr, plan, runOptions{grace: f.grace, workers: workers, shard: shard, shards: shards,
 		checkpoint: f.checkpoint, out: f.out, progress: f.progress})
 	if err != nil {
 		return err
@@ -162,7 +166,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 		if err != nil {
 			return err
 		}
-		res2, err := runPlan(ctx, stderr, plan2, runOptions{workers: workers, shards: 1, progress: f.progress})
+		res2, err := runPlan(ctx, stderr, plan2, runOptions{grace: f.grace, workers: workers, shards: 1, progress: f.progress})
 		if err != nil {
 			return err
 		}
@@ -241,6 +245,7 @@ func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
 }
 
 type runOptions struct {
+	grace         time.Duration
 	workers       int
 	shard, shards int
 	checkpoint    string
@@ -303,26 +308,50 @@ func runPlan(ctx context.Context, stderr io.Writer, plan *partition.Plan, o runO
 	sub := &partition.Plan{N: plan.N, Method: plan.Method, Placed: plan.Placed, Tasks: todo}
 	prog := o.progress.start(stderr, label, totalCost(sub))
 	tick := prog.taskDone(sub)
-	c, err := engine.Run(ctx, plan.N, todo, engine.Options{Workers: o.workers, OnResult: func(r engine.Result) {
-		i := todoIndex[r.Task]
-		rec := resultfile.Record{ID: plan.Tasks[i].ID, Total: r.Total, Unique: r.Unique, Point: r.PointSym, Rot90: r.Rot90Sym, Nodes: r.Nodes}
-		records[i] = &rec
-		if jour != nil {
-			jour.add(rec)
+	var finished atomic.Int64
+	var err error
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		_, err = engine.Run(ctx, plan.N, todo, engine.Options{Workers: o.workers, OnResult: func(r engine.Result) {
+			i := todoIndex[r.Task]
+			rec := resultfile.Record{ID: plan.Tasks[i].ID, Total: r.Total, Unique: r.Unique, Point: r.PointSym, Rot90: r.Rot90Sym, Nodes: r.Nodes}
+			records[i] = &rec
+			if jour != nil {
+				jour.add(rec)
+			}
+			finished.Add(1)
+			tick(r)
+		}})
+	}()
+	abandoned := false
+	select {
+	case <-ran:
+	case <-ctx.Done():
+		// No new task starts; running ones may finish within the grace
+		// period, after which they are abandoned (and counted again on
+		// resume).
+		select {
+		case <-ran:
+		case <-time.After(o.grace):
+			abandoned = true
 		}
-		tick(r)
-	}})
+	}
 	prog.stop()
 	if jour != nil {
-		if cerr := jour.close(); cerr != nil && err == nil {
+		if cerr := jour.close(); cerr != nil && err == nil && !abandoned {
 			err = cerr
 		}
 	}
-	if err != nil {
+	if abandoned || err != nil {
 		if ctx.Err() != nil {
-			what := fmt.Sprintf("stopped after %d of %d tasks", resumed+c.Tasks, len(mine))
+			done := resumed + int(finished.Load())
+			what := fmt.Sprintf("stopped after %d of %d tasks", done, len(mine))
+			if abandoned {
+				what += fmt.Sprintf(" (tasks still running after the %s grace period were abandoned)", o.grace)
+			}
 			if o.checkpoint != "" {
-				what += fmt.Sprintf("; %d tasks are saved in %s: run the same command again to resume", resumed+c.Tasks, o.checkpoint)
+				what += fmt.Sprintf("; %d tasks are saved in %s: run the same command again to resume", done, o.checkpoint)
 			}
 			return runResult{}, interrupted(ctx, what)
 		}

@@ -19,15 +19,16 @@ const syncEvery = 2 * time.Second
 
 // journal is an append-only checkpoint of finished tasks.
 type journal struct {
-	path string
-	file *os.File
-	mu   sync.Mutex
-	w    *bufio.Writer
-	err  error
-	stop chan struct{}
-	wg   sync.WaitGroup
-	once sync.Once
-	done []doneTask
+	path   string
+	file   *os.File
+	mu     sync.Mutex
+	w      *bufio.Writer
+	err    error
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	once   sync.Once
+	closed bool
+	done   []doneTask
 }
 
 type doneTask struct {
@@ -103,7 +104,7 @@ func openJournal(path string, h resultfile.Header, plan *partition.Plan, stderr 
 func (j *journal) add(r resultfile.Record) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.err == nil {
+	if j.err == nil && !j.closed {
 		_, j.err = j.w.Write(resultfile.AppendRecord(nil, r))
 	}
 }
@@ -142,6 +143,7 @@ func (j *journal) close() error {
 		j.mu.Lock()
 		j.syncLocked()
 		err = j.err
+		j.closed = true
 		j.mu.Unlock()
 		if cerr := j.file.Close(); err == nil {
 			err = cerr

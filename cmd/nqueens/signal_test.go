@@ -16,8 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSignals interrupts a real count in a subprocess: SIGINT exits 130 and
-// SIGTERM 143, with nothing on stdout and one line on stderr.
+// TestSignals interrupts a real count in a subprocess: SIGINT exits 130,
+// SIGTERM 143 and SIGUSR1 138, with nothing on stdout and one line on
+// stderr; with a checkpoint the line says how to resume.
 func TestSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a long count in a subprocess")
@@ -29,9 +30,10 @@ func TestSignals(t *testing.T) {
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGINT, exitInterrupted}, {syscall.SIGTERM, exitTerminated}} {
+	}{{syscall.SIGINT, exitInterrupted}, {syscall.SIGTERM, exitTerminated}, {syscall.SIGUSR1, exitUser1}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
-			cmd := exec.Command(bin, "count", "21", "-j", "2")
+			journal := filepath.Join(t.TempDir(), "n21.journal")
+			cmd := exec.Command(bin, "count", "21", "-j", "2", "--checkpoint", journal, "--grace", "100ms")
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			require.NoError(t, cmd.Start())
@@ -49,7 +51,7 @@ func TestSignals(t *testing.T) {
 			require.True(t, errors.As(err, &exit), "want an exit error, got %v", err)
 			assert.Equal(t, tc.code, exit.ExitCode())
 			assert.Empty(t, stdout.String())
-			assert.Regexp(t, `^nqueens: interrupted by .*: stopped after \d+ of \d+ tasks; no count printed\n$`, stderr.String())
+			assert.Regexp(t, `^nqueens: interrupted by .*: stopped after \d+ of \d+ tasks.*; \d+ tasks are saved in .*n21.journal: run the same command again to resume; no count printed\n$`, stderr.String())
 		})
 	}
 }
