@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens/partition"
@@ -30,6 +31,20 @@ func parsePlacement(s string, n int) ([]partition.Square, error) {
 		return nil, fmt.Errorf("--place: %w", err)
 	}
 	return placed, nil
+}
+
+// boardArgs checks the arguments common to count and list: the board size,
+// -j and --place.
+func boardArgs(cmd *cobra.Command, arg string, workers int, place string) (int, []partition.Square, error) {
+	n, err := parseN(arg)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := checkWorkers(cmd, workers); err != nil {
+		return 0, nil, err
+	}
+	placed, err := parsePlacement(place, n)
+	return n, placed, err
 }
 
 // noteConflict tells on stderr that placed queens attack each other, so the

@@ -66,14 +66,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseN(args[0])
-			if err != nil {
-				return err
-			}
-			if err := checkWorkers(cmd, f.workers); err != nil {
-				return err
-			}
-			placed, err := parsePlacement(f.place, n)
+			n, placed, err := boardArgs(cmd, args[0], f.workers, f.place)
 			if err != nil {
 				return err
 			}

@@ -35,19 +35,12 @@ are, and a closed pipe (| head) ends the listing quietly.`,
 		Example: "  nqueens list 8\n  nqueens list 10 | wc -l\n  nqueens list 12 --board --limit 3\n  nqueens list 8 --place 0:0",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, err := parseN(args[0])
+			n, placed, err := boardArgs(cmd, args[0], f.workers, f.place)
 			if err != nil {
-				return err
-			}
-			if err := checkWorkers(cmd, f.workers); err != nil {
 				return err
 			}
 			if f.limit < 0 {
 				return fmt.Errorf("--limit must be at least 0, got %d", f.limit)
-			}
-			placed, err := parsePlacement(f.place, n)
-			if err != nil {
-				return err
 			}
 			return runList(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, placed, f, cmd.Flags().Changed("limit"))
 		},
