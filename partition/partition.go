@@ -191,8 +191,13 @@ func maxDepth(n int) int {
 	return max(2, min(7, n-8))
 }
 
+// maxTasks bounds a plan's size (about 100 bytes a task in memory): the
+// depth stops short of a level that would exceed it.
+const maxTasks = 1 << 22
+
 // chooseDepth returns the shallowest prefix depth (at least 2) giving
-// targetTasks(n) tasks.
+// targetTasks(n) tasks, or the deepest one below maxTasks when the next
+// level would jump past it.
 func chooseDepth(n int, seeds []seed) int {
 	target := targetTasks(n)
 	depth := 2
@@ -202,6 +207,9 @@ func chooseDepth(n int, seeds []seed) int {
 			total += countPrefixes(n, s, depth)
 		}
 		if total >= target {
+			if total > maxTasks && depth > 2 {
+				return depth - 1
+			}
 			break
 		}
 	}

@@ -127,3 +127,20 @@ func TestTaskIDs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "0.2", p.Tasks[0].ID)
 }
+
+// TestPlanBounded checks that large boards get plans that fit in memory:
+// at most 4M tasks (the level past it is skipped), at least a few hundred
+// thousand for the n where counts take days.
+func TestPlanBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plans n = 22 and 24")
+	}
+	for _, n := range []int{22, 24} {
+		for _, m := range partition.Methods {
+			p, err := partition.Make(partition.Job{N: n, Method: m})
+			require.NoError(t, err)
+			assert.LessOrEqual(t, len(p.Tasks), 1<<22, "%s n=%d", m, n)
+			assert.GreaterOrEqual(t, len(p.Tasks), 100_000, "%s n=%d", m, n)
+		}
+	}
+}
