@@ -16,7 +16,7 @@ import (
 // Limits of solve.
 const (
 	maxSolveN = 10_000_000 // columns: 8 bytes a row in memory, ~8 on stdout
-	maxBoardN = 4096        // a printed board has n² squares
+	maxBoardN = 4096       // a printed board has n² squares
 )
 
 var solveFormats = []string{"board", "columns"}
