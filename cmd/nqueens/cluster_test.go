@@ -63,6 +63,23 @@ func TestShardsMerge(t *testing.T) {
 	}
 }
 
+// TestMergeMixed merges shard files with a journal of the remaining shard,
+// and with a journal of the whole count (every task then appears twice,
+// identically).
+func TestMergeMixed(t *testing.T) {
+	dir := t.TempDir()
+	files := shardFiles(t, dir, 11, 3, "sym")
+	j := filepath.Join(dir, "shard2.journal")
+	runOK(t, "count", "11", "--shard", "2/3", "--checkpoint", j)
+	out, _ := runOK(t, "merge", files[0], j, files[1])
+	assert.Equal(t, "2680\n", out)
+	whole := filepath.Join(dir, "whole.journal")
+	runOK(t, "count", "11", "--checkpoint", whole)
+	out, errs := runOK(t, "merge", files[0], files[1], files[2], whole)
+	assert.Equal(t, "2680\n", out)
+	assert.Contains(t, errs, "identical counts")
+}
+
 func TestShardBalance(t *testing.T) {
 	p, err := partition.Make(partition.Job{N: 14, Method: partition.Sym})
 	require.NoError(t, err)
