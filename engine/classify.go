@@ -28,17 +28,21 @@ func walkBanned(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, we
 			bit := ^posib & (posib + 1)
 			posib ^= bit
 			nodes++
-			board[row&63] = bit
 			nc := c | bit
 			ndl := bit<<1 | dls
 			ndr := bit>>1 | drs
 			next := nc | ndl | ndr | banNext
 			if next == full {
 				if nc == full {
+					board[row&63] = bit
 					r.leaf(n, board, weight)
 				}
 				continue
 			}
+			// The board records the path: a row's queen is written when
+			// the search goes below it (or completes the board), which
+			// overwrites whatever an abandoned sibling left there.
+			board[row&63] = bit
 			rest[(d+1)&63] = posib
 			d += int(b2u(posib != full))
 			i = d & 63
