@@ -178,7 +178,10 @@ func TestShardFromEnvironment(t *testing.T) {
 	assert.ErrorContains(t, err, "needs JOB_COMPLETION_INDEX in 0..5")
 	_, _, code := runErr(t, "count", "8", "--shard", "3/3", "--out", filepath.Join(t.TempDir(), "x"))
 	assert.Equal(t, exitUsage, code)
-	_, errs, code := runErr(t, "count", "8", "--shard", "0/3")
+	_, errs, code := runErr(t, "count", "8", "--shard", "0/3", "--out", "/nonexistent/dir/x.result")
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "--out: open /nonexistent/dir/x.result.tmp")
+	_, errs, code = runErr(t, "count", "8", "--shard", "0/3")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errs, "add --out FILE")
 }

@@ -132,6 +132,15 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 	if shards > 1 && f.out == "" && f.checkpoint == "" {
 		return fmt.Errorf("a shard's counts must be kept for 'nqueens merge': add --out FILE (or --checkpoint FILE)")
 	}
+	if f.out != "" {
+		// Fail now, not after hours of counting, if --out cannot be written.
+		probe, err := os.Create(f.out + ".tmp")
+		if err != nil {
+			return &failure{err: fmt.Errorf("--out: %w", err)}
+		}
+		probe.Close()
+		os.Remove(f.out + ".tmp")
+	}
 	if f.verify && (f.placed != nil || shards > 1) {
 		return fmt.Errorf("--verify counts the whole board twice: it does not work with --place or shards")
 	}
