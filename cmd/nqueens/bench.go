@@ -87,6 +87,17 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 					return fmt.Errorf("--plot %s: the file name must end in .svg or .png", f.plot)
 				}
 			}
+			// Fail now, not after the benchmark, if the files cannot be written.
+			for _, path := range []string{f.csvFile, f.plot} {
+				if path == "" {
+					continue
+				}
+				fh, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+				if err != nil {
+					return &failure{err: err}
+				}
+				fh.Close()
+			}
 			return runBench(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), f)
 		},
 	}
