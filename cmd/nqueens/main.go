@@ -16,7 +16,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"syscall"
 )
 
 // Exit codes.
@@ -39,7 +38,7 @@ func mainCode() int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1)
+	signal.Notify(sigs, stopSignals...)
 	defer signal.Stop(sigs)
 	go func() {
 		select {
@@ -63,13 +62,7 @@ func report(err error, stderr io.Writer) int {
 	var fail *failure
 	switch {
 	case errors.As(err, &sig):
-		switch sig.sig {
-		case syscall.SIGTERM:
-			return exitTerminated
-		case syscall.SIGUSR1:
-			return exitUser1
-		}
-		return exitInterrupted
+		return signalExitCode(sig.sig)
 	case errors.As(err, &fail):
 		return exitFailure
 	}

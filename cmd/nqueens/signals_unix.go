@@ -1,0 +1,23 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"syscall"
+)
+
+// stopSignals stop a count: Ctrl-C, a scheduler's SIGTERM, and SIGUSR1,
+// which Slurm sends before a job's time limit.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1}
+
+// signalExitCode is the exit code for a run stopped by s: 128 + its number.
+func signalExitCode(s os.Signal) int {
+	switch s {
+	case syscall.SIGTERM:
+		return exitTerminated
+	case syscall.SIGUSR1:
+		return exitUser1
+	}
+	return exitInterrupted
+}
