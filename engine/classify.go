@@ -9,9 +9,9 @@ import "math/bits"
 // square and counted only if it is the least of them (see classify);
 // otherwise each completion adds weight to r.Total. board holds the placed
 // queen's bit for each row above s.Row on entry.
-func walkBanned(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, weight uint64, r *Result) {
+func walkBanned(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, weight uint64, flip bool, r *Result) {
 	if s.Cols == full {
-		r.leaf(n, board, weight)
+		r.leaf(n, board, weight, flip)
 		return
 	}
 	var cols, dl, dr, rest [maxRows]uint64
@@ -35,7 +35,7 @@ func walkBanned(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, we
 			if next == full {
 				if nc == full {
 					board[row&63] = bit
-					r.leaf(n, board, weight)
+					r.leaf(n, board, weight, flip)
 				}
 				continue
 			}
@@ -58,10 +58,19 @@ func walkBanned(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, we
 	r.Nodes = nodes
 }
 
-// leaf counts one completion: weight solutions, or its class (weight 0).
-func (r *Result) leaf(n int, board *[maxRows]uint64, weight uint64) {
+// leaf counts one completion: weight solutions, or its class (weight 0),
+// turning the board back over first for a task searched upside down.
+func (r *Result) leaf(n int, board *[maxRows]uint64, weight uint64, flip bool) {
 	if weight != 0 {
 		r.Total += weight
+		return
+	}
+	if flip {
+		var up [maxRows]uint64
+		for i := 0; i < n; i++ {
+			up[i&63] = board[(n-1-i)&63]
+		}
+		r.add(classify(n, &up))
 		return
 	}
 	r.add(classify(n, board))

@@ -149,9 +149,9 @@ func RunTask(n int, t *partition.Task) Result {
 	var r Result
 	switch t.Kind {
 	case partition.Classify:
-		walkBanned(n, s, (*[maxRows]uint64)(t.Bans), &board, 0, &r)
+		walkBanned(n, s, (*[maxRows]uint64)(t.Bans), &board, 0, t.Flip, &r)
 	case partition.CountBanned:
-		walkBanned(n, s, (*[maxRows]uint64)(t.Bans), &board, t.Weight, &r)
+		walkBanned(n, s, (*[maxRows]uint64)(t.Bans), &board, t.Weight, false, &r)
 	default:
 		sols, nodes := walk(s)
 		r.Total = sols * t.Weight

@@ -21,7 +21,7 @@ const MaxN = 64
 // Version identifies the planning rules. It changes whenever a plan for the
 // same n and method would come out different, so stored task IDs from an
 // older version are never mistaken for current ones.
-const Version = 1
+const Version = 2
 
 // Method names a way of counting.
 type Method string
@@ -84,6 +84,10 @@ type Task struct {
 	Prefix []uint8
 	// Bans holds the squares the method forbids, shared between tasks.
 	Bans *Bans
+	// Flip says the task searches the board upside down (row r of the
+	// search is row n-1-r of the board): Classify turns each completion
+	// back before comparing it with its images.
+	Flip bool
 }
 
 // Plan is the full, ordered list of tasks for one count.
@@ -172,6 +176,8 @@ type seed struct {
 	kind   Kind
 	weight uint64
 	bans   *Bans
+	flip   bool
+	tag    string // prefixes task IDs, keeping them unique across seeds
 }
 
 // targetTasks is how many tasks a plan aims at: several dozen per worker on
@@ -293,12 +299,13 @@ func expand(n int, s seed, depth int, tasks []Task) []Task {
 	rec = func(b board) {
 		if b.row >= depth || b.row >= n {
 			tasks = append(tasks, Task{
-				ID:     taskID(prefix),
+				ID:     s.tag + taskID(prefix),
 				Kind:   s.kind,
 				Weight: s.weight,
 				Cost:   estimate(b, s.bans, 2),
 				Prefix: append([]uint8(nil), prefix...),
 				Bans:   s.bans,
+				Flip:   s.flip,
 			})
 			return
 		}

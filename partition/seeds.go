@@ -1,6 +1,9 @@
 package partition
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+)
 
 func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
 
@@ -47,6 +50,8 @@ func mirrorSeeds(n int) []seed {
 //     rows 1..m-1 and n-m..n-1, and the last row's queen lies in columns
 //     m..n-1-m. Several images of one class can satisfy these bounds, so the
 //     kernel compares each completion with its 7 other images (Classify).
+//     For m ≥ 2 the region is searched upside down (see flipFrom): the
+//     bottom rows' bounds then prune first.
 //
 // For n ≤ 3 one Classify task over the whole board is exact and trivial.
 func symSeeds(n int) []seed {
@@ -73,7 +78,25 @@ func symSeeds(n int) []seed {
 			bans[r] = edges
 		}
 		bans[n-1] |= below(m) | below(n-1)&^below(n-m)
-		seeds = append(seeds, seed{prefix: []uint8{uint8(m)}, kind: Classify, weight: 1, bans: bans})
+		if m < flipFrom {
+			seeds = append(seeds, seed{prefix: []uint8{uint8(m)}, kind: Classify, weight: 1, bans: bans})
+			continue
+		}
+		// Search this region upside down: the bounds on the bottom rows
+		// then prune from the first rows, and the row-0 queen becomes a
+		// queen placed in the last row. The kernel turns each completion
+		// back over before classifying it.
+		flipped := placedBans(n, []Square{{Row: n - 1, Col: m}})
+		for r := 0; r < n; r++ {
+			flipped[n-1-r] |= bans[r]
+		}
+		flipped[n-1] = below(n) &^ (1 << uint(m))
+		seeds = append(seeds, seed{kind: Classify, weight: 1, bans: flipped, flip: true, tag: fmt.Sprintf("f%d:", m)})
 	}
 	return seeds
 }
+
+// flipFrom is the least m whose region is searched upside down: measured
+// node counts (n = 14) drop by 2% at m = 2 up to 76% at m = 6, and grow by
+// 2% at m = 1.
+const flipFrom = 2
