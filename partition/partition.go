@@ -163,7 +163,7 @@ func Make(job Job) (*Plan, error) {
 	depth := chooseDepth(job.N, seeds)
 	p := &Plan{N: job.N, Method: job.Method, Placed: job.Placed, Depth: depth}
 	for _, s := range seeds {
-		p.Tasks = expand(job.N, s, depth, p.Tasks)
+		p.Tasks = expand(job.N, s, s.depth(depth), p.Tasks)
 	}
 	return p, nil
 }
@@ -178,6 +178,17 @@ type seed struct {
 	bans   *Bans
 	flip   bool
 	tag    string // prefixes task IDs, keeping them unique across seeds
+}
+
+// depth is the prefix length this seed's tasks get in a plan of the given
+// depth. A flipped seed fixes its queen in the last row, not in the prefix,
+// so its prefixes are one row shorter: its tasks are then about as large as
+// the others'.
+func (s seed) depth(d int) int {
+	if s.flip && d > 1 {
+		return d - 1
+	}
+	return d
 }
 
 // targetTasks is how many tasks a plan aims at: several dozen per worker on
@@ -210,7 +221,7 @@ func chooseDepth(n int, seeds []seed) int {
 	for ; depth < maxDepth(n) && depth < n; depth++ {
 		total := 0
 		for _, s := range seeds {
-			total += countPrefixes(n, s, depth)
+			total += countPrefixes(n, s, s.depth(depth))
 		}
 		if total >= target {
 			if total > maxTasks && depth > 2 {
