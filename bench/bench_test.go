@@ -56,18 +56,10 @@ func methods(b *testing.B) []partition.Method {
 	return ms
 }
 
-// workerCounts is 1, 2, 4, … up to the logical cores, and the cores
-// themselves.
+// workerCounts is 1, 2, 4, … up to the logical cores (or GOMAXPROCS, if
+// lower), and that number itself.
 func workerCounts() []int {
-	max := engine.DefaultWorkers()
-	if p := runtime.GOMAXPROCS(0); p < max {
-		max = p
-	}
-	var ws []int
-	for w := 1; w < max; w *= 2 {
-		ws = append(ws, w)
-	}
-	return append(ws, max)
+	return engine.WorkerSteps(min(engine.DefaultWorkers(), runtime.GOMAXPROCS(0)))
 }
 
 // BenchmarkCount counts whole boards: plan and run, as `nqueens count` does.

@@ -54,6 +54,26 @@ func (c *Counts) Add(r Result) {
 	c.Tasks++
 }
 
+// Merge adds the sums in d to c.
+func (c *Counts) Merge(d Counts) {
+	c.Total = c.Total.Add(d.Total)
+	c.Unique = c.Unique.Add(d.Unique)
+	c.PointSym = c.PointSym.Add(d.PointSym)
+	c.Rot90Sym = c.Rot90Sym.Add(d.Rot90Sym)
+	c.Nodes = c.Nodes.Add(d.Nodes)
+	c.Tasks += d.Tasks
+}
+
+// WorkerSteps returns the worker counts a scaling measurement tries: 1, 2,
+// 4, … below max, then max.
+func WorkerSteps(max int) []int {
+	var ws []int
+	for w := 1; w < max; w *= 2 {
+		ws = append(ws, w)
+	}
+	return append(ws, max)
+}
+
 // Options tunes [Run].
 type Options struct {
 	// Workers is how many tasks run at once; 0 means [DefaultWorkers].
@@ -94,8 +114,6 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 	}
 	sort.SliceStable(order, func(a, b int) bool { return tasks[order[a]].Cost > tasks[order[b]].Cost })
 
-	results := make([]Result, len(tasks))
-	done := make([]bool, len(tasks))
 	var mu sync.Mutex
 	var next atomic.Int64 // index into order of the next task to hand out
 	g, gctx := errgroup.WithContext(ctx)
@@ -103,7 +121,9 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 	// One goroutine per worker, each taking the next task until none is
 	// left: a goroutine grows its stack to the kernels' size once, not once
 	// per task, and the cost-ordered queue balances the load dynamically.
-	for range min(workers, len(tasks)) {
+	// Each worker sums its own results; the sums are added at the end.
+	sums := make([]Counts, min(workers, len(tasks)))
+	for w := range sums {
 		g.Go(func() error {
 			for gctx.Err() == nil {
 				k := int(next.Add(1) - 1)
@@ -113,8 +133,7 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 				i := order[k]
 				r := RunTask(n, &tasks[i])
 				r.Task = i
-				results[i] = r
-				done[i] = true
+				sums[w].Add(r)
 				if opt.OnResult != nil {
 					mu.Lock()
 					opt.OnResult(r)
@@ -126,10 +145,8 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 	}
 	err := g.Wait()
 	var c Counts
-	for i, r := range results {
-		if done[i] {
-			c.Add(r)
-		}
+	for _, s := range sums {
+		c.Merge(s)
 	}
 	if err == nil {
 		err = ctx.Err()

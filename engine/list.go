@@ -30,7 +30,7 @@ func Each(n int, t *partition.Task, yield func(cols []uint8) bool) bool {
 		}
 		for free := ^(s.LD | s.Cols | s.RD | ban[s.Row&63]); free != 0; free &= free - 1 {
 			bit := free & -free
-			cols[s.Row] = uint8(trailingZeros(bit))
+			cols[s.Row] = uint8(bits.TrailingZeros64(bit))
 			if !rec(Start{Row: s.Row + 1, LD: (s.LD | bit) << 1, Cols: s.Cols | bit, RD: (s.RD | bit) >> 1}) {
 				return false
 			}
@@ -113,5 +113,3 @@ func List(ctx context.Context, n int, tasks []partition.Task, workers int, forma
 	})
 	return g.Wait()
 }
-
-func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }

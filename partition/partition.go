@@ -102,6 +102,15 @@ type Plan struct {
 	Tasks []Task
 }
 
+// Cost sums the plan's cost estimates.
+func (p *Plan) Cost() uint64 {
+	var c uint64
+	for _, t := range p.Tasks {
+		c += t.Cost
+	}
+	return c
+}
+
 // Classes reports whether the plan's results include unique, point- and
 // rot90-symmetric counts.
 func (p *Plan) Classes() bool { return p.Method == Sym }

@@ -189,22 +189,13 @@ func byteSize(b int) string {
 	return fmt.Sprintf("%d B", b)
 }
 
-// benchWorkers is 1, 2, 4, … below max, then max.
-func benchWorkers(max int) []int {
-	var ws []int
-	for w := 1; w < max; w *= 2 {
-		ws = append(ws, w)
-	}
-	return append(ws, max)
-}
-
 func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error {
 	wl := workloads[f.quick]
 	maxW := f.workers
 	if maxW == 0 {
 		maxW = engine.DefaultWorkers()
 	}
-	workers := benchWorkers(maxW)
+	workers := engine.WorkerSteps(maxW)
 	plans := map[benchCase]*partition.Plan{}
 	var cost uint64
 	for _, bc := range append([]benchCase{wl.warmup}, wl.cases...) {
@@ -214,7 +205,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 		}
 		plans[bc] = p
 		if bc != wl.warmup {
-			cost += totalCost(p) * uint64(len(workers)*wl.repeats)
+			cost += p.Cost() * uint64(len(workers)*wl.repeats)
 		}
 	}
 	if _, err := engine.Run(ctx, wl.warmup.N, plans[wl.warmup].Tasks, engine.Options{Workers: maxW}); err != nil {

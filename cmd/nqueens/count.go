@@ -308,7 +308,7 @@ func runPlan(ctx context.Context, stderr io.Writer, plan *partition.Plan, o runO
 		label += fmt.Sprintf(" shard %d/%d", o.shard, o.shards)
 	}
 	sub := &partition.Plan{N: plan.N, Method: plan.Method, Placed: plan.Placed, Tasks: todo}
-	prog := o.progress.start(stderr, label, totalCost(sub))
+	prog := o.progress.start(stderr, label, sub.Cost())
 	tick := prog.taskDone(sub)
 	var finished atomic.Int64
 	var err error

@@ -61,7 +61,7 @@ func BenchmarkProgress(b *testing.B) {
 				opt := engine.Options{Workers: 2}
 				var p *progress
 				if on {
-					p = progressFlags{plain: true, interval: time.Millisecond}.start(&bytes.Buffer{}, "bench", totalCost(plan))
+					p = progressFlags{plain: true, interval: time.Millisecond}.start(&bytes.Buffer{}, "bench", plan.Cost())
 					opt.OnResult = p.taskDone(plan)
 				}
 				if _, err := engine.Run(context.Background(), 13, plan.Tasks, opt); err != nil {

@@ -143,7 +143,7 @@ func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, metho
 			return err
 		}
 		plans = append(plans, p)
-		cost += totalCost(p)
+		cost += p.Cost()
 	}
 	prog := f.progress.start(stderr, fmt.Sprintf("table %d..%d", from, to), cost)
 	defer prog.stop()
@@ -261,13 +261,4 @@ func checkChoice(flag, value string, accepted []string) error {
 		}
 	}
 	return fmt.Errorf("unknown %s %q (accepted: %s)", flag, value, strings.Join(accepted, ", "))
-}
-
-// totalCost sums a plan's cost estimates.
-func totalCost(p *partition.Plan) uint64 {
-	var c uint64
-	for _, t := range p.Tasks {
-		c += t.Cost
-	}
-	return c
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/known"
 )
 
@@ -123,10 +124,10 @@ func TestBenchPlotPNG(t *testing.T) {
 }
 
 func TestBenchWorkers(t *testing.T) {
-	assert.Equal(t, []int{1}, benchWorkers(1))
-	assert.Equal(t, []int{1, 2}, benchWorkers(2))
-	assert.Equal(t, []int{1, 2, 4, 8, 12}, benchWorkers(12))
-	assert.Equal(t, []int{1, 2, 4, 8, 16}, benchWorkers(16))
+	assert.Equal(t, []int{1}, engine.WorkerSteps(1))
+	assert.Equal(t, []int{1, 2}, engine.WorkerSteps(2))
+	assert.Equal(t, []int{1, 2, 4, 8, 12}, engine.WorkerSteps(12))
+	assert.Equal(t, []int{1, 2, 4, 8, 16}, engine.WorkerSteps(16))
 	assert.InDelta(t, 2.0, median([]float64{3, 1, 2}), 0)
 	assert.InDelta(t, 2.5, median([]float64{4, 1, 2, 3}), 0)
 }
