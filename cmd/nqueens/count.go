@@ -317,7 +317,7 @@ func runPlan(ctx context.Context, stderr io.Writer, plan *partition.Plan, o runO
 		defer close(ran)
 		_, err = engine.Run(ctx, plan.N, todo, engine.Options{Workers: o.workers, OnResult: func(r engine.Result) {
 			i := todoIndex[r.Task]
-			rec := resultfile.Record{ID: plan.Tasks[i].ID, Total: r.Total, Unique: r.Unique, Point: r.PointSym, Rot90: r.Rot90Sym, Nodes: r.Nodes}
+			rec := recordOf(plan.Tasks[i].ID, r)
 			records[i] = &rec
 			if jour != nil {
 				jour.add(rec)
@@ -340,12 +340,16 @@ func runPlan(ctx context.Context, stderr io.Writer, plan *partition.Plan, o runO
 		}
 	}
 	prog.stop()
+	if abandoned {
+		// The engine goroutine still runs: err is not ours to read.
+		err = ctx.Err()
+	}
 	if jour != nil {
-		if cerr := jour.close(); cerr != nil && err == nil && !abandoned {
+		if cerr := jour.close(); cerr != nil && err == nil {
 			err = cerr
 		}
 	}
-	if abandoned || err != nil {
+	if err != nil {
 		if ctx.Err() != nil {
 			done := resumed + int(finished.Load())
 			what := fmt.Sprintf("stopped after %d of %d tasks", done, len(mine))
@@ -363,9 +367,8 @@ func runPlan(ctx context.Context, stderr io.Writer, plan *partition.Plan, o runO
 	var all engine.Counts
 	var recs []resultfile.Record
 	for _, i := range mine {
-		r := records[i]
-		all.Add(engine.Result{Total: r.Total, Unique: r.Unique, PointSym: r.Point, Rot90Sym: r.Rot90, Nodes: r.Nodes})
-		recs = append(recs, *r)
+		all.Add(resultOf(*records[i]))
+		recs = append(recs, *records[i])
 	}
 	if o.out != "" {
 		header.Kind = resultfile.Shard
@@ -374,6 +377,16 @@ func runPlan(ctx context.Context, stderr io.Writer, plan *partition.Plan, o runO
 		}
 	}
 	return runResult{counts: all, resumed: resumed}, nil
+}
+
+// recordOf is a task's result as the journal and shard files store it.
+func recordOf(id string, r engine.Result) resultfile.Record {
+	return resultfile.Record{ID: id, Total: r.Total, Unique: r.Unique, Point: r.PointSym, Rot90: r.Rot90Sym, Nodes: r.Nodes}
+}
+
+// resultOf is recordOf's inverse.
+func resultOf(rec resultfile.Record) engine.Result {
+	return engine.Result{Total: rec.Total, Unique: rec.Unique, PointSym: rec.Point, Rot90Sym: rec.Rot90, Nodes: rec.Nodes}
 }
 
 // writeShardFile writes a complete shard file atomically: a temporary file,

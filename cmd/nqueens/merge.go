@@ -135,7 +135,7 @@ func runMerge(stdout, stderr io.Writer, paths []string, asJSON bool) error {
 	}
 	var c engine.Counts
 	for _, r := range got {
-		c.Add(engine.Result{Total: r.Total, Unique: r.Unique, PointSym: r.Point, Rot90Sym: r.Rot90, Nodes: r.Nodes})
+		c.Add(resultOf(*r))
 	}
 	rep := countReportOf(plan, c)
 	rep.Files = paths
