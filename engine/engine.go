@@ -156,12 +156,11 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 
 // RunTask counts one task on the calling goroutine.
 func RunTask(n int, t *partition.Task) Result {
-	s := Start{Cols: ^(uint64(1)<<uint(n) - 1)}
+	s := emptyStart(n)
 	var board [maxRows]uint64
 	for _, c := range t.Prefix {
-		bit := uint64(1) << c
-		board[s.Row&63] = bit
-		s = Start{Row: s.Row + 1, LD: (s.LD | bit) << 1, Cols: s.Cols | bit, RD: (s.RD | bit) >> 1}
+		board[s.Row&63] = 1 << c
+		s = s.place(1 << c)
 	}
 	var r Result
 	switch t.Kind {

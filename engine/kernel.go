@@ -35,6 +35,14 @@ type Start struct {
 	LD, Cols, RD uint64
 }
 
+// emptyStart is the empty n×n board.
+func emptyStart(n int) Start { return Start{Cols: ^(uint64(1)<<uint(n) - 1)} }
+
+// place returns the start after a queen at bit in row s.Row.
+func (s Start) place(bit uint64) Start {
+	return Start{Row: s.Row + 1, LD: (s.LD | bit) << 1, Cols: s.Cols | bit, RD: (s.RD | bit) >> 1}
+}
+
 // b2u converts a bool to 0 or 1 without a branch (the compiler emits SETcc).
 func b2u(b bool) uint64 {
 	if b {

@@ -16,11 +16,10 @@ import (
 // are ignored: use it on plans made with [partition.Job].Every.
 func Each(n int, t *partition.Task, yield func(cols []uint8) bool) bool {
 	cols := make([]uint8, n)
-	s := Start{Cols: ^(uint64(1)<<uint(n) - 1)}
+	s := emptyStart(n)
 	for _, c := range t.Prefix {
-		bit := uint64(1) << c
 		cols[s.Row] = c
-		s = Start{Row: s.Row + 1, LD: (s.LD | bit) << 1, Cols: s.Cols | bit, RD: (s.RD | bit) >> 1}
+		s = s.place(1 << c)
 	}
 	ban := (*[maxRows]uint64)(t.Bans)
 	var rec func(s Start) bool
@@ -31,7 +30,7 @@ func Each(n int, t *partition.Task, yield func(cols []uint8) bool) bool {
 		for free := ^(s.LD | s.Cols | s.RD | ban[s.Row&63]); free != 0; free &= free - 1 {
 			bit := free & -free
 			cols[s.Row] = uint8(bits.TrailingZeros64(bit))
-			if !rec(Start{Row: s.Row + 1, LD: (s.LD | bit) << 1, Cols: s.Cols | bit, RD: (s.RD | bit) >> 1}) {
+			if !rec(s.place(bit)) {
 				return false
 			}
 		}

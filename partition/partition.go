@@ -287,46 +287,19 @@ func (s seed) allowed(r int) uint64 {
 	return ^uint64(0)
 }
 
-// countPrefixes counts the tasks a seed gives at the given depth.
-func countPrefixes(n int, s seed, depth int) int {
+// prefixes calls visit with every prefix the seed gives at the given
+// depth, in lexicographic order, and the board it leaves. The prefix slice
+// is reused between calls.
+func prefixes(n int, s seed, depth int, visit func(b board, prefix []uint8)) {
 	b, ok := s.start(n)
 	if !ok {
-		return 0
-	}
-	var rec func(b board) int
-	rec = func(b board) int {
-		if b.row >= depth || b.row >= n {
-			return 1
-		}
-		total := 0
-		for f := b.free(s.bans) & s.allowed(b.row); f != 0; f &= f - 1 {
-			total += rec(b.place(uint8(trailingZeros(f))))
-		}
-		return total
-	}
-	return rec(b)
-}
-
-// expand appends the seed's tasks at the given depth to tasks, in
-// lexicographic order of their prefixes.
-func expand(n int, s seed, depth int, tasks []Task) []Task {
-	b, ok := s.start(n)
-	if !ok {
-		return tasks
+		return
 	}
 	prefix := append([]uint8(nil), s.prefix...)
 	var rec func(b board)
 	rec = func(b board) {
 		if b.row >= depth || b.row >= n {
-			tasks = append(tasks, Task{
-				ID:     s.tag + taskID(prefix),
-				Kind:   s.kind,
-				Weight: s.weight,
-				Cost:   estimate(b, s.bans, 2),
-				Prefix: append([]uint8(nil), prefix...),
-				Bans:   s.bans,
-				Flip:   s.flip,
-			})
+			visit(b, prefix)
 			return
 		}
 		for f := b.free(s.bans) & s.allowed(b.row); f != 0; f &= f - 1 {
@@ -337,6 +310,29 @@ func expand(n int, s seed, depth int, tasks []Task) []Task {
 		}
 	}
 	rec(b)
+}
+
+// countPrefixes counts the tasks a seed gives at the given depth.
+func countPrefixes(n int, s seed, depth int) int {
+	k := 0
+	prefixes(n, s, depth, func(board, []uint8) { k++ })
+	return k
+}
+
+// expand appends the seed's tasks at the given depth to tasks, in
+// lexicographic order of their prefixes.
+func expand(n int, s seed, depth int, tasks []Task) []Task {
+	prefixes(n, s, depth, func(b board, prefix []uint8) {
+		tasks = append(tasks, Task{
+			ID:     s.tag + taskID(prefix),
+			Kind:   s.kind,
+			Weight: s.weight,
+			Cost:   estimate(b, s.bans, 2),
+			Prefix: append([]uint8(nil), prefix...),
+			Bans:   s.bans,
+			Flip:   s.flip,
+		})
+	})
 	return tasks
 }
 
