@@ -7,6 +7,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -81,7 +82,15 @@ type Options struct {
 	// OnResult, if set, is called with each result as its task finishes,
 	// never concurrently with itself.
 	OnResult func(Result)
+	// JoinChunk is the size, in patterns, of each worker's two buffers for
+	// join tasks (see [JoinWorkerBytes]); 0 means [DefaultJoinChunk].
+	// It bounds the memory a join uses; results do not depend on it.
+	JoinChunk int
 }
+
+// DefaultJoinChunk is the join buffers' default size: 1M patterns, 16 MiB a
+// worker, more than any task of n ≤ 20 needs.
+const DefaultJoinChunk = 1 << 20
 
 // DefaultWorkers is the number of logical cores that cpuid reports, or
 // runtime.NumCPU when cpuid cannot tell.
@@ -125,13 +134,14 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 	sums := make([]Counts, min(workers, len(tasks)))
 	for w := range sums {
 		g.Go(func() error {
+			js := newJoinScratch(cmp.Or(opt.JoinChunk, DefaultJoinChunk))
 			for gctx.Err() == nil {
 				k := int(next.Add(1) - 1)
 				if k >= len(order) {
 					return nil
 				}
 				i := order[k]
-				r := RunTask(n, &tasks[i])
+				r := runTask(n, &tasks[i], js)
 				r.Task = i
 				sums[w].Add(r)
 				if opt.OnResult != nil {
@@ -156,6 +166,12 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 
 // RunTask counts one task on the calling goroutine.
 func RunTask(n int, t *partition.Task) Result {
+	return runTask(n, t, newJoinScratch(DefaultJoinChunk))
+}
+
+// runTask counts one task with a worker's join buffers (allocated on the
+// first join task).
+func runTask(n int, t *partition.Task, js *joinScratch) Result {
 	s := emptyStart(n)
 	var board [maxRows]uint64
 	for _, c := range t.Prefix {
@@ -164,6 +180,8 @@ func RunTask(n int, t *partition.Task) Result {
 	}
 	var r Result
 	switch t.Kind {
+	case partition.Halves:
+		runJoin(n, t, js, &r)
 	case partition.Classify:
 		walkBanned(n, s, (*[maxRows]uint64)(t.Bans), &board, 0, t.Flip, &r)
 	case partition.CountBanned:

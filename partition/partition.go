@@ -34,10 +34,14 @@ const (
 	// Sym searches one representative of each class of solutions under the
 	// 8 symmetries of the square and reports unique and symmetric counts too.
 	Sym Method = "sym"
+	// Join cuts the board into a west and an east half and counts the pairs
+	// of halves that share no diagonal, without backtracking whole boards;
+	// it counts totals only.
+	Join Method = "join"
 )
 
 // Methods lists the methods a plan can be made for, the default first.
-var Methods = []Method{Sym, Mirror}
+var Methods = []Method{Sym, Mirror, Join}
 
 // Errors returned by [Make].
 var (
@@ -59,6 +63,11 @@ const (
 	// CountBanned tasks count completions that avoid Bans (queens placed
 	// in advance); each stands for Weight solutions.
 	CountBanned
+	// Halves tasks count the pairs of west and east halves of the board
+	// that make a solution, for one set of east rows (Rows) and, for odd
+	// n, one row of the middle column's queen (Middle); each pair stands
+	// for Weight solutions.
+	Halves
 )
 
 // Bans lists, per row, the squares a method forbids there (bit c = column c).
@@ -88,6 +97,12 @@ type Task struct {
 	// search is row n-1-r of the board): Classify turns each completion
 	// back before comparing it with its images.
 	Flip bool
+	// Rows is a Halves task's set of rows whose queen lies in the east half
+	// (bit r = row r).
+	Rows uint64
+	// Middle is a Halves task's row of the middle column's queen for odd n,
+	// -1 otherwise.
+	Middle int8
 }
 
 // Plan is the full, ordered list of tasks for one count.
@@ -154,8 +169,14 @@ func Make(job Job) (*Plan, error) {
 	}
 	var seeds []seed
 	switch {
-	case job.Method != Mirror && job.Method != Sym:
+	case job.Method != Mirror && job.Method != Sym && job.Method != Join:
 		return nil, fmt.Errorf("%w %q", ErrMethod, job.Method)
+	case job.Method == Join && len(job.Placed) == 0 && !job.Every:
+		tasks, err := joinTasks(job.N)
+		if err != nil {
+			return nil, err
+		}
+		return &Plan{N: job.N, Method: Join, Tasks: tasks}, nil
 	case len(job.Placed) > 0 || job.Every:
 		if job.Method != Mirror {
 			return nil, ErrPlacedMethod
