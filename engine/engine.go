@@ -86,7 +86,15 @@ type Options struct {
 	// join tasks (see [JoinWorkerBytes]); 0 means [DefaultJoinChunk].
 	// It bounds the memory a join uses; results do not depend on it.
 	JoinChunk int
+	// QuarterBudget bounds the bytes of quarter lists the join keeps for
+	// all workers (see quarter.go); 0 means [DefaultQuarterBudget]. Lists
+	// beyond it are listed again for each task that needs them.
+	QuarterBudget int64
 }
+
+// DefaultQuarterBudget is the default memory the join's quarter cache may
+// take: enough for every list of n ≤ 21.
+const DefaultQuarterBudget = 2 << 30
 
 // DefaultJoinChunk is the join buffers' default size: 1M patterns, 16 MiB a
 // worker, more than any task of n ≤ 20 needs.
@@ -123,6 +131,13 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 	}
 	sort.SliceStable(order, func(a, b int) bool { return tasks[order[a]].Cost > tasks[order[b]].Cost })
 
+	var qc *quarterCache
+	for i := range tasks {
+		if tasks[i].Kind == partition.Halves {
+			qc = newQuarterCache(n, cmp.Or(opt.QuarterBudget, DefaultQuarterBudget))
+			break
+		}
+	}
 	var mu sync.Mutex
 	var next atomic.Int64 // index into order of the next task to hand out
 	g, gctx := errgroup.WithContext(ctx)
@@ -135,6 +150,7 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 	for w := range sums {
 		g.Go(func() error {
 			js := newJoinScratch(cmp.Or(opt.JoinChunk, DefaultJoinChunk))
+			js.cache = qc
 			for gctx.Err() == nil {
 				k := int(next.Add(1) - 1)
 				if k >= len(order) {
@@ -166,7 +182,11 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 
 // RunTask counts one task on the calling goroutine.
 func RunTask(n int, t *partition.Task) Result {
-	return runTask(n, t, newJoinScratch(DefaultJoinChunk))
+	js := newJoinScratch(DefaultJoinChunk)
+	if t.Kind == partition.Halves {
+		js.cache = newQuarterCache(n, DefaultQuarterBudget)
+	}
+	return runTask(n, t, js)
 }
 
 // runTask counts one task with a worker's join buffers (allocated on the
@@ -181,7 +201,7 @@ func runTask(n int, t *partition.Task, js *joinScratch) Result {
 	var r Result
 	switch t.Kind {
 	case partition.Halves:
-		runJoin(n, t, js, &r)
+		runJoin(n, t, js.cache, js, &r)
 	case partition.Classify:
 		walkBanned(n, s, (*[maxRows]uint64)(t.Bans), &board, 0, t.Flip, &r)
 	case partition.CountBanned:

@@ -1,0 +1,260 @@
+package engine
+
+// This file lists the half-boards of the join method from quarters.
+//
+// A half (west or east, h columns) is cut again at row h into a north and a
+// south quarter. A half-board with rows E takes one queen in each row of
+// E∩north and E∩south; if its north queens take columns K, its south
+// queens take the rest of the half's columns. So the half-boards with rows
+// E are the compatible pairs (no shared diagonal) of a north placement with
+// columns K and a south placement with the other columns, over every K.
+// Quarter placements depend only on the quarter and the row set, and many
+// tasks share a row set: they are listed once, kept in a cache within a
+// memory budget, and listed again per task only when the budget is spent.
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+	"sync/atomic"
+)
+
+// qplace is a placement of queens in a quarter: the diagonals its queens
+// take (bit c-r+n-1 and bit r+c for a queen at row r, column c) and their
+// part of the overlap pattern (see window).
+type qplace struct{ d1, d2, pat uint64 }
+
+// quarterList holds the placements of one queen in each row of a set of a
+// quarter's rows, grouped by the set of columns they take.
+type quarterList struct {
+	keys   []uint64 // column sets, increasing
+	offs   []uint32 // placements of keys[i] are places[offs[i]:offs[i+1]]
+	places []qplace
+}
+
+// bytes is the memory the list holds.
+func (q *quarterList) bytes() int64 {
+	return int64(cap(q.keys))*8 + int64(cap(q.offs))*4 + int64(cap(q.places))*24 + 72
+}
+
+// window is the overlap of the two halves' diagonals: a west queen and an
+// east queen can share main diagonals and anti-diagonals lo..lo+width-1
+// only (the west half reaches up to (h-1)-0+n-1 and (n-1)+(h-1), the east
+// half down to n-h). A pattern holds those main diagonals in its low width
+// bits and those anti-diagonals above them.
+type window struct {
+	lo, width uint
+	mask      uint64
+}
+
+func newWindow(n int) window {
+	h := n / 2
+	w := uint(max(2*h-1, 0))
+	return window{lo: uint(n - h), width: w, mask: uint64(1)<<w - 1}
+}
+
+func (w window) pattern(d1, d2 uint64) uint64 {
+	return (d1>>w.lo)&w.mask | (d2>>w.lo&w.mask)<<w.width
+}
+
+// keyed is a placement with its column set, while a list is being built.
+type keyed struct {
+	cols uint64
+	p    qplace
+}
+
+// listQuarter fills q with the placements of one queen in each row of rows,
+// in the columns cols of an n×n board, none attacking another nor a
+// diagonal of ban1, ban2. tmp is scratch space, returned for reuse.
+func listQuarter(q *quarterList, n int, rows, cols, ban1, ban2 uint64, w window, tmp []keyed) []keyed {
+	var rs [JoinMaxN + 1]uint
+	k := 0
+	for x := rows; x != 0; x &= x - 1 {
+		rs[k] = uint(bits.TrailingZeros64(x))
+		k++
+	}
+	tmp = tmp[:0]
+	var rec func(i int, used, d1, d2 uint64)
+	rec = func(i int, used, d1, d2 uint64) {
+		if i == k {
+			tmp = append(tmp, keyed{used, qplace{d1, d2, w.pattern(d1, d2)}})
+			return
+		}
+		r := rs[i]
+		free := cols &^ (used | (d1|ban1)>>(uint(n)-1-r) | (d2|ban2)>>r)
+		for ; free != 0; free &= free - 1 {
+			c := uint(bits.TrailingZeros64(free))
+			rec(i+1, used|1<<c, d1|1<<(c+uint(n)-1-r), d2|1<<(r+c))
+		}
+	}
+	rec(0, 0, 0, 0)
+	slices.SortFunc(tmp, func(a, b keyed) int { return cmp.Compare(a.cols, b.cols) })
+	q.keys, q.offs, q.places = q.keys[:0], q.offs[:0], q.places[:0]
+	for i, e := range tmp {
+		if i == 0 || e.cols != tmp[i-1].cols {
+			q.keys = append(q.keys, e.cols)
+			q.offs = append(q.offs, uint32(len(q.places)))
+		}
+		q.places = append(q.places, e.p)
+	}
+	q.offs = append(q.offs, uint32(len(q.places)))
+	return tmp
+}
+
+// quarterCache keeps the quarter lists of one board size, shared by all
+// workers: lists[quarter][rows >> shift]. Quarters are west-north,
+// west-south, east-north, east-south. Lists are kept while the budget lasts.
+type quarterCache struct {
+	n     int
+	w     window
+	lists [4][]atomic.Pointer[quarterList]
+	room  atomic.Int64 // bytes the cache may still take
+	kept  atomic.Int64 // bytes it holds
+}
+
+// newQuarterCache returns an empty cache for n×n boards that keeps at most
+// budget bytes of lists.
+func newQuarterCache(n int, budget int64) *quarterCache {
+	c := &quarterCache{n: n, w: newWindow(n)}
+	h := n / 2
+	for q := range c.lists {
+		rows := h // north quarters: rows 0..h-1
+		if q%2 == 1 {
+			rows = n - h // south quarters: rows h..n-1
+		}
+		c.lists[q] = make([]atomic.Pointer[quarterList], 1<<uint(rows))
+	}
+	c.room.Store(budget)
+	return c
+}
+
+// quarterCacheBytes is the memory of an empty cache for n×n boards.
+func quarterCacheBytes(n int) int64 {
+	h := n / 2
+	return 2 * 8 * (int64(1)<<uint(h) + int64(1)<<uint(n-h))
+}
+
+// columns returns the columns of side 0 (west) or 1 (east).
+func (c *quarterCache) columns(side int) uint64 {
+	h := c.n / 2
+	west := uint64(1)<<uint(h) - 1
+	if side == 0 {
+		return west
+	}
+	return west << uint(c.n-h)
+}
+
+// get returns the list of quarter q (side*2 + part) for rows: the cached
+// one, or one listed now, kept if the budget allows and otherwise listed
+// into scratch.
+func (c *quarterCache) get(q int, rows uint64, scratch *quarterList, tmp *[]keyed) *quarterList {
+	shift := uint(0)
+	if q%2 == 1 {
+		shift = uint(c.n / 2)
+	}
+	slot := &c.lists[q][(rows>>shift)&uint64(len(c.lists[q])-1)]
+	if l := slot.Load(); l != nil {
+		return l
+	}
+	*tmp = listQuarter(scratch, c.n, rows, c.columns(q/2), 0, 0, c.w, *tmp)
+	kept := &quarterList{
+		keys:   slices.Clone(scratch.keys),
+		offs:   slices.Clone(scratch.offs),
+		places: slices.Clone(scratch.places),
+	}
+	size := kept.bytes()
+	if c.room.Add(-size) < 0 {
+		c.room.Add(size)
+		return scratch
+	}
+	if !slot.CompareAndSwap(nil, kept) {
+		c.room.Add(size) // another worker listed it first
+		return slot.Load()
+	}
+	c.kept.Add(size)
+	return kept
+}
+
+// filterList copies into dst the placements of src that take neither
+// diagonal of ban1, ban2.
+func filterList(dst, src *quarterList, ban1, ban2 uint64) {
+	dst.keys, dst.offs, dst.places = dst.keys[:0], dst.offs[:0], dst.places[:0]
+	for i, k := range src.keys {
+		start := len(dst.places)
+		for _, p := range src.places[src.offs[i]:src.offs[i+1]] {
+			if p.d1&ban1|p.d2&ban2 == 0 {
+				dst.places = append(dst.places, p)
+			}
+		}
+		if len(dst.places) > start {
+			dst.keys = append(dst.keys, k)
+			dst.offs = append(dst.offs, uint32(start))
+		}
+	}
+	dst.offs = append(dst.offs, uint32(len(dst.places)))
+}
+
+// halfJoin lists the patterns of one half's boards by joining a north and
+// a south list. Listing can stop when a buffer is full and resume.
+type halfJoin struct {
+	north, south *quarterList
+	cols         uint64 // the half's columns
+	i, j         int    // north key (increasing), south key (decreasing)
+	x, y         int    // position in the two keys' placements
+	done         bool
+	pairs        uint64 // north-south pairs compared
+}
+
+func (hj *halfJoin) reset(north, south *quarterList, cols uint64) {
+	*hj = halfJoin{north: north, south: south, cols: cols, j: len(south.keys) - 1}
+}
+
+// rewind makes the next fill list the half again from the start.
+func (hj *halfJoin) rewind() {
+	hj.i, hj.j, hj.x, hj.y, hj.done = 0, len(hj.south.keys)-1, 0, 0, false
+}
+
+// fill writes the next patterns into buf (len a power of two) and returns
+// how many it wrote; hj.done tells whether the listing is complete.
+func (hj *halfJoin) fill(buf []uint64) int {
+	N, S := hj.north, hj.south
+	mask := len(buf) - 1
+	k := 0
+	for ; hj.i < len(N.keys); hj.i, hj.x = hj.i+1, 0 {
+		// South keys decrease as north keys increase: their complements
+		// within the half's columns are in the opposite order.
+		want := hj.cols ^ N.keys[hj.i]
+		for hj.j >= 0 && S.keys[hj.j] > want {
+			hj.j--
+		}
+		if hj.j < 0 {
+			break
+		}
+		if S.keys[hj.j] != want {
+			continue
+		}
+		nr := N.places[N.offs[hj.i]:N.offs[hj.i+1]]
+		sr := S.places[S.offs[hj.j]:S.offs[hj.j+1]]
+		for ; hj.x < len(nr); hj.x, hj.y = hj.x+1, 0 {
+			a := nr[hj.x]
+			room := len(buf) - k
+			if room == 0 {
+				return k
+			}
+			end := min(len(sr), hj.y+room)
+			for _, b := range sr[hj.y:end] {
+				// Written always, kept only when the pair is compatible:
+				// no branch to mispredict.
+				buf[k&mask] = a.pat | b.pat
+				k += int(b2u((a.d1&b.d1)|(a.d2&b.d2) == 0))
+			}
+			hj.pairs += uint64(end - hj.y)
+			if end < len(sr) {
+				hj.y = end
+				return k
+			}
+		}
+	}
+	hj.done = true
+	return k
+}
