@@ -88,7 +88,6 @@ func matchGroup(t *groupTable, nbytes int, items []uint64) uint64 {
 	return uint64(s)
 }
 
-
 // matchChunk counts the disjoint pairs of east and west patterns.
 func matchChunk(js *joinScratch, east, west []uint64, nbytes int) uint64 {
 	var s uint64
