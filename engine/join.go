@@ -48,24 +48,26 @@ const (
 )
 
 // JoinWorkerBytes is the memory one worker needs for the join with pattern
-// buffers of chunk patterns each, not counting quarter lists listed for one
+// buffers of chunk patterns each (one per side, and one per side sorted), not counting quarter lists listed for one
 // task when the cache's budget is spent.
 func JoinWorkerBytes(chunk int) int64 {
-	return int64(2*8*chunk) + int64(tableGroups*8*256*8)
+	return int64(4*8*chunk) + int64(tableGroups*8*256*8)
 }
 
 // joinScratch is a worker's reusable memory for join tasks.
 type joinScratch struct {
 	chunk      int
 	east, west []uint64
-	tables     []groupTable
-	eastH      halfJoin
-	westH      halfJoin
-	// Quarter lists listed for one task (budget spent) or filtered for the
-	// middle queen's diagonals, and scratch for listing.
-	own, filtered [4]quarterList
-	tmp           []keyed
-	cache         *quarterCache // shared by the workers of one run
+	// The same, sorted into sieve buckets.
+	sortE, sortW []uint64
+	tables       []groupTable
+	eastH        halfJoin
+	westH        halfJoin
+	// Quarter lists listed for one task (cache budget spent), and scratch
+	// for listing.
+	own   [4]quarterList
+	tmp   []keyed
+	cache *quarterCache // shared by the workers of one run
 }
 
 func newJoinScratch(chunk int) *joinScratch {
@@ -75,11 +77,8 @@ func newJoinScratch(chunk int) *joinScratch {
 }
 
 // matchCost estimates the work of matching items patterns against tables
-// built from transposed ones, in matched item-group pairs: building one
-// group's tables costs about as much as matching buildCost items against it
-// (measured with BenchmarkJoin).
+// built from transposed ones, in matched item-group pairs.
 func matchCost(transposed, items int) int {
-	const buildCost = 1000000
 	return (transposed + 63) / 64 * (items + buildCost)
 }
 
@@ -88,31 +87,24 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 	if js.east == nil {
 		js.east = make([]uint64, js.chunk)
 		js.west = make([]uint64, js.chunk)
+		js.sortE = make([]uint64, js.chunk)
+		js.sortW = make([]uint64, js.chunk)
 		js.tables = make([]groupTable, tableGroups)
 	}
 	h := n / 2
 	all := uint64(1)<<uint(n) - 1
 	north := uint64(1)<<uint(h) - 1
 	south := all &^ north
-	var ban1, ban2 uint64
 	eastRows := t.Rows
 	westRows := all &^ eastRows
 	if n%2 == 1 {
-		a := uint(t.Middle) // the middle column's queen, in row a
-		ban1 = 1 << (uint(h) + uint(n) - 1 - a)
-		ban2 = 1 << (a + uint(h))
-		westRows &^= 1 << a
+		westRows &^= 1 << uint(t.Middle) // the middle column's queen's row
 	}
 	// Quarter q = side*2 + part: west-north, west-south, east-north,
 	// east-south.
 	var lists [4]*quarterList
 	for q, rows := range [4]uint64{westRows & north, westRows & south, eastRows & north, eastRows & south} {
-		l := qc.get(q, rows, &js.own[q], &js.tmp)
-		if ban1|ban2 != 0 {
-			filterList(&js.filtered[q], l, ban1, ban2)
-			l = &js.filtered[q]
-		}
-		lists[q] = l
+		lists[q] = qc.get(q, rows, int(t.Middle), &js.own[q], &js.tmp)
 	}
 	js.westH.reset(lists[0], lists[1], qc.columns(0))
 	js.eastH.reset(lists[2], lists[3], qc.columns(1))
@@ -127,9 +119,9 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 		// Both sides fit (the usual case): transpose the side that makes
 		// the work smaller.
 		if matchCost(nw, ne) < matchCost(ne, nw) {
-			pairs = matchChunk(js, js.west[:nw], js.east[:ne], nbytes)
+			pairs = countPairs(js, qc.sv, js.west[:nw], js.east[:ne], js.sortW[:nw], js.sortE[:ne], nbytes)
 		} else {
-			pairs = matchChunk(js, js.east[:ne], js.west[:nw], nbytes)
+			pairs = countPairs(js, qc.sv, js.east[:ne], js.west[:nw], js.sortE[:ne], js.sortW[:nw], nbytes)
 		}
 	} else {
 		// Chunk by chunk: each east chunk against the whole west side,

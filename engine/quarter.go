@@ -102,12 +102,15 @@ func listQuarter(q *quarterList, n int, rows, cols, ban1, ban2 uint64, w window,
 }
 
 // quarterCache keeps the quarter lists of one board size, shared by all
-// workers: lists[quarter][rows >> shift]. Quarters are west-north,
-// west-south, east-north, east-south. Lists are kept while the budget lasts.
+// workers: lists[mid][quarter][rows >> shift]. Quarters are west-north,
+// west-south, east-north, east-south; mid is the row of the middle column's
+// queen for odd n, whose diagonals the lists avoid (always 0 for even n).
+// Lists are kept while the budget lasts.
 type quarterCache struct {
 	n     int
 	w     window
-	lists [4][]atomic.Pointer[quarterList]
+	sv    sieve
+	lists [][4][]atomic.Pointer[quarterList]
 	room  atomic.Int64 // bytes the cache may still take
 	kept  atomic.Int64 // bytes it holds
 }
@@ -116,13 +119,21 @@ type quarterCache struct {
 // budget bytes of lists.
 func newQuarterCache(n int, budget int64) *quarterCache {
 	c := &quarterCache{n: n, w: newWindow(n)}
+	c.sv = newSieve(c.w)
 	h := n / 2
-	for q := range c.lists {
-		rows := h // north quarters: rows 0..h-1
-		if q%2 == 1 {
-			rows = n - h // south quarters: rows h..n-1
+	mids := 1
+	if n%2 == 1 {
+		mids = h + 1 // the planner puts the middle queen in rows 0..h
+	}
+	c.lists = make([][4][]atomic.Pointer[quarterList], mids)
+	for m := range c.lists {
+		for q := range c.lists[m] {
+			rows := h // north quarters: rows 0..h-1
+			if q%2 == 1 {
+				rows = n - h // south quarters: rows h..n-1
+			}
+			c.lists[m][q] = make([]atomic.Pointer[quarterList], 1<<uint(rows))
 		}
-		c.lists[q] = make([]atomic.Pointer[quarterList], 1<<uint(rows))
 	}
 	c.room.Store(budget)
 	return c
@@ -131,7 +142,7 @@ func newQuarterCache(n int, budget int64) *quarterCache {
 // quarterCacheBytes is the memory of an empty cache for n×n boards.
 func quarterCacheBytes(n int) int64 {
 	h := n / 2
-	return 2 * 8 * (int64(1)<<uint(h) + int64(1)<<uint(n-h))
+	return int64(h+1) * 2 * 8 * (int64(1)<<uint(h) + int64(1)<<uint(n-h))
 }
 
 // columns returns the columns of side 0 (west) or 1 (east).
@@ -144,19 +155,29 @@ func (c *quarterCache) columns(side int) uint64 {
 	return west << uint(c.n-h)
 }
 
-// get returns the list of quarter q (side*2 + part) for rows: the cached
-// one, or one listed now, kept if the budget allows and otherwise listed
-// into scratch.
-func (c *quarterCache) get(q int, rows uint64, scratch *quarterList, tmp *[]keyed) *quarterList {
+// get returns the list of quarter q (side*2 + part) for rows, avoiding the
+// diagonals of a queen in row mid of the middle column (odd n; mid is -1
+// for even n): the cached one, or one listed now, kept if the budget allows
+// and otherwise listed into scratch.
+func (c *quarterCache) get(q int, rows uint64, mid int, scratch *quarterList, tmp *[]keyed) *quarterList {
 	shift := uint(0)
 	if q%2 == 1 {
 		shift = uint(c.n / 2)
 	}
-	slot := &c.lists[q][(rows>>shift)&uint64(len(c.lists[q])-1)]
+	var ban1, ban2 uint64
+	m := 0
+	if mid >= 0 {
+		h, a := uint(c.n/2), uint(mid)
+		ban1 = 1 << (h + uint(c.n) - 1 - a)
+		ban2 = 1 << (a + h)
+		m = mid
+	}
+	slots := c.lists[m][q]
+	slot := &slots[(rows>>shift)&uint64(len(slots)-1)]
 	if l := slot.Load(); l != nil {
 		return l
 	}
-	*tmp = listQuarter(scratch, c.n, rows, c.columns(q/2), 0, 0, c.w, *tmp)
+	*tmp = listQuarter(scratch, c.n, rows, c.columns(q/2), ban1, ban2, c.w, *tmp)
 	kept := &quarterList{
 		keys:   slices.Clone(scratch.keys),
 		offs:   slices.Clone(scratch.offs),
@@ -173,25 +194,6 @@ func (c *quarterCache) get(q int, rows uint64, scratch *quarterList, tmp *[]keye
 	}
 	c.kept.Add(size)
 	return kept
-}
-
-// filterList copies into dst the placements of src that take neither
-// diagonal of ban1, ban2.
-func filterList(dst, src *quarterList, ban1, ban2 uint64) {
-	dst.keys, dst.offs, dst.places = dst.keys[:0], dst.offs[:0], dst.places[:0]
-	for i, k := range src.keys {
-		start := len(dst.places)
-		for _, p := range src.places[src.offs[i]:src.offs[i+1]] {
-			if p.d1&ban1|p.d2&ban2 == 0 {
-				dst.places = append(dst.places, p)
-			}
-		}
-		if len(dst.places) > start {
-			dst.keys = append(dst.keys, k)
-			dst.offs = append(dst.offs, uint32(start))
-		}
-	}
-	dst.offs = append(dst.offs, uint32(len(dst.places)))
 }
 
 // halfJoin lists the patterns of one half's boards by joining a north and
