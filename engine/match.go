@@ -65,7 +65,8 @@ func transpose64(a *[64]uint64) {
 }
 
 // matchGroup counts the pairs of a pattern of items and a pattern of the
-// group whose bits are disjoint.
+// group whose bits are disjoint. It reads the first max(4, nbytes) rows of
+// t, which buildGroup must have built.
 func matchGroup(t *groupTable, nbytes int, items []uint64) uint64 {
 	var s int
 	switch {
@@ -82,6 +83,11 @@ func matchGroup(t *groupTable, nbytes int, items []uint64) uint64 {
 		for _, w := range items {
 			s += bits.OnesCount64(t[0][uint8(w)] & t[1][uint8(w>>8)] & t[2][uint8(w>>16)] & t[3][uint8(w>>24)] &
 				t[4][uint8(w>>32)] & t[5][uint8(w>>40)])
+		}
+	case nbytes == 7:
+		for _, w := range items {
+			s += bits.OnesCount64(t[0][uint8(w)] & t[1][uint8(w>>8)] & t[2][uint8(w>>16)] & t[3][uint8(w>>24)] &
+				t[4][uint8(w>>32)] & t[5][uint8(w>>40)] & t[6][uint8(w>>48)])
 		}
 	default:
 		for _, w := range items {

@@ -29,7 +29,7 @@ const JoinMaxN = 32
 // (transpositions) do not keep the cut between west and east.
 func joinTasks(n int) ([]Task, error) {
 	if n > JoinMaxN {
-		return nil, fmt.Errorf("%w: %d (accepted by the join method: 0..%d)", ErrSize, n, JoinMaxN)
+		return nil, fmt.Errorf("%w: %d is too large for the join method (accepted: 0..%d; sym and mirror accept up to %d)", ErrSize, n, JoinMaxN, MaxN)
 	}
 	h := n / 2
 	all := below(n)

@@ -40,12 +40,25 @@ const (
 	Join Method = "join"
 )
 
-// Methods lists the methods a plan can be made for, the default first.
+// Methods lists the methods a plan can be made for.
 var Methods = []Method{Sym, Mirror, Join}
+
+// JoinFrom is the least n for which the join method is faster than sym, on
+// one worker or all of them (measured with BenchmarkCount: README, "Speed").
+const JoinFrom = 12
+
+// Best returns the fastest method for an n×n board: join from JoinFrom on,
+// sym below (and beyond JoinMaxN).
+func Best(n int) Method {
+	if n >= JoinFrom && n <= JoinMaxN {
+		return Join
+	}
+	return Sym
+}
 
 // Errors returned by [Make].
 var (
-	ErrSize   = fmt.Errorf("partition: board size out of range (accepted: 0..%d)", MaxN)
+	ErrSize   = errors.New("partition: board size out of range")
 	ErrMethod = errors.New("partition: unknown method")
 )
 
@@ -130,6 +143,15 @@ func (p *Plan) Cost() uint64 {
 // rot90-symmetric counts.
 func (p *Plan) Classes() bool { return p.Method == Sym }
 
+// Other returns a method independent of m, for checking its counts: sym for
+// mirror and join, mirror for sym.
+func Other(m Method) Method {
+	if m == Sym {
+		return Mirror
+	}
+	return Sym
+}
+
 // Job describes a count to plan.
 type Job struct {
 	N      int
@@ -165,7 +187,7 @@ func ParseMethod(s string) (Method, error) {
 // Make plans job.
 func Make(job Job) (*Plan, error) {
 	if job.N < 0 || job.N > MaxN {
-		return nil, fmt.Errorf("%w: %d", ErrSize, job.N)
+		return nil, fmt.Errorf("%w: %d (accepted: 0..%d)", ErrSize, job.N, MaxN)
 	}
 	var seeds []seed
 	switch {

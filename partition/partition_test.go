@@ -93,13 +93,19 @@ func TestPlanDeterministic(t *testing.T) {
 }
 
 // TestPlanSize checks that mid-size boards give far more tasks than any
-// likely worker count, so that dynamic scheduling balances the load.
+// likely worker count, so that dynamic scheduling balances the load: at
+// least 2048 for the backtracking methods, and for join (whose tasks are
+// the row splits, C(n, n/2)/4 for even n) 50 for each of 16 workers.
 func TestPlanSize(t *testing.T) {
 	for _, m := range partition.Methods {
 		for n := 14; n <= 18; n++ {
 			p, err := partition.Make(partition.Job{N: n, Method: m})
 			require.NoError(t, err)
-			assert.GreaterOrEqual(t, len(p.Tasks), 2048, "%s n=%d: %d tasks", m, n, len(p.Tasks))
+			want := 2048
+			if m == partition.Join {
+				want = 800
+			}
+			assert.GreaterOrEqual(t, len(p.Tasks), want, "%s n=%d: %d tasks", m, n, len(p.Tasks))
 		}
 	}
 }
@@ -143,4 +149,92 @@ func TestPlanBounded(t *testing.T) {
 			assert.GreaterOrEqual(t, len(p.Tasks), 100_000, "%s n=%d", m, n)
 		}
 	}
+}
+
+// TestJoinOrbits checks the join plan's symmetry: every split of the rows
+// (east rows E, and for odd n the middle column's queen's row a) is counted
+// by exactly one task, weighted by how many splits it stands for, and the
+// splits a task stands for have as many solutions as its own (counted by
+// sorting every solution of the slow reference by its split).
+func TestJoinOrbits(t *testing.T) {
+	for n := 0; n <= 10; n++ {
+		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+			p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+			require.NoError(t, err)
+			h := n / 2
+			type split struct {
+				mid  int
+				east uint64
+			}
+			count := map[split]uint64{}
+			reference.Solutions(n, func(s []int) bool {
+				sp := split{mid: -1}
+				for r, c := range s {
+					switch {
+					case n%2 == 1 && c == h:
+						sp.mid = r
+					case c >= n-h:
+						sp.east |= 1 << uint(r)
+					}
+				}
+				count[sp]++
+				return true
+			})
+			var weights, total uint64
+			for _, task := range p.Tasks {
+				assert.Equal(t, partition.Halves, task.Kind)
+				sp := split{mid: int(task.Middle), east: task.Rows}
+				weights += task.Weight
+				total += task.Weight * count[sp]
+				// The task's images under the mirror and the flip.
+				rows := uint64(1)<<uint(n) - 1
+				if sp.mid >= 0 {
+					rows &^= 1 << uint(sp.mid)
+				}
+				flip := func(x uint64) uint64 {
+					var y uint64
+					for r := 0; r < n; r++ {
+						if x>>uint(r)&1 != 0 {
+							y |= 1 << uint(n-1-r)
+						}
+					}
+					return y
+				}
+				assert.Equal(t, count[sp], count[split{sp.mid, rows &^ sp.east}], "mirror of %+v", sp)
+				fm := sp.mid
+				if fm >= 0 {
+					fm = n - 1 - fm
+				}
+				assert.Equal(t, count[sp], count[split{fm, flip(sp.east)}], "flip of %+v", sp)
+			}
+			splits := binomial(n, h) // even n: the east rows
+			if n%2 == 1 {
+				splits = uint64(n) * binomial(n-1, h) // the middle row, then the east rows
+			}
+			assert.Equal(t, splits, weights, "splits covered")
+			assert.Equal(t, reference.Count(n), total, "weighted total")
+		})
+	}
+}
+
+func binomial(n, k int) uint64 {
+	b := uint64(1)
+	for i := 1; i <= k; i++ {
+		b = b * uint64(n-k+i) / uint64(i)
+	}
+	return b
+}
+
+func TestJoinIDs(t *testing.T) {
+	p, err := partition.Make(partition.Job{N: 9, Method: partition.Join})
+	require.NoError(t, err)
+	assert.Equal(t, "m0:e01e", p.Tasks[0].ID)
+	q, err := partition.Make(partition.Job{N: 9, Method: partition.Join})
+	require.NoError(t, err)
+	assert.Equal(t, p.Fingerprint(), q.Fingerprint())
+	assert.Equal(t, partition.Join, partition.Best(16))
+	assert.Equal(t, partition.Sym, partition.Best(partition.JoinFrom-1))
+	assert.Equal(t, partition.Sym, partition.Best(partition.JoinMaxN+1))
+	_, err = partition.Make(partition.Job{N: partition.JoinMaxN + 1, Method: partition.Join})
+	assert.ErrorIs(t, err, partition.ErrSize)
 }

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens/engine"
@@ -28,6 +29,7 @@ type countFlags struct {
 	shards     int
 	out        string
 	grace      time.Duration
+	memory     string
 	progress   progressFlags
 	placed     []partition.Square
 }
@@ -41,9 +43,12 @@ func countCmd() *cobra.Command {
 stdout; --json prints a JSON object with the unique and symmetric counts,
 nodes, timing and workers as well (counts as exact decimal strings).
 
-Methods:
-  sym     full symmetry of the square (default): one representative per
-          class of solutions, half the nodes of mirror; also gives the unique,
+Methods (the default, auto, picks join for N = %d..%d and sym otherwise):
+  join    meet in the middle: lists the west and east half-boards of every
+          split of the rows and counts the pairs that share no diagonal;
+          the fastest from N = %d on (total only; memory bounded by --memory)
+  sym     full symmetry of the square: one representative per class of
+          solutions, half the nodes of mirror; also gives the unique,
           point-symmetric and rot90-symmetric counts
   mirror  left-right mirror only: half the search; the total alone
 
@@ -62,7 +67,7 @@ Long runs and clusters:
                      'nqueens merge' (required when sharding)
 SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 (abandoning those still running after --grace), save the journal and exit
-130, 143 or 138.`, partition.MaxN),
+130, 143 or 138.`, partition.MaxN, partition.JoinFrom, partition.JoinMaxN, partition.JoinFrom),
 		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,7 +76,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 				return err
 			}
 			if placed != nil {
-				if cmd.Flags().Changed("method") && f.method != string(partition.Mirror) {
+				if cmd.Flags().Changed("method") && f.method != string(partition.Mirror) && f.method != "auto" {
 					return fmt.Errorf("--place works with --method mirror only (the default with --place)")
 				}
 				f.method = string(partition.Mirror)
@@ -82,7 +87,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVarP(&f.method, "method", "m", string(partition.Methods[0]), "counting method: sym or mirror")
+	fs.StringVarP(&f.method, "method", "m", "auto", "counting method: auto, join, sym or mirror")
 	workersFlag(fs, &f.workers)
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the total alone")
 	fs.BoolVar(&f.verify, "verify", false, "count again with a second, independent method and fail (exit 1) if they disagree")
@@ -91,6 +96,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 	fs.StringVar(&f.shard, "shard", "", "count only shard I of M (I/M, 0-based)")
 	fs.IntVar(&f.shards, "shards", 0, "number of shards when JOB_COMPLETION_INDEX (Kubernetes Indexed Job) selects the shard")
 	fs.StringVar(&f.out, "out", "", "write this run's per-task counts to a shard result file for 'nqueens merge'")
+	fs.StringVar(&f.memory, "memory", "", "memory the join method may use, e.g. 8GiB or 500MB (default: half of physical memory)")
 	fs.DurationVar(&f.grace, "grace", 30*time.Second, "after a stop signal, how long running tasks may finish before they are abandoned")
 	f.progress.register(fs)
 	return cmd
@@ -113,17 +119,23 @@ type countReport struct {
 	Resumed    int      `json:"resumed_tasks,omitempty"`
 	Seconds    float64  `json:"seconds,omitempty"`
 	VerifiedBy string   `json:"verified_by,omitempty"`
+	Memory     string   `json:"memory_limit,omitempty"`
+	Note       string   `json:"note,omitempty"`
 	Files      []string `json:"files,omitempty"`
 }
 
 func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags) error {
-	method, err := partition.ParseMethod(f.method)
+	method, err := parseMethod(f.method, n)
 	if err != nil {
 		return err
 	}
 	workers := f.workers
 	if workers == 0 {
 		workers = engine.DefaultWorkers()
+	}
+	limit, err := memoryLimit(f.memory)
+	if err != nil {
+		return err
 	}
 	shard, shards, err := selectShard(f, stderr)
 	if err != nil {
@@ -149,8 +161,12 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 	if err != nil {
 		return err
 	}
+	mem, err := joinMemory(plan, workers, limit)
+	if err != nil {
+		return err
+	}
 	res, err := runPlan(ctx, stderr, plan, runOptions{grace: f.grace, workers: workers, shard: shard, shards: shards,
-		checkpoint: f.checkpoint, out: f.out, progress: f.progress})
+		checkpoint: f.checkpoint, out: f.out, progress: f.progress, mem: mem})
 	if err != nil {
 		return err
 	}
@@ -159,16 +175,20 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 	if shards > 1 {
 		rep.Shard, rep.Partial = fmt.Sprintf("%d/%d", shard, shards), true
 	}
+	if plan.Method == partition.Join {
+		rep.Memory = humanize.IBytes(uint64(limit))
+	}
 	if f.verify {
-		other := partition.Mirror
-		if method == partition.Mirror {
-			other = partition.Sym
-		}
+		other := partition.Other(method)
 		plan2, err := partition.Make(partition.Job{N: n, Method: other})
 		if err != nil {
 			return err
 		}
-		res2, err := runPlan(ctx, stderr, plan2, runOptions{grace: f.grace, workers: workers, shards: 1, progress: f.progress})
+		mem2, err := joinMemory(plan2, workers, limit)
+		if err != nil {
+			return err
+		}
+		res2, err := runPlan(ctx, stderr, plan2, runOptions{grace: f.grace, workers: workers, shards: 1, progress: f.progress, mem: mem2})
 		if err != nil {
 			return err
 		}
@@ -209,6 +229,8 @@ func countReportOf(plan *partition.Plan, c engine.Counts) countReport {
 	}
 	if plan.Classes() {
 		rep.Unique, rep.PointSym, rep.Rot90Sym = c.Unique.String(), c.PointSym.String(), c.Rot90Sym.String()
+	} else {
+		rep.Note = fmt.Sprintf("the %s method counts the total only; --method sym also gives unique, point_symmetric and rot90_symmetric", plan.Method)
 	}
 	return rep
 }
@@ -253,6 +275,7 @@ type runOptions struct {
 	checkpoint    string
 	out           string
 	progress      progressFlags
+	mem           engine.JoinMemory
 }
 
 type runResult struct {
@@ -315,7 +338,7 @@ func runPlan(ctx context.Context, stderr io.Writer, plan *partition.Plan, o runO
 	ran := make(chan struct{})
 	go func() {
 		defer close(ran)
-		_, err = engine.Run(ctx, plan.N, todo, engine.Options{Workers: o.workers, OnResult: func(r engine.Result) {
+		_, err = engine.Run(ctx, plan.N, todo, engine.Options{Workers: o.workers, JoinChunk: o.mem.Chunk, QuarterBudget: o.mem.CacheBudget, OnResult: func(r engine.Result) {
 			i := todoIndex[r.Task]
 			rec := recordOf(plan.Tasks[i].ID, r)
 			records[i] = &rec
@@ -418,3 +441,49 @@ func writeShardFile(path string, h resultfile.Header, recs []resultfile.Record) 
 	}
 	return nil
 }
+
+// parseMethod resolves a --method value: "auto" is the fastest method for n.
+func parseMethod(s string, n int) (partition.Method, error) {
+	if s == "auto" {
+		return partition.Best(n), nil
+	}
+	m, err := partition.ParseMethod(s)
+	if err != nil {
+		return "", fmt.Errorf("unknown method %q (accepted: auto, sym, mirror, join)", s)
+	}
+	return m, nil
+}
+
+// memoryLimit parses --memory; empty means half of physical memory (or
+// 4 GiB where that is unknown).
+func memoryLimit(s string) (int64, error) {
+	if s == "" {
+		if total := physicalMemory(); total > 0 {
+			return int64(total / 2), nil
+		}
+		return 4 << 30, nil
+	}
+	b, err := humanize.ParseBytes(s)
+	if err != nil || b == 0 || b > 1<<62 {
+		return 0, fmt.Errorf("invalid --memory %q (accepted: a size such as 8GiB, 500MB or 1073741824)", s)
+	}
+	return int64(b), nil
+}
+
+// joinMemory divides the memory limit for a join plan (nothing to do for
+// other methods, whose memory is the plan's).
+func joinMemory(plan *partition.Plan, workers int, limit int64) (engine.JoinMemory, error) {
+	if plan.Method != partition.Join {
+		return engine.JoinMemory{}, nil
+	}
+	workers = min(workers, max(1, len(plan.Tasks)))
+	planBytes := int64(len(plan.Tasks)) * planTaskBytes
+	if need := engine.JoinMinBytes(plan.N, workers) + planBytes; limit < need {
+		return engine.JoinMemory{}, fmt.Errorf("--memory %s is too small for the join method on n = %d with %d workers: it needs at least %s (raise --memory, use fewer workers with -j, or --method sym)",
+			humanize.IBytes(uint64(limit)), plan.N, workers, humanize.IBytes(uint64(need)))
+	}
+	return engine.PlanJoinMemory(plan.N, workers, limit-planBytes)
+}
+
+// planTaskBytes is the memory a plan takes per task, with its ID.
+const planTaskBytes = 160

@@ -17,7 +17,7 @@ import (
 // TestProgressPlain renders progress without a terminal: status lines with
 // --progress, nothing by default or with --quiet, never anything on stdout.
 func TestProgressPlain(t *testing.T) {
-	out, errs := runOK(t, "count", "15", "--progress", "--progress-interval", "5ms", "-j", "1")
+	out, errs := runOK(t, "count", "15", "--method", "sym", "--progress", "--progress-interval", "5ms", "-j", "1")
 	assert.Equal(t, "2279184\n", out)
 	line := regexp.MustCompile(`^nqueens: count 15 \(sym\): \d+\.\d% of the estimated work, \d+ tasks done, \S+ elapsed, ETA \S+$`)
 	lines := strings.Split(strings.TrimSpace(errs), "\n")

@@ -1,0 +1,266 @@
+package engine
+
+// Tests of the join method's stages against brute force on small boards:
+// quarter lists, half-board listing, pair counting, and whole counts with
+// the smallest buffers and no cache (the bounded-memory paths).
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// bans returns the diagonals of a middle-column queen in row mid (none for
+// mid < 0).
+func bans(n, mid int) (uint64, uint64) {
+	if mid < 0 {
+		return 0, 0
+	}
+	h := n / 2
+	return 1 << uint(h-mid+n-1), 1 << uint(mid+h)
+}
+
+// brutePlacements lists every way to put one queen in each of rows, in
+// distinct columns of cols, no two on a diagonal and none on a banned one,
+// as "cols/d1/d2" strings: every injective map, checked square by square.
+func brutePlacements(n int, rows, cols, ban1, ban2 uint64) []string {
+	var rs, cs []int
+	for r := 0; r < n; r++ {
+		if rows>>uint(r)&1 != 0 {
+			rs = append(rs, r)
+		}
+		if cols>>uint(r)&1 != 0 {
+			cs = append(cs, r)
+		}
+	}
+	var out []string
+	pick := make([]int, len(rs))
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(rs) {
+			var used, d1, d2 uint64
+			for j, r := range rs {
+				c := pick[j]
+				for k := 0; k < j; k++ {
+					r2, c2 := rs[k], pick[k]
+					if c == c2 || r-r2 == c-c2 || r-r2 == c2-c {
+						return
+					}
+				}
+				m1, m2 := uint64(1)<<uint(c-r+n-1), uint64(1)<<uint(r+c)
+				if m1&ban1 != 0 || m2&ban2 != 0 {
+					return
+				}
+				used |= 1 << uint(c)
+				d1 |= m1
+				d2 |= m2
+			}
+			out = append(out, fmt.Sprintf("%x/%x/%x", used, d1, d2))
+			return
+		}
+		for _, c := range cs {
+			pick[i] = c
+			rec(i + 1)
+		}
+	}
+	rec(0)
+	slices.Sort(out)
+	return out
+}
+
+func TestListQuarter(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		h := n / 2
+		w := newWindow(n)
+		qc := newQuarterCache(n, 0)
+		for mid := -1; mid <= h; mid++ {
+			if (mid >= 0) != (n%2 == 1) {
+				continue
+			}
+			ban1, ban2 := bans(n, mid)
+			for q := range 4 {
+				lo, hi := 0, h // north rows
+				if q%2 == 1 {
+					lo, hi = h, n
+				}
+				for sub := uint64(0); sub < 1<<uint(hi-lo); sub++ {
+					rows := sub << uint(lo)
+					if mid >= 0 && rows>>uint(mid)&1 != 0 {
+						continue
+					}
+					var l quarterList
+					listQuarter(&l, n, rows, qc.columns(q/2), ban1, ban2, w, nil)
+					var got []string
+					require.True(t, slices.IsSorted(l.keys))
+					require.Len(t, l.offs, len(l.keys)+1)
+					for i, k := range l.keys {
+						for _, p := range l.places[l.offs[i]:l.offs[i+1]] {
+							got = append(got, fmt.Sprintf("%x/%x/%x", k, p.d1, p.d2))
+							require.Equal(t, w.pattern(p.d1, p.d2), p.pat)
+						}
+					}
+					slices.Sort(got)
+					want := brutePlacements(n, rows, qc.columns(q/2), ban1, ban2)
+					require.Equal(t, want, got, "n=%d quarter %d rows %b mid %d", n, q, rows, mid)
+				}
+			}
+		}
+	}
+}
+
+// bruteHalf lists the patterns of the half-boards with the given rows.
+func bruteHalf(n int, rows, cols, ban1, ban2 uint64) []uint64 {
+	w := newWindow(n)
+	var out []uint64
+	for _, s := range brutePlacements(n, rows, cols, ban1, ban2) {
+		var used, d1, d2 uint64
+		fmt.Sscanf(s, "%x/%x/%x", &used, &d1, &d2)
+		if used == cols {
+			out = append(out, w.pattern(d1, d2))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestHalfJoin(t *testing.T) {
+	for n := 0; n <= 10; n++ {
+		h := n / 2
+		all := uint64(1)<<uint(n) - 1
+		north := uint64(1)<<uint(h) - 1
+		qc := newQuarterCache(n, 1<<30)
+		var own [2]quarterList
+		var tmp []keyed
+		for mid := -1; mid <= h; mid++ {
+			if (mid >= 0) != (n%2 == 1) {
+				continue
+			}
+			rest := all
+			if mid >= 0 {
+				rest &^= 1 << uint(mid)
+			}
+			ban1, ban2 := bans(n, mid)
+			for rows := uint64(0); rows <= all; rows++ {
+				if rows&^rest != 0 || bits.OnesCount64(rows) != h {
+					continue
+				}
+				for side := range 2 {
+					cols := qc.columns(side)
+					var hj halfJoin
+					hj.reset(qc.get(2*side, rows&north, mid, &own[0], &tmp), qc.get(2*side+1, rows&^north, mid, &own[1], &tmp), cols)
+					// A small buffer makes the listing stop and resume.
+					buf := make([]uint64, 4)
+					var got []uint64
+					for !hj.done {
+						k := hj.fill(buf)
+						got = append(got, buf[:k]...)
+					}
+					slices.Sort(got)
+					want := bruteHalf(n, rows, cols, ban1, ban2)
+					if len(want) == 0 {
+						want = nil
+					}
+					require.Equal(t, want, got, "n=%d side %d rows %b mid %d", n, side, rows, mid)
+				}
+			}
+		}
+	}
+}
+
+func TestCountPairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	js := newJoinScratch(MinJoinChunk)
+	js.tables = make([]groupTable, tableGroups)
+	for _, n := range []int{4, 9, 16, 18, 23, 27, 32} {
+		w := newWindow(n)
+		sv := newSieve(w)
+		nbytes := max(4, (2*int(w.width)+7)/8)
+		random := func(k int) []uint64 {
+			xs := make([]uint64, k)
+			for i := range xs {
+				// About a third of the bits set, as in real patterns.
+				xs[i] = r.Uint64() & r.Uint64() & (r.Uint64() | r.Uint64()) & (uint64(1)<<(2*w.width) - 1)
+			}
+			return xs
+		}
+		for _, sizes := range [][2]int{{0, 5}, {5, 0}, {1, 1}, {63, 7}, {64, 200}, {65, 1}, {700, 900}, {2000, 3000}, {64 * tableGroups * 2, 50}} {
+			a, b := random(sizes[0]), random(sizes[1])
+			var want uint64
+			for _, x := range a {
+				for _, y := range b {
+					if x&y == 0 {
+						want++
+					}
+				}
+			}
+			assert.Equal(t, want, matchChunk(js, a, b, nbytes), "matchChunk n=%d sizes %v", n, sizes)
+			sa, sb := make([]uint64, len(a)), make([]uint64, len(b))
+			assert.Equal(t, want, countPairs(js, sv, a, b, sa, sb, nbytes), "countPairs n=%d sizes %v", n, sizes)
+		}
+	}
+}
+
+// TestJoinBounded counts with the smallest buffers (each side listed in
+// many pieces, the west side listed again for each east piece) and with no
+// quarter cache (every list listed per task), then with both.
+func TestJoinBounded(t *testing.T) {
+	for _, n := range []int{11, 12, 13} {
+		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		require.NoError(t, err)
+		for _, c := range []struct {
+			chunk  int
+			budget int64
+		}{{64, 1 << 30}, {1 << 20, 0}, {16, 0}} {
+			js := &joinScratch{chunk: c.chunk}
+			qc := newQuarterCache(n, c.budget)
+			var total uint64
+			for i := range p.Tasks {
+				var r Result
+				runJoin(n, &p.Tasks[i], qc, js, &r)
+				total += r.Total
+			}
+			assert.Equal(t, known.Total[n], total, "n=%d chunk %d budget %d", n, c.chunk, c.budget)
+			if c.budget == 0 {
+				assert.Zero(t, qc.kept.Load(), "nothing kept without a budget")
+			}
+		}
+	}
+}
+
+func TestPlanJoinMemory(t *testing.T) {
+	m, err := PlanJoinMemory(20, 16, 12<<30)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultJoinChunk, m.Chunk)
+	assert.Equal(t, int64(12<<30)-m.Fixed, m.CacheBudget)
+	m, err = PlanJoinMemory(20, 16, 64<<20)
+	require.NoError(t, err)
+	assert.Less(t, m.Chunk, DefaultJoinChunk)
+	assert.LessOrEqual(t, m.Fixed, int64(32<<20))
+	_, err = PlanJoinMemory(20, 16, JoinMinBytes(20, 16)-1)
+	assert.Error(t, err)
+	_, err = PlanJoinMemory(20, 16, JoinMinBytes(20, 16))
+	assert.NoError(t, err)
+}
+
+func TestTranspose64(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var a [64]uint64
+	for i := range a {
+		a[i] = r.Uint64()
+	}
+	b := a
+	transpose64(&b)
+	for i := range 64 {
+		for j := range 64 {
+			require.Equal(t, a[j]>>uint(i)&1, b[i]>>uint(j)&1, "bit %d of row %d", j, i)
+		}
+	}
+}
