@@ -14,9 +14,12 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/known"
@@ -93,9 +96,14 @@ func BenchmarkCount(b *testing.B) {
 }
 
 // BenchmarkKernel runs every task of a plan made beforehand on one
-// goroutine: the kernels alone, which must report 0 allocs/op.
+// goroutine: the backtracking kernels alone, which must report 0 allocs/op.
+// (The join kernel's own benchmark, with its reused buffers, is
+// BenchmarkJoinKernel in engine/.)
 func BenchmarkKernel(b *testing.B) {
 	for _, m := range methods(b) {
+		if m == partition.Join {
+			continue
+		}
 		n := 14
 		b.Run(fmt.Sprintf("method=%s/n=%d", m, n), func(b *testing.B) {
 			p, err := partition.Make(partition.Job{N: n, Method: m})
@@ -151,5 +159,83 @@ func BenchmarkCountPlaced(b *testing.B) {
 				b.ReportMetric(c.Total.Float64()/sec, "solutions/s")
 			})
 		}
+	}
+}
+
+// BenchmarkJoin counts n = 14..18 (NQUEENS_BENCH_JOIN_N overrides, e.g.
+// "16-17") with the join method for workers = 1..cores, reporting
+// solutions/s and the peak of live heap memory during the run.
+func BenchmarkJoin(b *testing.B) {
+	lo, hi := 14, 18
+	if s := os.Getenv("NQUEENS_BENCH_JOIN_N"); s != "" {
+		a, z, ok := strings.Cut(s, "-")
+		if !ok {
+			z = a
+		}
+		var err1, err2 error
+		lo, err1 = strconv.Atoi(a)
+		hi, err2 = strconv.Atoi(z)
+		if err1 != nil || err2 != nil || lo < 0 || hi > partition.JoinMaxN || hi > known.MaxN || lo > hi {
+			b.Fatalf("NQUEENS_BENCH_JOIN_N=%q: want N or LO-HI within 0..%d", s, min(partition.JoinMaxN, known.MaxN))
+		}
+	}
+	for n := lo; n <= hi; n++ {
+		for _, w := range workerCounts() {
+			b.Run(fmt.Sprintf("method=join/n=%d/workers=%d", n, w), func(b *testing.B) {
+				var c engine.Counts
+				peak := watchHeap()
+				for b.Loop() {
+					p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+					if err != nil {
+						b.Fatal(err)
+					}
+					c, err = engine.Run(context.Background(), n, p.Tasks, engine.Options{Workers: w})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				if got, want := c.Total.Lo, known.Total[n]; c.Total.Hi != 0 || got != want {
+					b.Fatalf("Count(%d) = %s, want %d", n, c.Total, want)
+				}
+				sec := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(c.Total.Float64()/sec, "solutions/s")
+				b.ReportMetric(float64(peak())/(1<<20), "peak-heap-MiB")
+			})
+		}
+	}
+}
+
+// watchHeap samples the live heap every 5 ms until the returned function
+// is called, which returns the largest sample.
+func watchHeap() func() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 {
+		metrics.Read(sample)
+		return sample[0].Value.Uint64()
+	}
+	runtime.GC()
+	var peak atomic.Uint64
+	peak.Store(read())
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				if v := read(); v > peak.Load() {
+					peak.Store(v)
+				}
+			}
+		}
+	}()
+	return func() uint64 {
+		close(stop)
+		<-done
+		return peak.Load()
 	}
 }

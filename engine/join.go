@@ -58,7 +58,8 @@ func JoinWorkerBytes(chunk int) int64 {
 type joinScratch struct {
 	chunk      int
 	east, west []uint64
-	// The same, sorted into sieve buckets.
+	// The same, sorted into sieve buckets. All four grow as tasks need,
+	// the first two up to chunk patterns.
 	sortE, sortW []uint64
 	tables       []groupTable
 	eastH        halfJoin
@@ -76,6 +77,37 @@ func newJoinScratch(chunk int) *joinScratch {
 	return &joinScratch{chunk: chunk}
 }
 
+// firstBuffer is the size buffers start at; they double as tasks need,
+// up to the worker's chunk.
+const firstBuffer = 1 << 12
+
+// listSide lists a side into *buf from the start, doubling the buffer
+// until the side fits or the buffer holds chunk patterns, and returns how
+// many patterns it holds.
+func listSide(hj *halfJoin, buf *[]uint64, chunk int) int {
+	if len(*buf) == 0 {
+		*buf = make([]uint64, min(firstBuffer, chunk))
+	}
+	k := 0
+	for {
+		k = hj.fill(*buf, k)
+		if hj.done || len(*buf) >= chunk {
+			return k
+		}
+		grown := make([]uint64, 2*len(*buf))
+		copy(grown, *buf)
+		*buf = grown
+	}
+}
+
+// grow returns buf, or a new buffer if buf is shorter than n.
+func grow(buf []uint64, n int) []uint64 {
+	if len(buf) < n {
+		return make([]uint64, max(n, 2*len(buf)))
+	}
+	return buf
+}
+
 // matchCost estimates the work of matching items patterns against tables
 // built from transposed ones, in matched item-group pairs.
 func matchCost(transposed, items int) int {
@@ -84,11 +116,7 @@ func matchCost(transposed, items int) int {
 
 // runJoin counts the solutions of one join task.
 func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Result) {
-	if js.east == nil {
-		js.east = make([]uint64, js.chunk)
-		js.west = make([]uint64, js.chunk)
-		js.sortE = make([]uint64, js.chunk)
-		js.sortW = make([]uint64, js.chunk)
+	if js.tables == nil {
 		js.tables = make([]groupTable, tableGroups)
 	}
 	h := n / 2
@@ -113,11 +141,13 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 	nbytes := max(4, (2*int(qc.w.width)+7)/8)
 
 	var pairs uint64
-	ne := js.eastH.fill(js.east)
-	nw := js.westH.fill(js.west)
+	ne := listSide(&js.eastH, &js.east, js.chunk)
+	nw := listSide(&js.westH, &js.west, js.chunk)
 	if js.eastH.done && js.westH.done {
 		// Both sides fit (the usual case): transpose the side that makes
 		// the work smaller.
+		js.sortE = grow(js.sortE, ne)
+		js.sortW = grow(js.sortW, nw)
 		if matchCost(nw, ne) < matchCost(ne, nw) {
 			pairs = countPairs(js, qc.sv, js.west[:nw], js.east[:ne], js.sortW[:nw], js.sortE[:ne], nbytes)
 		} else {
@@ -129,15 +159,15 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 		for {
 			pairs += matchChunk(js, js.east[:ne], js.west[:nw], nbytes)
 			for !js.westH.done {
-				nw = js.westH.fill(js.west)
+				nw = js.westH.fill(js.west, 0)
 				pairs += matchChunk(js, js.east[:ne], js.west[:nw], nbytes)
 			}
 			if js.eastH.done {
 				break
 			}
-			ne = js.eastH.fill(js.east)
+			ne = js.eastH.fill(js.east, 0)
 			js.westH.rewind()
-			nw = js.westH.fill(js.west)
+			nw = js.westH.fill(js.west, 0)
 		}
 	}
 	r.Total = pairs * t.Weight

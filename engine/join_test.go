@@ -160,7 +160,7 @@ func TestHalfJoin(t *testing.T) {
 					buf := make([]uint64, 4)
 					var got []uint64
 					for !hj.done {
-						k := hj.fill(buf)
+						k := hj.fill(buf, 0)
 						got = append(got, buf[:k]...)
 					}
 					slices.Sort(got)
@@ -263,4 +263,31 @@ func TestTranspose64(t *testing.T) {
 			require.Equal(t, a[j]>>uint(i)&1, b[i]>>uint(j)&1, "bit %d of row %d", j, i)
 		}
 	}
+}
+
+// BenchmarkJoinKernel runs every task of a join plan (n = 14) on one
+// goroutine with one worker's buffers and a warm quarter cache: the
+// kernel alone, which must report 0 allocs/op.
+func BenchmarkJoinKernel(b *testing.B) {
+	n := 14
+	p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+	require.NoError(b, err)
+	js := newJoinScratch(DefaultJoinChunk)
+	qc := newQuarterCache(n, DefaultQuarterBudget)
+	run := func() (total uint64) {
+		for i := range p.Tasks {
+			var r Result
+			runJoin(n, &p.Tasks[i], qc, js, &r)
+			total += r.Total
+		}
+		return total
+	}
+	run() // fill the cache and the buffers
+	b.ReportAllocs()
+	var total uint64
+	for b.Loop() {
+		total = run()
+	}
+	require.Equal(b, known.Total[n], total)
+	b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "solutions/s")
 }

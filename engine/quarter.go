@@ -216,12 +216,12 @@ func (hj *halfJoin) rewind() {
 	hj.i, hj.j, hj.x, hj.y, hj.done = 0, len(hj.south.keys)-1, 0, 0, false
 }
 
-// fill writes the next patterns into buf (len a power of two) and returns
-// how many it wrote; hj.done tells whether the listing is complete.
-func (hj *halfJoin) fill(buf []uint64) int {
+// fill writes the next patterns into buf (len a power of two) from index k
+// on and returns the index after the last; hj.done tells whether the
+// listing is complete.
+func (hj *halfJoin) fill(buf []uint64, k int) int {
 	N, S := hj.north, hj.south
 	mask := len(buf) - 1
-	k := 0
 	for ; hj.i < len(N.keys); hj.i, hj.x = hj.i+1, 0 {
 		// South keys decrease as north keys increase: their complements
 		// within the half's columns are in the opposite order.
