@@ -239,7 +239,7 @@ func TestPlanJoinMemory(t *testing.T) {
 	m, err := PlanJoinMemory(20, 16, 12<<30)
 	require.NoError(t, err)
 	assert.Equal(t, DefaultJoinChunk, m.Chunk)
-	assert.Equal(t, int64(12<<30)-m.Fixed, m.CacheBudget)
+	assert.Equal(t, (int64(12<<30)-m.Fixed)/5*4, m.CacheBudget)
 	m, err = PlanJoinMemory(20, 16, 64<<20)
 	require.NoError(t, err)
 	assert.Less(t, m.Chunk, DefaultJoinChunk)

@@ -32,11 +32,6 @@ type quarterList struct {
 	places []qplace
 }
 
-// bytes is the memory the list holds.
-func (q *quarterList) bytes() int64 {
-	return int64(cap(q.keys))*8 + int64(cap(q.offs))*4 + int64(cap(q.places))*24 + 72
-}
-
 // window is the overlap of the two halves' diagonals: a west queen and an
 // east queen can share main diagonals and anti-diagonals lo..lo+width-1
 // only (the west half reaches up to (h-1)-0+n-1 and (n-1)+(h-1), the east
@@ -178,15 +173,15 @@ func (c *quarterCache) get(q int, rows uint64, mid int, scratch *quarterList, tm
 		return l
 	}
 	*tmp = listQuarter(scratch, c.n, rows, c.columns(q/2), ban1, ban2, c.w, *tmp)
+	size := int64(len(scratch.keys))*8 + int64(len(scratch.offs))*4 + int64(len(scratch.places))*24 + 72
+	if c.room.Add(-size) < 0 {
+		c.room.Add(size)
+		return scratch
+	}
 	kept := &quarterList{
 		keys:   slices.Clone(scratch.keys),
 		offs:   slices.Clone(scratch.offs),
 		places: slices.Clone(scratch.places),
-	}
-	size := kept.bytes()
-	if c.room.Add(-size) < 0 {
-		c.room.Add(size)
-		return scratch
 	}
 	if !slot.CompareAndSwap(nil, kept) {
 		c.room.Add(size) // another worker listed it first

@@ -3,11 +3,13 @@
 #
 #   scripts/scaling.sh NQUEENS_BINARY OUT_CSV [TEXTBOOK_BINARY]
 #
-# For n = 16 (3 repeats) and 17 (1 repeat), methods sym and mirror, and
-# workers = 1, 2, 4, 8, 12, 16 (those not above the logical cores), it writes
-# one CSV row per run: n,method,workers,repeat,seconds,total,nodes. With a
-# textbook binary (scripts/textbook.c) it also times that, as workers=1
-# method=textbook-c. The README's scaling table is the median of the repeats.
+# For n = 16 (3 repeats) and 17 (1 repeat), methods join, sym and mirror,
+# and workers = 1, 2, 4, 8, 12, 16 (those not above the logical cores), it
+# writes one CSV row per run: n,method,workers,repeat,seconds,total,nodes.
+# With a textbook binary (scripts/textbook.c) it also times that, as
+# workers=1 method=textbook-c. The README's scaling table is the median of
+# the repeats. SCALING_N, SCALING_METHODS and SCALING_REPS (repeats for
+# every n) override the defaults.
 set -euo pipefail
 bin=$1 out=$2 textbook=${3:-}
 cores=$(nproc)
@@ -16,7 +18,8 @@ field() { sed -n "s/.*\"$1\":\"\{0,1\}\([0-9.e+-]*\)\"\{0,1\}[,}].*/\1/p"; }
 for n in ${SCALING_N:-16 17}; do
 	reps=3
 	[ "$n" -ge 17 ] && reps=1
-	for method in sym mirror; do
+	reps=${SCALING_REPS:-$reps}
+	for method in ${SCALING_METHODS:-join sym mirror}; do
 		for w in 1 2 4 8 12 16; do
 			[ "$w" -gt "$cores" ] && continue
 			for r in $(seq 1 "$reps"); do

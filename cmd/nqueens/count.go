@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -164,6 +165,11 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 	mem, err := joinMemory(plan, workers, limit)
 	if err != nil {
 		return err
+	}
+	if plan.Method == partition.Join || (f.verify && partition.Other(method) == partition.Join) {
+		// The join's buffers and cache fit the limit; the garbage
+		// collector keeps the heap's slack within it too.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
 	res, err := runPlan(ctx, stderr, plan, runOptions{grace: f.grace, workers: workers, shard: shard, shards: shards,
 		checkpoint: f.checkpoint, out: f.out, progress: f.progress, mem: mem})
