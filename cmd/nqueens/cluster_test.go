@@ -50,7 +50,8 @@ func TestShardsMerge(t *testing.T) {
 	for _, tc := range []struct {
 		n, m   int
 		method string
-	}{{8, 3, "sym"}, {10, 7, "mirror"}, {11, 2, "sym"}, {5, 40, "sym"}, {6, 9, "mirror"}, {12, 16, "sym"}, {1, 3, "mirror"}, {0, 2, "sym"}} {
+	}{{8, 3, "sym"}, {10, 7, "mirror"}, {11, 2, "sym"}, {5, 40, "sym"}, {6, 9, "mirror"}, {12, 16, "sym"}, {1, 3, "mirror"}, {0, 2, "sym"},
+		{13, 5, "join"}, {12, 64, "join"}, {9, 2, "join"}, {0, 3, "join"}} {
 		files := shardFiles(t, dir, tc.n, tc.m, tc.method)
 		rng.Shuffle(len(files), func(a, b int) { files[a], files[b] = files[b], files[a] })
 		out, _ := runOK(t, append([]string{"merge", "--json"}, files...)...)
@@ -233,10 +234,15 @@ func TestKill9Resume(t *testing.T) {
 	require.NoError(t, err)
 	bin := filepath.Join(t.TempDir(), "nqueens")
 	require.NoError(t, os.Symlink(self, bin))
-	for _, method := range []string{"sym", "mirror"} {
+	// join counts n = 16 in 0.2 s: it gets n = 18 to be killed midway.
+	for _, tc := range []struct {
+		method string
+		n      int
+	}{{"sym", 16}, {"mirror", 16}, {"join", 18}} {
+		method, n := tc.method, fmt.Sprint(tc.n)
 		t.Run(method, func(t *testing.T) {
-			j := filepath.Join(t.TempDir(), "n16.journal")
-			cmd := exec.Command(bin, "count", "16", "-m", method, "--checkpoint", j, "-j", "2")
+			j := filepath.Join(t.TempDir(), "n"+n+".journal")
+			cmd := exec.Command(bin, "count", n, "-m", method, "--checkpoint", j, "-j", "2")
 			require.NoError(t, cmd.Start())
 			// Wait until the journal holds some records on disk (it is
 			// fsynced every 2 s), then kill without warning.
@@ -249,12 +255,12 @@ func TestKill9Resume(t *testing.T) {
 			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
 			_ = cmd.Wait()
 			var out, errb bytes.Buffer
-			again := exec.Command(bin, "count", "16", "-m", method, "--checkpoint", j, "--json")
+			again := exec.Command(bin, "count", n, "-m", method, "--checkpoint", j, "--json")
 			again.Stdout, again.Stderr = &out, &errb
 			require.NoError(t, again.Run(), errb.String())
 			var rep countReport
 			require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
-			assert.Equal(t, fmt.Sprint(known.Total[16]), rep.Total)
+			assert.Equal(t, fmt.Sprint(known.Total[tc.n]), rep.Total)
 			assert.Positive(t, rep.Resumed, "some tasks came from the journal")
 			assert.Less(t, rep.Resumed, rep.Tasks, "and some were counted after the kill")
 			assert.Contains(t, errb.String(), "resuming from")

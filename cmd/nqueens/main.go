@@ -2,7 +2,7 @@
 //
 // Usage:
 //
-//	nqueens count N [--method sym|mirror] [-j WORKERS] [--json] [--verify]
+//	nqueens count N [--method auto|join|sym|mirror] [-j WORKERS] [--json] [--verify] [--memory SIZE]
 //	nqueens version
 //
 // Exit codes: 0 success, 1 failure (including a failed --verify), 2 bad

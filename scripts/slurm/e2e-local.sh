@@ -114,7 +114,7 @@ for _ in $(seq 120); do
 	[ -z "$(squeue -h -j "$merge" 2>/dev/null)" ] && break
 	sleep 1
 done
-total=$(cat "$work/n14-sym.total")
+total=$(cat "$work/n14-join.total")
 log "merged total: $total"
 if [ "$total" != 365596 ]; then
 	log "FAIL: want 365596"
