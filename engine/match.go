@@ -50,6 +50,43 @@ func buildGroup(t *groupTable, pats []uint64, nbytes int) {
 	}
 }
 
+// matchGroups counts like matchGroup for two groups at once, t and u,
+// extracting each item's bytes once for both.
+func matchGroups(t, u *groupTable, nbytes int, items []uint64) uint64 {
+	var s int
+	switch {
+	case nbytes <= 4:
+		for _, w := range items {
+			b0, b1, b2, b3 := uint8(w), uint8(w>>8), uint8(w>>16), uint8(w>>24)
+			s += bits.OnesCount64(t[0][b0]&t[1][b1]&t[2][b2]&t[3][b3]) +
+				bits.OnesCount64(u[0][b0]&u[1][b1]&u[2][b2]&u[3][b3])
+		}
+	case nbytes == 5:
+		for _, w := range items {
+			b0, b1, b2, b3, b4 := uint8(w), uint8(w>>8), uint8(w>>16), uint8(w>>24), uint8(w>>32)
+			s += bits.OnesCount64(t[0][b0]&t[1][b1]&t[2][b2]&t[3][b3]&t[4][b4]) +
+				bits.OnesCount64(u[0][b0]&u[1][b1]&u[2][b2]&u[3][b3]&u[4][b4])
+		}
+	default:
+		return matchGroup(t, nbytes, items) + matchGroup(u, nbytes, items)
+	}
+	return uint64(s)
+}
+
+// matchTables counts the disjoint pairs of items and the patterns of the
+// first g tables.
+func matchTables(tables []groupTable, g, nbytes int, items []uint64) uint64 {
+	var s uint64
+	i := 0
+	for ; i+1 < g; i += 2 {
+		s += matchGroups(&tables[i], &tables[i+1], nbytes, items)
+	}
+	if i < g {
+		s += matchGroup(&tables[i], nbytes, items)
+	}
+	return s
+}
+
 // transpose64 transposes a 64×64 bit matrix in place: afterwards bit j of
 // a[b] is what bit b of a[j] was. Six rounds swap ever smaller blocks
 // (32×32, 16×16, ..., 1×1) across the diagonal.
@@ -112,9 +149,7 @@ func matchChunk(js *joinScratch, east, west []uint64, nbytes int) uint64 {
 		for items := west; len(items) > 0; {
 			blk := items[:min(itemBlock, len(items))]
 			items = items[len(blk):]
-			for i := range js.tables[:g] {
-				s += matchGroup(&js.tables[i], nbytes, blk)
-			}
+			s += matchTables(js.tables, g, nbytes, blk)
 		}
 	}
 	return s
@@ -232,9 +267,7 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 			rest := best &^ v
 			for u := rest; ; u = (u - 1) & rest {
 				if iu := sortI[startI[u]:startI[u+1]]; len(iu) > 0 {
-					for i := range js.tables[:g] {
-						s += matchGroup(&js.tables[i], nbytes, iu)
-					}
+					s += matchTables(js.tables, g, nbytes, iu)
 				}
 				if u == 0 {
 					break
