@@ -17,10 +17,10 @@ package engine
 //  2. lists every west half-board the same way;
 //  3. counts the pairs with disjoint patterns (match.go, the hot loop).
 //
-// Memory is bounded: each side is listed into a buffer of fixed size, and
-// when the east side needs more than one buffer the west side is listed
-// again for each further one; the quarter cache keeps what its budget
-// allows.
+// Memory is bounded: each side is listed into a buffer that grows up to a
+// fixed size (the worker's chunk); when the east side needs more than one
+// buffer the west side is listed again for each further one. The quarter
+// cache keeps what its budget allows.
 
 import (
 	"math/bits"
@@ -48,8 +48,9 @@ const (
 )
 
 // JoinWorkerBytes is the memory one worker needs for the join with pattern
-// buffers of chunk patterns each (one per side, and one per side sorted), not counting quarter lists listed for one
-// task when the cache's budget is spent.
+// buffers of chunk patterns each (one per side, and one per side sorted)
+// and one block of tables, not counting quarter lists listed for one task
+// when the cache's budget is spent.
 func JoinWorkerBytes(chunk int) int64 {
 	return int64(4*8*chunk) + int64(tableGroups*8*256*8)
 }
