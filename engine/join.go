@@ -109,6 +109,15 @@ func grow(buf []uint64, n int) []uint64 {
 	return buf
 }
 
+// countSides counts the disjoint pairs of east and west patterns,
+// transposing the side that makes the work smaller.
+func countSides(js *joinScratch, sv sieve, east, west []uint64, nbytes int) uint64 {
+	if matchCost(len(west), len(east)) < matchCost(len(east), len(west)) {
+		return countPairs(js, sv, west, east, js.sortW[:len(west)], js.sortE[:len(east)], nbytes)
+	}
+	return countPairs(js, sv, east, west, js.sortE[:len(east)], js.sortW[:len(west)], nbytes)
+}
+
 // matchCost estimates the work of matching items patterns against tables
 // built from transposed ones, in matched item-group pairs.
 func matchCost(transposed, items int) int {
@@ -144,32 +153,28 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 	var pairs uint64
 	ne := listSide(&js.eastH, &js.east, js.chunk)
 	nw := listSide(&js.westH, &js.west, js.chunk)
-	if js.eastH.done && js.westH.done {
-		// Both sides fit (the usual case): transpose the side that makes
-		// the work smaller.
-		js.sortE = grow(js.sortE, ne)
-		js.sortW = grow(js.sortW, nw)
-		if matchCost(nw, ne) < matchCost(ne, nw) {
-			pairs = countPairs(js, qc.sv, js.west[:nw], js.east[:ne], js.sortW[:nw], js.sortE[:ne], nbytes)
-		} else {
-			pairs = countPairs(js, qc.sv, js.east[:ne], js.west[:nw], js.sortE[:ne], js.sortW[:nw], nbytes)
-		}
-	} else {
-		// Chunk by chunk: each east chunk against the whole west side,
-		// listed again for each but the first.
-		for {
-			pairs += matchChunk(js, js.east[:ne], js.west[:nw], nbytes)
-			for !js.westH.done {
-				nw = js.westH.fill(js.west, 0)
-				pairs += matchChunk(js, js.east[:ne], js.west[:nw], nbytes)
-			}
-			if js.eastH.done {
-				break
-			}
-			ne = js.eastH.fill(js.east, 0)
-			js.westH.rewind()
+	js.sortE = grow(js.sortE, ne)
+	js.sortW = grow(js.sortW, nw)
+	pairs = countSides(js, qc.sv, js.east[:ne], js.west[:nw], nbytes)
+	for !js.eastH.done || !js.westH.done {
+		// A side did not fit in its buffer (the largest tasks of large
+		// boards, or a small --memory): each piece of the east side is
+		// matched against the whole west side, listed in pieces again
+		// for each east piece but the first.
+		for !js.westH.done {
 			nw = js.westH.fill(js.west, 0)
+			js.sortW = grow(js.sortW, nw)
+			pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], nbytes)
 		}
+		if js.eastH.done {
+			break
+		}
+		ne = js.eastH.fill(js.east, 0)
+		js.sortE = grow(js.sortE, ne)
+		js.westH.rewind()
+		nw = js.westH.fill(js.west, 0)
+		js.sortW = grow(js.sortW, nw)
+		pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], nbytes)
 	}
 	r.Total = pairs * t.Weight
 	r.Nodes = js.eastH.pairs + js.westH.pairs
