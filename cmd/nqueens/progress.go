@@ -50,13 +50,14 @@ type progress struct {
 }
 
 // start begins showing progress on stderr: a bar on a terminal, status
-// lines with --progress otherwise, nothing with --quiet.
+// lines with --progress otherwise (and on a terminal of no width), nothing
+// with --quiet.
 func (f progressFlags) start(stderr io.Writer, label string, totalCost uint64) *progress {
 	p := &progress{label: label, total: max(totalCost, 1), start: time.Now(), stopc: make(chan struct{})}
 	if f.quiet {
 		return p
 	}
-	if isTerminal(stderr) {
+	if terminalWidth(stderr) > 0 {
 		p.container = mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond))
 		p.bar = p.container.AddBar(int64(p.total),
 			mpb.PrependDecorators(decor.Name(label+" "), decor.Percentage(decor.WCSyncSpace)),
@@ -64,7 +65,9 @@ func (f progressFlags) start(stderr io.Writer, label string, totalCost uint64) *
 		)
 		return p
 	}
-	if f.plain {
+	// Status lines with --progress, and on a terminal that reports no
+	// width (a serial console, some CI runners), where a bar cannot be drawn.
+	if f.plain || isTerminal(stderr) {
 		p.plainOut = stderr
 		interval := f.interval
 		if interval <= 0 {
@@ -79,6 +82,19 @@ func (f progressFlags) start(stderr io.Writer, label string, totalCost uint64) *
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// terminalWidth is w's width in columns if it is a terminal that reports
+// one, else 0.
+func terminalWidth(w io.Writer) int {
+	if !isTerminal(w) {
+		return 0
+	}
+	width, _, err := term.GetSize(int(w.(*os.File).Fd()))
+	if err != nil {
+		return 0
+	}
+	return width
 }
 
 // taskDone returns the engine callback that accounts for plan's tasks.
