@@ -27,20 +27,46 @@ import (
 )
 
 func boards(b *testing.B) (lo, hi int) {
-	lo, hi = 12, 16
-	if s := os.Getenv("NQUEENS_BENCH_N"); s != "" {
-		a, z, ok := strings.Cut(s, "-")
-		if !ok {
-			z = a
-		}
-		var err1, err2 error
-		lo, err1 = strconv.Atoi(a)
-		hi, err2 = strconv.Atoi(z)
-		if err1 != nil || err2 != nil || lo < 0 || hi > known.MaxN || lo > hi {
-			b.Fatalf("NQUEENS_BENCH_N=%q: want N or LO-HI within 0..%d", s, known.MaxN)
-		}
+	return boardRange(b, "NQUEENS_BENCH_N", 12, 16, known.MaxN)
+}
+
+// boardRange reads "N" or "LO-HI" (within 0..limit) from the environment
+// variable env; lo and hi are the defaults.
+func boardRange(b *testing.B, env string, lo, hi, limit int) (int, int) {
+	s := os.Getenv(env)
+	if s == "" {
+		return lo, hi
+	}
+	a, z, ok := strings.Cut(s, "-")
+	if !ok {
+		z = a
+	}
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := strconv.Atoi(z)
+	if err1 != nil || err2 != nil || lo < 0 || hi > limit || lo > hi {
+		b.Fatalf("%s=%q: want N or LO-HI within 0..%d", env, s, limit)
 	}
 	return lo, hi
+}
+
+// countBoard plans and counts an n×n board with method m on w workers, as
+// `nqueens count` does, b.N times, and checks the total.
+func countBoard(b *testing.B, n int, m partition.Method, w int) engine.Counts {
+	var c engine.Counts
+	for b.Loop() {
+		p, err := partition.Make(partition.Job{N: n, Method: m})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, err = engine.Run(context.Background(), n, p.Tasks, engine.Options{Workers: w})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if got, want := c.Total.Lo, known.Total[n]; c.Total.Hi != 0 || got != want {
+		b.Fatalf("Count(%d) = %s, want %d", n, c.Total, want)
+	}
+	return c
 }
 
 func methods(b *testing.B) []partition.Method {
@@ -72,20 +98,7 @@ func BenchmarkCount(b *testing.B) {
 		for n := lo; n <= hi; n++ {
 			for _, w := range workerCounts() {
 				b.Run(fmt.Sprintf("method=%s/n=%d/workers=%d", m, n, w), func(b *testing.B) {
-					var c engine.Counts
-					for b.Loop() {
-						p, err := partition.Make(partition.Job{N: n, Method: m})
-						if err != nil {
-							b.Fatal(err)
-						}
-						c, err = engine.Run(context.Background(), n, p.Tasks, engine.Options{Workers: w})
-						if err != nil {
-							b.Fatal(err)
-						}
-					}
-					if got, want := c.Total.Lo, known.Total[n]; c.Total.Hi != 0 || got != want {
-						b.Fatalf("Count(%d) = %s, want %d", n, c.Total, want)
-					}
+					c := countBoard(b, n, m, w)
 					sec := b.Elapsed().Seconds() / float64(b.N)
 					b.ReportMetric(c.Nodes.Float64()/sec, "nodes/s")
 					b.ReportMetric(c.Total.Float64()/sec, "solutions/s")
@@ -166,37 +179,12 @@ func BenchmarkCountPlaced(b *testing.B) {
 // "16-17") with the join method for workers = 1..cores, reporting
 // solutions/s and the peak of live heap memory during the run.
 func BenchmarkJoin(b *testing.B) {
-	lo, hi := 14, 18
-	if s := os.Getenv("NQUEENS_BENCH_JOIN_N"); s != "" {
-		a, z, ok := strings.Cut(s, "-")
-		if !ok {
-			z = a
-		}
-		var err1, err2 error
-		lo, err1 = strconv.Atoi(a)
-		hi, err2 = strconv.Atoi(z)
-		if err1 != nil || err2 != nil || lo < 0 || hi > partition.JoinMaxN || hi > known.MaxN || lo > hi {
-			b.Fatalf("NQUEENS_BENCH_JOIN_N=%q: want N or LO-HI within 0..%d", s, min(partition.JoinMaxN, known.MaxN))
-		}
-	}
+	lo, hi := boardRange(b, "NQUEENS_BENCH_JOIN_N", 14, 18, min(partition.JoinMaxN, known.MaxN))
 	for n := lo; n <= hi; n++ {
 		for _, w := range workerCounts() {
 			b.Run(fmt.Sprintf("method=join/n=%d/workers=%d", n, w), func(b *testing.B) {
-				var c engine.Counts
 				peak := watchHeap()
-				for b.Loop() {
-					p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
-					if err != nil {
-						b.Fatal(err)
-					}
-					c, err = engine.Run(context.Background(), n, p.Tasks, engine.Options{Workers: w})
-					if err != nil {
-						b.Fatal(err)
-					}
-				}
-				if got, want := c.Total.Lo, known.Total[n]; c.Total.Hi != 0 || got != want {
-					b.Fatalf("Count(%d) = %s, want %d", n, c.Total, want)
-				}
+				c := countBoard(b, n, partition.Join, w)
 				sec := b.Elapsed().Seconds() / float64(b.N)
 				b.ReportMetric(c.Total.Float64()/sec, "solutions/s")
 				b.ReportMetric(float64(peak())/(1<<20), "peak-heap-MiB")

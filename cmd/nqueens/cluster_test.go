@@ -230,10 +230,7 @@ func TestKill9Resume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs counts in subprocesses")
 	}
-	self, err := os.Executable()
-	require.NoError(t, err)
-	bin := filepath.Join(t.TempDir(), "nqueens")
-	require.NoError(t, os.Symlink(self, bin))
+	bin := nqueensBinary(t)
 	// join counts n = 16 in 0.2 s: it gets n = 18 to be killed midway.
 	for _, tc := range []struct {
 		method string

@@ -4,17 +4,31 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"nqueens": func() { os.Exit(mainCode()) },
 	})
+}
+
+// nqueensBinary returns a path that runs this test binary as the nqueens
+// command (TestMain dispatches on the name), for tests that need a real
+// subprocess: signals, kill -9, a terminal.
+func nqueensBinary(t *testing.T) string {
+	t.Helper()
+	self, err := os.Executable()
+	require.NoError(t, err)
+	bin := filepath.Join(t.TempDir(), "nqueens")
+	require.NoError(t, os.Symlink(self, bin))
+	return bin
 }
 
 // TestScripts runs the command as a user does: testdata/script/*.txtar.

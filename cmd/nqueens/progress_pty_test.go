@@ -5,9 +5,7 @@ package main
 import (
 	"bytes"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 
 	"github.com/creack/pty"
@@ -22,10 +20,7 @@ func TestProgressTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs counts in subprocesses")
 	}
-	self, err := os.Executable()
-	require.NoError(t, err)
-	bin := filepath.Join(t.TempDir(), "nqueens")
-	require.NoError(t, os.Symlink(self, bin))
+	bin := nqueensBinary(t)
 	for _, tc := range []struct {
 		cols uint16
 		want string

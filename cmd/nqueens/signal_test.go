@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -23,10 +22,7 @@ func TestSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a long count in a subprocess")
 	}
-	self, err := os.Executable()
-	require.NoError(t, err)
-	bin := filepath.Join(t.TempDir(), "nqueens")
-	require.NoError(t, os.Symlink(self, bin))
+	bin := nqueensBinary(t)
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
@@ -41,6 +37,7 @@ func TestSignals(t *testing.T) {
 			require.NoError(t, cmd.Process.Signal(tc.sig))
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
+			var err error
 			select {
 			case err = <-done:
 			case <-time.After(2 * time.Minute):
