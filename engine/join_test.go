@@ -191,7 +191,8 @@ func TestCountPairs(t *testing.T) {
 			}
 			return xs
 		}
-		for _, sizes := range [][2]int{{0, 5}, {5, 0}, {1, 1}, {63, 7}, {64, 200}, {65, 1}, {700, 900}, {2000, 3000}, {64 * tableGroups * 2, 50}} {
+		for _, sizes := range [][2]int{{0, 5}, {5, 0}, {1, 1}, {63, 7}, {64, 200}, {65, 1}, {700, 900}, {2000, 3000}, {64 * tableGroups * 2, 50},
+			{wideCut + 100, wideCut}} { // the widest cut too
 			a, b := random(sizes[0]), random(sizes[1])
 			var want uint64
 			for _, x := range a {

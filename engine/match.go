@@ -158,9 +158,10 @@ func matchChunk(js *joinScratch, east, west []uint64, nbytes int) uint64 {
 // sieve cuts the work of matching with a few bits of the patterns: sorted
 // into buckets by their values on those bits, a bucket of items needs only
 // the buckets of transposed patterns that share none of them. The cut bits
-// are the three middle diagonals of each direction, the densest ones (about
-// half of all patterns hold each), so most bucket pairs are skipped: at
-// n = 18 six cut bits leave about a fifth of the work.
+// are the middle diagonals of each direction, the densest ones (about half
+// of all patterns hold each), so most bucket pairs are skipped: at n = 18
+// six cut bits leave about a fifth of the work. Any bits would be correct:
+// two patterns whose buckets share a bit share that bit.
 type sieve struct {
 	m0, a0 uint // lowest cut bit among the main and among the anti-diagonals
 	ok     bool // windows wide enough to cut
@@ -173,15 +174,20 @@ func newSieve(w window) sieve {
 	return sieve{m0: w.width/2 - 1, a0: w.width + w.width/2 - 1, ok: true}
 }
 
-// key is a pattern's bucket: its three main cut bits, then its three anti
-// cut bits.
+// key is a pattern's bucket: its four main cut bits, then its four anti
+// cut bits (the middle diagonal of each direction is the second).
 func (sv sieve) key(x uint64) uint8 {
-	return uint8(x>>sv.m0&7 | (x>>sv.a0&7)<<3)
+	return uint8(x>>sv.m0&15 | (x>>sv.a0&15)<<4)
 }
 
 // sieveMasks are the cuts tried, in bits of a key: none, the middle
-// diagonal of each direction, the middle two, all six.
-var sieveMasks = [...]uint8{0, 0b010010, 0b011011, 0b111111}
+// diagonal of each direction, the middle two, three, four.
+var sieveMasks = [...]uint8{0, 0x22, 0x33, 0x77, 0xff}
+
+// wideCut is the least size of both sides for which the widest cut is
+// tried: its buckets are too small to fill groups of 64 below that, and
+// estimating its work takes 3^8 steps.
+const wideCut = 1 << 13
 
 // buildCost is what building one group's tables costs, in matched
 // item-group pairs (BenchmarkMatch measures both).
@@ -194,7 +200,7 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 	if !sv.ok || len(items) == 0 || len(transposed) == 0 {
 		return matchChunk(js, transposed, items, nbytes)
 	}
-	var hT, hI [64]int
+	var hT, hI [256]int
 	for _, x := range transposed {
 		hT[sv.key(x)]++
 	}
@@ -204,7 +210,10 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 	// Choose the cut with the least estimated work.
 	best, bestCost := uint8(0), -1
 	for _, m := range sieveMasks {
-		var cT, cI [64]int
+		if m == 0xff && min(len(transposed), len(items)) < wideCut {
+			continue
+		}
+		var cT, cI [256]int
 		for k := range hT {
 			cT[uint8(k)&m] += hT[k]
 			cI[uint8(k)&m] += hI[k]
@@ -234,12 +243,12 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 		return matchChunk(js, transposed, items, nbytes)
 	}
 	// Counting sort of both sides by bucket.
-	var startT, startI [65]int
+	var startT, startI [257]int
 	for k := range hT {
-		startT[uint8(k)&best+1] += hT[k]
-		startI[uint8(k)&best+1] += hI[k]
+		startT[int(uint8(k)&best)+1] += hT[k]
+		startI[int(uint8(k)&best)+1] += hI[k]
 	}
-	for k := 1; k <= 64; k++ {
+	for k := 1; k <= 256; k++ {
 		startT[k] += startT[k-1]
 		startI[k] += startI[k-1]
 	}
@@ -256,7 +265,7 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 	}
 	var s uint64
 	for v := uint8(0); ; v = (v - best) & best {
-		for tv := sortT[startT[v]:startT[v+1]]; len(tv) > 0; {
+		for tv := sortT[startT[v]:startT[int(v)+1]]; len(tv) > 0; {
 			// Transpose the next block of groups of bucket v.
 			g := 0
 			for ; g < tableGroups && len(tv) > 0; g++ {
@@ -266,7 +275,7 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 			}
 			rest := best &^ v
 			for u := rest; ; u = (u - 1) & rest {
-				if iu := sortI[startI[u]:startI[u+1]]; len(iu) > 0 {
+				if iu := sortI[startI[u]:startI[int(u)+1]]; len(iu) > 0 {
 					s += matchTables(js.tables, g, nbytes, iu)
 				}
 				if u == 0 {
