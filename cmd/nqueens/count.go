@@ -41,8 +41,9 @@ func countCmd() *cobra.Command {
 		Use:   "count N",
 		Short: "Count the solutions of the N×N board",
 		Long: fmt.Sprintf(`count prints the number of solutions of the N×N board (N = 0..%d) alone on
-stdout; --json prints a JSON object with the unique and symmetric counts,
-nodes, timing and workers as well (counts as exact decimal strings).
+stdout; --json prints a JSON object with the total, nodes, timing and
+workers, and with sym the unique and symmetric counts (counts as exact
+decimal strings).
 
 Methods (the default, auto, picks join for N = %d..%d and sym otherwise):
   join    meet in the middle: lists the west and east half-boards of every
@@ -69,7 +70,7 @@ Long runs and clusters:
 SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 (abandoning those still running after --grace), save the journal and exit
 130, 143 or 138.`, partition.MaxN, partition.JoinFrom, partition.JoinMaxN, partition.JoinFrom),
-		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
+		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 16 --method sym --json\n  nqueens count 19 --memory 2GiB\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			n, placed, err := boardArgs(cmd, args[0], f.workers, f.place)
