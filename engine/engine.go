@@ -202,6 +202,22 @@ func runTask(n int, t *partition.Task, js *joinScratch) Result {
 	switch t.Kind {
 	case partition.Halves:
 		runJoin(n, t, js.cache, js, &r)
+	case partition.PointSymmetric, partition.Rot90Symmetric:
+		first := 0
+		if len(t.Prefix) > 0 {
+			first = int(t.Prefix[0])
+		}
+		count := countPointSym
+		if t.Kind == partition.Rot90Symmetric {
+			count = countRot90Sym
+		}
+		sols, nodes := count(n, first)
+		if t.Kind == partition.PointSymmetric {
+			r.PointSym = sols * t.Weight
+		} else {
+			r.Rot90Sym = sols * t.Weight
+		}
+		r.Nodes = nodes
 	case partition.Classify:
 		walkBanned(n, s, (*[maxRows]uint64)(t.Bans), &board, 0, t.Flip, &r)
 	case partition.CountBanned:

@@ -41,14 +41,22 @@ func TestKnownTotals(t *testing.T) {
 	}
 }
 
-func TestSymClasses(t *testing.T) {
-	for n := 0; n <= maxN(t); n++ {
-		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
-			c := count(t, n, partition.Sym, 2)
-			assert.Equal(t, fmt.Sprint(known.Unique[n]), c.Unique.String(), "unique")
-			assert.Equal(t, fmt.Sprint(known.Rot90Sym[n]), c.Rot90Sym.String(), "rot90")
-			assert.Equal(t, fmt.Sprint(known.PointSym(n)), c.PointSym.String(), "point")
-		})
+// TestClasses checks the unique and symmetric counts of both methods that
+// give them: sym classifies every solution it finds, join counts the
+// symmetric solutions apart and derives unique by Burnside's lemma.
+func TestClasses(t *testing.T) {
+	for _, m := range []partition.Method{partition.Sym, partition.Join} {
+		for n := 0; n <= maxN(t); n++ {
+			t.Run(fmt.Sprintf("%s/n=%d", m, n), func(t *testing.T) {
+				c := count(t, n, m, 2)
+				if m == partition.Join {
+					require.NoError(t, c.DeriveUnique(n))
+				}
+				assert.Equal(t, fmt.Sprint(known.Unique[n]), c.Unique.String(), "unique")
+				assert.Equal(t, fmt.Sprint(known.Rot90Sym[n]), c.Rot90Sym.String(), "rot90")
+				assert.Equal(t, fmt.Sprint(known.PointSym(n)), c.PointSym.String(), "point")
+			})
+		}
 	}
 }
 

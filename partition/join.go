@@ -33,8 +33,8 @@ func joinTasks(n int) ([]Task, error) {
 	}
 	h := n / 2
 	all := below(n)
-	var tasks []Task
 	width := (n + 3) / 4
+	tasks := symmetricTasks(n)
 	if n%2 == 0 {
 		forEachSubset(all, h, func(e uint64) {
 			if w := orbit(e, all, n, true); w > 0 {
@@ -59,6 +59,28 @@ func joinTasks(n int) ([]Task, error) {
 		})
 	}
 	return tasks, nil
+}
+
+// symmetricTasks counts the solutions equal to their 180° and to their 90°
+// rotation, one task per column of the row-0 queen (one task for n = 0):
+// the join counts only totals, and these give the unique count by
+// Burnside's lemma. Their searches place whole orbits of queens and are
+// tiny next to the join's (cost 1).
+func symmetricTasks(n int) []Task {
+	var tasks []Task
+	for _, k := range []struct {
+		kind Kind
+		tag  string
+	}{{PointSymmetric, "p"}, {Rot90Symmetric, "r"}} {
+		if n == 0 {
+			tasks = append(tasks, Task{ID: k.tag + "root", Kind: k.kind, Weight: 1, Cost: 1, Middle: -1})
+		}
+		for c := 0; c < n; c++ {
+			tasks = append(tasks, Task{ID: fmt.Sprintf("%s%d", k.tag, c), Kind: k.kind, Weight: 1, Cost: 1,
+				Prefix: []uint8{uint8(c)}, Middle: -1})
+		}
+	}
+	return tasks
 }
 
 // forEachSubset calls f with every k-element subset of set, in increasing

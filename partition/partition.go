@@ -36,7 +36,8 @@ const (
 	Sym Method = "sym"
 	// Join cuts the board into a west and an east half and counts the pairs
 	// of halves that share no diagonal, without backtracking whole boards;
-	// it counts totals only.
+	// small searches count the symmetric solutions beside it, and the
+	// unique count follows by Burnside's lemma.
 	Join Method = "join"
 )
 
@@ -81,6 +82,12 @@ const (
 	// n, one row of the middle column's queen (Middle); each pair stands
 	// for Weight solutions.
 	Halves
+	// PointSymmetric and Rot90Symmetric tasks count the solutions equal to
+	// their 180° (respectively 90°) rotation whose row-0 queen is in
+	// column Prefix[0] (no prefix for n = 0). The join method counts them
+	// beside its total, which gives the unique count by Burnside's lemma.
+	PointSymmetric
+	Rot90Symmetric
 )
 
 // Bans lists, per row, the squares a method forbids there (bit c = column c).
@@ -141,7 +148,12 @@ func (p *Plan) Cost() uint64 {
 
 // Classes reports whether the plan's results include unique, point- and
 // rot90-symmetric counts.
-func (p *Plan) Classes() bool { return p.Method == Sym }
+func (p *Plan) Classes() bool { return p.Method == Sym || p.Method == Join }
+
+// DerivesUnique reports whether the plan's unique count is not summed from
+// its tasks but derived from the total and the symmetric counts once all
+// tasks are counted (engine.Counts.DeriveUnique): the join method's.
+func (p *Plan) DerivesUnique() bool { return p.Method == Join }
 
 // Other returns a method independent of m, for checking its counts: sym for
 // mirror and join, mirror for sym.

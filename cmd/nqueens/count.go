@@ -41,17 +41,18 @@ func countCmd() *cobra.Command {
 		Use:   "count N",
 		Short: "Count the solutions of the N×N board",
 		Long: fmt.Sprintf(`count prints the number of solutions of the N×N board (N = 0..%d) alone on
-stdout; --json prints a JSON object with the total, nodes, timing and
-workers, and with sym the unique and symmetric counts (counts as exact
+stdout; --json prints a JSON object with the total, the unique and
+symmetric counts (sym and join), nodes, timing and workers (counts as exact
 decimal strings).
 
 Methods (the default, auto, picks join for N = %d..%d and sym otherwise):
   join    meet in the middle: lists the west and east half-boards of every
           split of the rows and counts the pairs that share no diagonal;
-          the fastest from N = %d on (total only; memory bounded by --memory)
+          the fastest from N = %d on; the symmetric solutions are counted
+          apart and give unique by Burnside's lemma (memory: --memory)
   sym     full symmetry of the square: one representative per class of
-          solutions, half the nodes of mirror; also gives the unique,
-          point-symmetric and rot90-symmetric counts
+          solutions, each classified, half the nodes of mirror; the unique,
+          point-symmetric and rot90-symmetric counts come from the search
   mirror  left-right mirror only: half the search; the total alone
 
 --place counts the solutions that hold the given queens (mirror method;
@@ -181,6 +182,9 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 	rep.Workers, rep.Seconds, rep.Resumed = workers, time.Since(start).Seconds(), res.resumed
 	if shards > 1 {
 		rep.Shard, rep.Partial = fmt.Sprintf("%d/%d", shard, shards), true
+		if plan.DerivesUnique() {
+			rep.Unique = "" // known only once every shard is merged
+		}
 	}
 	if plan.Method == partition.Join {
 		rep.Memory = humanize.IBytes(uint64(limit))
@@ -237,9 +241,22 @@ func countReportOf(plan *partition.Plan, c engine.Counts) countReport {
 	if plan.Classes() {
 		rep.Unique, rep.PointSym, rep.Rot90Sym = c.Unique.String(), c.PointSym.String(), c.Rot90Sym.String()
 	} else {
-		rep.Note = fmt.Sprintf("the %s method counts the total only; --method sym also gives unique, point_symmetric and rot90_symmetric", plan.Method)
+		rep.Note = fmt.Sprintf("the %s method counts the total only; --method sym or join also give unique, point_symmetric and rot90_symmetric", plan.Method)
 	}
 	return rep
+}
+
+// finishCounts completes the counts of a whole plan: for join, the unique
+// count from the total and the symmetric counts (Burnside's lemma). A
+// failure means a wrong count: exit 1.
+func finishCounts(plan *partition.Plan, c *engine.Counts) error {
+	if !plan.DerivesUnique() {
+		return nil
+	}
+	if err := c.DeriveUnique(plan.N); err != nil {
+		return &failure{err: err}
+	}
+	return nil
 }
 
 // selectShard returns the shard to count: --shard, else Slurm's array
@@ -399,6 +416,11 @@ func runPlan(ctx context.Context, stderr io.Writer, plan *partition.Plan, o runO
 	for _, i := range mine {
 		all.Add(resultOf(*records[i]))
 		recs = append(recs, *records[i])
+	}
+	if o.shards <= 1 {
+		if err := finishCounts(plan, &all); err != nil {
+			return runResult{}, err
+		}
 	}
 	if o.out != "" {
 		header.Kind = resultfile.Shard

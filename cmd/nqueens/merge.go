@@ -137,6 +137,9 @@ func runMerge(stdout, stderr io.Writer, paths []string, asJSON bool) error {
 	for _, r := range got {
 		c.Add(resultOf(*r))
 	}
+	if err := finishCounts(plan, &c); err != nil {
+		return err
+	}
 	rep := countReportOf(plan, c)
 	rep.Files = paths
 	if asJSON {

@@ -88,8 +88,8 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 			if err != nil {
 				return err
 			}
-			if method != partition.Sym && f.format == "bfile" && f.seq != "total" {
-				return fmt.Errorf("--seq %s needs --method sym: %s counts the total only", f.seq, method)
+			if method == partition.Mirror && f.format == "bfile" && f.seq != "total" {
+				return fmt.Errorf("--seq %s needs --method sym or join: mirror counts the total only", f.seq)
 			}
 			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), from, to, method, f)
 		},
@@ -97,7 +97,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 	fs := cmd.Flags()
 	fs.StringVarP(&f.format, "format", "f", "text", "output format: "+strings.Join(tableFormats, ", "))
 	fs.StringVar(&f.seq, "seq", "total", "sequence for --format bfile: total, unique, point or rot90")
-	fs.StringVarP(&f.method, "method", "m", string(partition.Sym), "counting method: sym (all four counts), join or mirror (total only; join is the fastest from n = 12, up to n = 32)")
+	fs.StringVarP(&f.method, "method", "m", string(partition.Sym), "counting method: sym or join (all four counts; join is the fastest from n = 12, up to n = 32) or mirror (total only)")
 	fs.BoolVar(&f.meta, "meta", false, "csv only: add workers, nodes, nodes_per_second, cpu, go_version and date columns")
 	workersFlag(fs, &f.workers)
 	f.progress.register(fs)
@@ -156,6 +156,9 @@ func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, metho
 				return interrupted(ctx, fmt.Sprintf("stopped at n = %d", p.N))
 			}
 			return &failure{err: err}
+		}
+		if err := finishCounts(p, &c); err != nil {
+			return err
 		}
 		row := tableRow{N: p.N, Method: method, Classes: p.Classes(), Counts: c, Workers: workers,
 			Seconds: time.Since(start).Seconds(), Finished: time.Now().UTC()}

@@ -1,0 +1,140 @@
+package engine
+
+// This file counts the solutions that equal their own 180° or 90° rotation,
+// for methods that count totals without classifying every solution (join):
+// with the total they give the number of classes by Burnside's lemma
+// (Counts.DeriveUnique). Symmetric solutions are few and determined by a
+// part of the board, so these searches place whole orbits of queens at
+// once and are tiny next to the total's count.
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+)
+
+// symBoard is a board under construction: the rows, columns and diagonals
+// taken (bit c-r+n-1 and bit r+c for a queen at row r, column c).
+type symBoard struct {
+	n                  uint
+	rows, cols, d1, d2 uint64
+}
+
+// put places a queen at (r, c) if no queen attacks it or holds its row.
+func (b *symBoard) put(r, c uint) bool {
+	m1, m2 := uint64(1)<<(c+b.n-1-r), uint64(1)<<(r+c)
+	if (b.rows>>r|b.cols>>c)&1 != 0 || (b.d1&m1|b.d2&m2) != 0 {
+		return false
+	}
+	b.rows |= 1 << r
+	b.cols |= 1 << c
+	b.d1 |= m1
+	b.d2 |= m2
+	return true
+}
+
+// candidates are the columns of row r that no queen attacks.
+func (b *symBoard) candidates(r uint) uint64 {
+	return ^(b.cols | b.d1>>(b.n-1-r) | b.d2>>r) & (uint64(1)<<b.n - 1)
+}
+
+// startSym is the empty n×n board, with the centre's queen placed for odd
+// n: a solution equal to its 180° rotation has one (the middle row's queen
+// maps to the middle row, so it sits in the middle column).
+func startSym(n int) symBoard {
+	b := symBoard{n: uint(n)}
+	if n%2 == 1 {
+		b.put(uint(n/2), uint(n/2))
+	}
+	return b
+}
+
+// countPointSym counts the solutions equal to their 180° rotation whose
+// row-0 queen is in column first (n = 0: the empty board). Each step places
+// the queen of the highest free row r, column c, and its image at
+// (n-1-r, n-1-c).
+func countPointSym(n, first int) (sols, nodes uint64) {
+	if n <= 1 {
+		return 1, uint64(n)
+	}
+	m := uint(n) - 1
+	var rec func(b symBoard)
+	rec = func(b symBoard) {
+		if b.rows == uint64(1)<<b.n-1 {
+			sols++
+			return
+		}
+		r := uint(bits.TrailingZeros64(^b.rows))
+		for f := b.candidates(r); f != 0; f &= f - 1 {
+			c := uint(bits.TrailingZeros64(f))
+			nb := b
+			if nb.put(r, c) && nb.put(m-r, m-c) {
+				nodes++
+				rec(nb)
+			}
+		}
+	}
+	b := startSym(n)
+	if b.put(0, uint(first)) && b.put(m, m-uint(first)) {
+		nodes++
+		rec(b)
+	}
+	return sols, nodes
+}
+
+// countRot90Sym counts the solutions equal to their 90° rotation whose
+// row-0 queen is in column first. Each step places the queen of the
+// highest free row r, column c, with its three images (c, n-1-r),
+// (n-1-r, n-1-c) and (n-1-c, r).
+func countRot90Sym(n, first int) (sols, nodes uint64) {
+	if n <= 1 {
+		return 1, uint64(n)
+	}
+	m := uint(n) - 1
+	orbit := func(b *symBoard, r, c uint) bool {
+		return b.put(r, c) && b.put(c, m-r) && b.put(m-r, m-c) && b.put(m-c, r)
+	}
+	var rec func(b symBoard)
+	rec = func(b symBoard) {
+		if b.rows == uint64(1)<<b.n-1 {
+			sols++
+			return
+		}
+		r := uint(bits.TrailingZeros64(^b.rows))
+		for f := b.candidates(r); f != 0; f &= f - 1 {
+			nb := b
+			if orbit(&nb, r, uint(bits.TrailingZeros64(f))) {
+				nodes++
+				rec(nb)
+			}
+		}
+	}
+	b := startSym(n)
+	if orbit(&b, 0, uint(first)) {
+		nodes++
+		rec(b)
+	}
+	return sols, nodes
+}
+
+// ErrBurnside is returned by DeriveUnique when the counts break Burnside's
+// lemma: a count is wrong.
+var ErrBurnside = errors.New("engine: total + point_symmetric + 2·rot90_symmetric is not a multiple of 8")
+
+// DeriveUnique sets c.Unique, the number of classes of solutions under the 8
+// symmetries of the square, from the total and the symmetric counts by
+// Burnside's lemma: unique = (total + point + 2·rot90) / 8 for n ≥ 2, where
+// no solution is its own mirror image; for n ≤ 1 the one solution is fixed
+// by every symmetry.
+func (c *Counts) DeriveUnique(n int) error {
+	if n <= 1 {
+		c.Unique = c.Total
+		return nil
+	}
+	s := c.Total.Add(c.PointSym).Add(c.Rot90Sym).Add(c.Rot90Sym)
+	if s.Lo&7 != 0 {
+		return fmt.Errorf("%w (n = %d: %s + %s + 2·%s)", ErrBurnside, n, c.Total, c.PointSym, c.Rot90Sym)
+	}
+	c.Unique = Uint128{Lo: s.Lo>>3 | s.Hi<<61, Hi: s.Hi >> 3}
+	return nil
+}
