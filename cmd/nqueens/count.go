@@ -206,6 +206,15 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 		if res2.counts.Total != res.counts.Total {
 			return failf("verification failed for n = %d: %s counted %s, %s counted %s", n, method, res.counts.Total, other, res2.counts.Total)
 		}
+		if plan.Classes() && plan2.Classes() {
+			// sym classifies every solution; join counts the symmetric
+			// ones apart: their class counts must agree too.
+			a, b := res.counts, res2.counts
+			if a.Unique != b.Unique || a.PointSym != b.PointSym || a.Rot90Sym != b.Rot90Sym {
+				return failf("verification failed for n = %d: %s counted unique %s, point_symmetric %s, rot90_symmetric %s; %s counted %s, %s, %s",
+					n, method, a.Unique, a.PointSym, a.Rot90Sym, other, b.Unique, b.PointSym, b.Rot90Sym)
+			}
+		}
 		rep.VerifiedBy = string(other)
 		rep.Seconds = time.Since(start).Seconds()
 	}
