@@ -84,20 +84,20 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 			if _, ok := sequences[f.seq]; !ok {
 				return fmt.Errorf("unknown sequence %q for --seq (accepted: total, unique, point, rot90)", f.seq)
 			}
-			method, err := partition.ParseMethod(f.method)
+			method, err := parseMethod(f.method, to)
 			if err != nil {
 				return err
 			}
 			if method == partition.Mirror && f.format == "bfile" && f.seq != "total" {
 				return fmt.Errorf("--seq %s needs --method sym or join: mirror counts the total only", f.seq)
 			}
-			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), from, to, method, f)
+			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), from, to, f)
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringVarP(&f.format, "format", "f", "text", "output format: "+strings.Join(tableFormats, ", "))
 	fs.StringVar(&f.seq, "seq", "total", "sequence for --format bfile: total, unique, point or rot90")
-	fs.StringVarP(&f.method, "method", "m", string(partition.Sym), "counting method: sym or join (all four counts; join is the fastest from n = 12, up to n = 32) or mirror (total only)")
+	fs.StringVarP(&f.method, "method", "m", "auto", "counting method: auto (per n: join from n = 12, sym below), join, sym (all four counts) or mirror (total only)")
 	fs.BoolVar(&f.meta, "meta", false, "csv only: add workers, nodes, nodes_per_second, cpu, go_version and date columns")
 	workersFlag(fs, &f.workers)
 	f.progress.register(fs)
@@ -125,19 +125,23 @@ func (r tableRow) cells() []string {
 
 var tableHeader = []string{"n", "total", "unique", "point_symmetric", "rot90_symmetric", "method", "seconds"}
 
-func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, method partition.Method, f tableFlags) error {
+func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, f tableFlags) error {
 	workers := f.workers
 	if workers == 0 {
 		workers = engine.DefaultWorkers()
 	}
 	w := newTableWriter(stdout, f)
-	if err := w.begin(from); err != nil {
+	if err := w.begin(from, to); err != nil {
 		return err
 	}
 	// Plan every n first so the progress bar knows the whole cost.
 	plans := make([]*partition.Plan, 0, to-from+1)
 	var cost uint64
 	for n := from; n <= to; n++ {
+		method, err := parseMethod(f.method, n)
+		if err != nil {
+			return err
+		}
 		p, err := partition.Make(partition.Job{N: n, Method: method})
 		if err != nil {
 			return err
@@ -160,7 +164,7 @@ func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, metho
 		if err := finishCounts(p, &c); err != nil {
 			return err
 		}
-		row := tableRow{N: p.N, Method: method, Classes: p.Classes(), Counts: c, Workers: workers,
+		row := tableRow{N: p.N, Method: p.Method, Classes: p.Classes(), Counts: c, Workers: workers,
 			Seconds: time.Since(start).Seconds(), Finished: time.Now().UTC()}
 		if err := w.row(row); err != nil {
 			return err
@@ -183,7 +187,7 @@ func newTableWriter(out io.Writer, f tableFlags) *tableWriter {
 	return &tableWriter{out: out, f: f}
 }
 
-func (w *tableWriter) begin(from int) error {
+func (w *tableWriter) begin(from, to int) error {
 	switch w.f.format {
 	case "csv":
 		w.csv = csv.NewWriter(w.out)
@@ -201,7 +205,14 @@ func (w *tableWriter) begin(from int) error {
 		return err
 	case "bfile":
 		s := sequences[w.f.seq]
-		_, err := fmt.Fprintf(w.out, "# %s: %s.\n# Computed by nqueens (github.com/nqueens/nqueens), method %s.\n", s.oeis, s.title, w.f.method)
+		method := w.f.method
+		if method == "auto" {
+			method = fmt.Sprintf("join for n = %d..%d, sym otherwise", partition.JoinFrom, partition.JoinMaxN)
+			if to < partition.JoinFrom || from >= partition.JoinFrom && to <= partition.JoinMaxN {
+				method = string(partition.Best(from)) // one method for every row
+			}
+		}
+		_, err := fmt.Fprintf(w.out, "# %s: %s.\n# Computed by nqueens (github.com/nqueens/nqueens), method %s.\n", s.oeis, s.title, method)
 		return err
 	}
 	return nil
