@@ -3,14 +3,17 @@ package engine
 // This file holds the join method's hot loop: counting the pairs of west and
 // east half-board patterns that share no bit.
 //
-// East patterns are transposed in groups of 64: a group's table has, for
-// each byte position of a pattern and each of the 256 values of that byte,
-// one word whose bit j is set when pattern j shares no bit with that value
-// there. ANDing the words a west pattern's bytes select leaves the east
-// patterns it is disjoint from; a popcount counts them. Per west pattern
-// and group of 64 east patterns: one load per pattern byte, the ANDs and a
-// popcount; no branches, no bounds checks (tables are indexed by bytes), no
-// allocation (tables belong to the worker).
+// One side's patterns (whichever makes the work smaller, see countSides)
+// are transposed in groups of 64: a group's table has, for each byte
+// position of a pattern and each of the 256 values of that byte, one word
+// whose bit j is set when pattern j shares no bit with that value there.
+// ANDing the words an other-side pattern's bytes select leaves the
+// patterns it is disjoint from; a popcount counts them. Per pattern and
+// group of 64: one load per pattern byte, the ANDs and a popcount (two
+// groups per pass, so each pattern's bytes are extracted once for both);
+// no branches, no bounds checks (tables are indexed by bytes), no
+// allocation (tables belong to the worker). A sieve (below) first skips the
+// pairs of buckets that must share a bit.
 
 import "math/bits"
 
@@ -19,10 +22,10 @@ import "math/bits"
 type chunkRow [256]uint64
 
 // groupTable is the table of one group of 64 patterns: one row per byte of
-// a pattern (only the first `bytes` rows are used).
+// a pattern (only the first nbytes rows are built and read).
 type groupTable [8]chunkRow
 
-// buildGroup fills t from up to 64 patterns of `bytes` bytes each.
+// buildGroup fills t from up to 64 patterns of nbytes bytes each.
 func buildGroup(t *groupTable, pats []uint64, nbytes int) {
 	var has [64]uint64 // has[b]: the patterns holding bit b
 	copy(has[:], pats)
