@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // JoinMaxN is the largest board the join method plans: its kernel keeps the
@@ -35,6 +36,12 @@ func joinTasks(n int) ([]Task, error) {
 	all := below(n)
 	width := (n + 3) / 4
 	tasks := symmetricTasks(n)
+	// Room for every task up front: the tasks are large and many.
+	splits := binomial(n-n%2, h) / 4
+	if n%2 == 1 {
+		splits = uint64(h+1) * binomial(n-1, h)
+	}
+	tasks = slices.Grow(tasks, int(splits)+8)
 	if n%2 == 0 {
 		forEachSubset(all, h, func(e uint64) {
 			if w := orbit(e, all, n, true); w > 0 {
@@ -150,7 +157,8 @@ func joinCost(east, west uint64, mid int) uint64 {
 // each row within h of the middle queen's, 1 - 1/h that its queen avoids
 // the one square of the half that queen attacks there.
 func halfPlacements(rows uint64, mid int) float64 {
-	var r []int
+	var buf [64]int
+	r := buf[:0]
 	for x := rows; x != 0; x &= x - 1 {
 		r = append(r, bits.TrailingZeros64(x))
 	}
@@ -170,4 +178,13 @@ func halfPlacements(rows uint64, mid int) float64 {
 		}
 	}
 	return p
+}
+
+// binomial is n choose k.
+func binomial(n, k int) uint64 {
+	b := uint64(1)
+	for i := 1; i <= k; i++ {
+		b = b * uint64(n-k+i) / uint64(i)
+	}
+	return b
 }
