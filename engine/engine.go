@@ -189,6 +189,14 @@ func RunTask(n int, t *partition.Task) Result {
 	return runTask(n, t, js)
 }
 
+// firstColumn is the column of a task's row-0 queen, 0 without a prefix.
+func firstColumn(t *partition.Task) int {
+	if len(t.Prefix) == 0 {
+		return 0
+	}
+	return int(t.Prefix[0])
+}
+
 // runTask counts one task with a worker's join buffers (allocated on the
 // first join task).
 func runTask(n int, t *partition.Task, js *joinScratch) Result {
@@ -202,22 +210,12 @@ func runTask(n int, t *partition.Task, js *joinScratch) Result {
 	switch t.Kind {
 	case partition.Halves:
 		runJoin(n, t, js.cache, js, &r)
-	case partition.PointSymmetric, partition.Rot90Symmetric:
-		first := 0
-		if len(t.Prefix) > 0 {
-			first = int(t.Prefix[0])
-		}
-		count := countPointSym
-		if t.Kind == partition.Rot90Symmetric {
-			count = countRot90Sym
-		}
-		sols, nodes := count(n, first)
-		if t.Kind == partition.PointSymmetric {
-			r.PointSym = sols * t.Weight
-		} else {
-			r.Rot90Sym = sols * t.Weight
-		}
-		r.Nodes = nodes
+	case partition.PointSymmetric:
+		sols, nodes := countPointSym(n, firstColumn(t))
+		r.PointSym, r.Nodes = sols*t.Weight, nodes
+	case partition.Rot90Symmetric:
+		sols, nodes := countRot90Sym(n, firstColumn(t))
+		r.Rot90Sym, r.Nodes = sols*t.Weight, nodes
 	case partition.Classify:
 		walkBanned(n, s, (*[maxRows]uint64)(t.Bans), &board, 0, t.Flip, &r)
 	case partition.CountBanned:

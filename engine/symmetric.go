@@ -50,49 +50,32 @@ func startSym(n int) symBoard {
 }
 
 // countPointSym counts the solutions equal to their 180° rotation whose
-// row-0 queen is in column first (n = 0: the empty board). Each step places
-// the queen of the highest free row r, column c, and its image at
-// (n-1-r, n-1-c).
+// row-0 queen is in column first (n = 0: the empty board): each queen at
+// (r, c) comes with its image at (n-1-r, n-1-c).
 func countPointSym(n, first int) (sols, nodes uint64) {
-	if n <= 1 {
-		return 1, uint64(n)
-	}
 	m := uint(n) - 1
-	var rec func(b symBoard)
-	rec = func(b symBoard) {
-		if b.rows == uint64(1)<<b.n-1 {
-			sols++
-			return
-		}
-		r := uint(bits.TrailingZeros64(^b.rows))
-		for f := b.candidates(r); f != 0; f &= f - 1 {
-			c := uint(bits.TrailingZeros64(f))
-			nb := b
-			if nb.put(r, c) && nb.put(m-r, m-c) {
-				nodes++
-				rec(nb)
-			}
-		}
-	}
-	b := startSym(n)
-	if b.put(0, uint(first)) && b.put(m, m-uint(first)) {
-		nodes++
-		rec(b)
-	}
-	return sols, nodes
+	return countOrbits(n, first, func(b *symBoard, r, c uint) bool {
+		return b.put(r, c) && b.put(m-r, m-c)
+	})
 }
 
 // countRot90Sym counts the solutions equal to their 90° rotation whose
-// row-0 queen is in column first. Each step places the queen of the
-// highest free row r, column c, with its three images (c, n-1-r),
-// (n-1-r, n-1-c) and (n-1-c, r).
+// row-0 queen is in column first: each queen at (r, c) comes with its three
+// images (c, n-1-r), (n-1-r, n-1-c) and (n-1-c, r).
 func countRot90Sym(n, first int) (sols, nodes uint64) {
-	if n <= 1 {
-		return 1, uint64(n)
-	}
 	m := uint(n) - 1
-	orbit := func(b *symBoard, r, c uint) bool {
+	return countOrbits(n, first, func(b *symBoard, r, c uint) bool {
 		return b.put(r, c) && b.put(c, m-r) && b.put(m-r, m-c) && b.put(m-c, r)
+	})
+}
+
+// countOrbits counts the completions of the board made of whole orbits of
+// queens, placed by orbit (false if one of its squares is attacked), the
+// first with the row-0 queen in column first. Each step places the orbit
+// of the queen of the highest free row. nodes counts the orbits placed.
+func countOrbits(n, first int, orbit func(b *symBoard, r, c uint) bool) (sols, nodes uint64) {
+	if n <= 1 {
+		return 1, uint64(n) // the empty board, or the one queen
 	}
 	var rec func(b symBoard)
 	rec = func(b symBoard) {
