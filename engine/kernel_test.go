@@ -1,0 +1,30 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/nqueens/nqueens/internal/reference"
+)
+
+// TestWalkEveryPrefix runs the kernel from every valid prefix of every
+// length, the whole board and the rows just above the last included (where
+// the last-row count and the lookahead take over), against the slow
+// reference.
+func TestWalkEveryPrefix(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		var visit func(prefix []int, s Start)
+		visit = func(prefix []int, s Start) {
+			sols, _ := walk(s)
+			assert.Equal(t, reference.CountPrefix(n, prefix), sols, "n=%d prefix %v", n, prefix)
+			free := ^(s.Cols | s.LD | s.RD)
+			for c := 0; c < n; c++ {
+				if free&(1<<c) != 0 {
+					visit(append(prefix, c), s.place(1<<c))
+				}
+			}
+		}
+		visit(nil, emptyStart(n))
+	}
+}
