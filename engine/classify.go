@@ -2,28 +2,61 @@ package engine
 
 import "math/bits"
 
-// walkBanned is walk's twin for tasks with bans (the sym method's symmetry
-// bounds, queens placed in advance): the same search, avoiding the squares
-// ban forbids in each row. With weight 0 (sym's Classify tasks) every
-// completion is compared with its images under the 8 symmetries of the
-// square and counted only if it is the least of them (see classify);
-// otherwise each completion adds weight to r.Total. board holds the placed
-// queen's bit for each row above s.Row on entry.
-func walkBanned(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, weight uint64, flip bool, r *Result) {
-	if s.Cols == full {
-		r.leaf(n, board, weight, flip)
+// bannedSearch is the state of a search with bans (the sym method's
+// symmetry bounds, queens placed in advance): the stacks of the search, the
+// path (the queen's bit in each row), how a completion counts, and the
+// sums. The search stops at each completion and resumes after it, so that
+// the hot loop calls nothing and keeps its registers.
+type bannedSearch struct {
+	n      int
+	weight uint64 // 0: classify each completion (sym's Classify tasks)
+	flip   bool   // the task searches the board upside down
+	ban    *[maxRows]uint64
+	board  [maxRows]uint64
+
+	cols, dl, dr, rest [maxRows]uint64
+	rows               [maxRows]int
+	d                  int    // current level; 0 when the search is over
+	posib              uint64 // the current level's untried squares (set bits: taken)
+
+	r Result
+}
+
+// walkBanned is walk's twin for tasks with bans: the same search, avoiding
+// the squares ban forbids in each row. With weight 0 (sym's Classify tasks)
+// every completion is compared with its images under the 8 symmetries of
+// the square and counted only if it is the least of them (see classify);
+// otherwise each completion adds weight to the total. board holds the
+// placed queen's bit for each row above s.Row.
+func walkBanned(bs *bannedSearch, s Start) {
+	bs.posib = s.Cols | s.LD | s.RD | bs.ban[s.Row&63]
+	switch f := ^s.Cols; {
+	case s.Cols == full:
+		bs.leaf()
+		return
+	case f&(f-1) == 0: // only the last row is left
+		if bs.posib != full {
+			bs.board[s.Row&63] = f
+			bs.leaf()
+		}
 		return
 	}
-	var cols, dl, dr, rest [maxRows]uint64
-	var rows [maxRows]int
-	d := 1
-	cols[1], dl[1], dr[1], rows[1] = s.Cols, s.LD, s.RD, s.Row
-	posib := s.Cols | s.LD | s.RD | ban[s.Row&63]
-	nodes := r.Nodes
+	bs.d = 1
+	bs.cols[1], bs.dl[1], bs.dr[1], bs.rows[1] = s.Cols, s.LD, s.RD, s.Row
+	for bs.next() {
+		bs.leaf()
+	}
+}
+
+// next runs the search to its next completion, which it leaves in board,
+// and reports whether there was one.
+func (bs *bannedSearch) next() bool {
+	d, posib, ban := bs.d, bs.posib, bs.ban
+	var nodes uint64
 	for d > 0 {
 		i := d & 63
-		c, dls, drs, row := cols[i], dl[i]<<1, dr[i]>>1, rows[i]
-		banNext := ban[(row+1)&63]
+		c, dls, drs, row := bs.cols[i], bs.dl[i]<<1, bs.dr[i]>>1, bs.rows[i]
+		ban1, ban2 := ban[(row+1)&63], ban[(row+2)&63]
 		for posib != full {
 			bit := ^posib & (posib + 1)
 			posib ^= bit
@@ -31,49 +64,61 @@ func walkBanned(n int, s Start, ban *[maxRows]uint64, board *[maxRows]uint64, we
 			nc := c | bit
 			ndl := bit<<1 | dls
 			ndr := bit>>1 | drs
-			next := nc | ndl | ndr | banNext
+			next := nc | ndl | ndr | ban1
 			if next == full {
-				if nc == full {
-					board[row&63] = bit
-					r.leaf(n, board, weight, flip)
-				}
+				continue
+			}
+			// As in walk: the last row is counted without placing its
+			// queen, and rows+2 and +3 are looked ahead when they exist.
+			free := ^nc
+			free2 := free & (free - 1)
+			if free2 == 0 {
+				bs.board[row&63] = bit
+				bs.board[(row+1)&63] = free
+				bs.d, bs.posib = d, posib
+				bs.r.Nodes += nodes
+				return true
+			}
+			if nc|ndl<<1|ndr>>1|ban2 == full || (nc|ndl<<2|ndr>>2|ban[(row+3)&63] == full && free2&(free2-1) != 0) {
 				continue
 			}
 			// The board records the path: a row's queen is written when
 			// the search goes below it (or completes the board), which
 			// overwrites whatever an abandoned sibling left there.
-			board[row&63] = bit
-			rest[(d+1)&63] = posib
+			bs.board[row&63] = bit
+			bs.rest[(d+1)&63] = posib
 			d += int(b2u(posib != full))
 			i = d & 63
 			row++
-			cols[i], dl[i], dr[i], rows[i] = nc, ndl, ndr, row
+			bs.cols[i], bs.dl[i], bs.dr[i], bs.rows[i] = nc, ndl, ndr, row
 			c, dls, drs = nc, ndl<<1, ndr>>1
-			banNext = ban[(row+1)&63]
+			ban1, ban2 = ban2, ban[(row+2)&63]
 			posib = next
 		}
-		posib = rest[d&63]
+		posib = bs.rest[d&63]
 		d--
 	}
-	r.Nodes = nodes
+	bs.d = 0
+	bs.r.Nodes += nodes
+	return false
 }
 
 // leaf counts one completion: weight solutions, or its class (weight 0),
 // turning the board back over first for a task searched upside down.
-func (r *Result) leaf(n int, board *[maxRows]uint64, weight uint64, flip bool) {
-	if weight != 0 {
-		r.Total += weight
+func (bs *bannedSearch) leaf() {
+	if bs.weight != 0 {
+		bs.r.Total += bs.weight
 		return
 	}
-	if flip {
+	if bs.flip {
 		var up [maxRows]uint64
-		for i := 0; i < n; i++ {
-			up[i&63] = board[(n-1-i)&63]
+		for i := 0; i < bs.n; i++ {
+			up[i&63] = bs.board[(bs.n-1-i)&63]
 		}
-		r.add(classify(n, &up))
+		bs.r.add(classify(bs.n, &up))
 		return
 	}
-	r.add(classify(n, board))
+	bs.r.add(classify(bs.n, &bs.board))
 }
 
 // class describes a solution's symmetry class, as seen from one member.

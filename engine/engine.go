@@ -216,10 +216,15 @@ func runTask(n int, t *partition.Task, js *joinScratch) Result {
 	case partition.Rot90Symmetric:
 		sols, nodes := countRot90Sym(n, firstColumn(t))
 		r.Rot90Sym, r.Nodes = sols*t.Weight, nodes
-	case partition.Classify:
-		walkBanned(n, s, (*[maxRows]uint64)(t.Bans), &board, 0, t.Flip, &r)
-	case partition.CountBanned:
-		walkBanned(n, s, (*[maxRows]uint64)(t.Bans), &board, t.Weight, false, &r)
+	case partition.Classify, partition.CountBanned:
+		bs := bannedSearch{n: n, ban: (*[maxRows]uint64)(t.Bans), board: board}
+		if t.Kind == partition.Classify {
+			bs.flip = t.Flip
+		} else {
+			bs.weight = t.Weight
+		}
+		walkBanned(&bs, s)
+		r = bs.r
 	default:
 		sols, nodes := walk(s)
 		r.Total = sols * t.Weight
