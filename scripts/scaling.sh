@@ -19,21 +19,21 @@ for n in ${SCALING_N:-16 17}; do
 	reps=3
 	[ "$n" -ge 17 ] && reps=1
 	reps=${SCALING_REPS:-$reps}
-	for method in ${SCALING_METHODS:-join sym mirror}; do
-		for w in 1 2 4 8 12 16; do
-			[ "$w" -gt "$cores" ] && continue
-			for r in $(seq 1 "$reps"); do
+	# Repeats outermost: each one times every method and the textbook in
+	# turn, so that a drift of the (shared) machine's speed hits them alike.
+	for r in $(seq 1 "$reps"); do
+		for method in ${SCALING_METHODS:-join sym mirror}; do
+			for w in 1 2 4 8 12 16; do
+				[ "$w" -gt "$cores" ] && continue
 				j=$("$bin" count "$n" --json -m "$method" -j "$w")
 				echo "$n,$method,$w,$r,$(echo "$j" | field seconds),$(echo "$j" | field total),$(echo "$j" | field nodes)" | tee -a "$out"
 			done
 		done
-	done
-	if [ -n "$textbook" ]; then
-		for r in $(seq 1 "$reps"); do
+		if [ -n "$textbook" ]; then
 			s=$(date +%s.%N)
 			t=$("$textbook" "$n")
 			e=$(date +%s.%N)
 			echo "$n,textbook-c,1,$r,$(awk "BEGIN{print $e - $s}"),$t," | tee -a "$out"
-		done
-	fi
+		fi
+	done
 done
