@@ -13,6 +13,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/resultfile"
@@ -99,7 +100,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 	fs.StringVar(&f.shard, "shard", "", "count only shard I of M (I/M, 0-based)")
 	fs.IntVar(&f.shards, "shards", 0, "number of shards when JOB_COMPLETION_INDEX (Kubernetes Indexed Job) selects the shard")
 	fs.StringVar(&f.out, "out", "", "write this run's per-task counts to a shard result file for 'nqueens merge'")
-	fs.StringVar(&f.memory, "memory", "", "memory the join method may use, e.g. 8GiB or 500MB (default: half of physical memory)")
+	memoryFlag(fs, &f.memory)
 	fs.DurationVar(&f.grace, "grace", 30*time.Second, "after a stop signal, how long running tasks may finish before they are abandoned")
 	f.progress.register(fs)
 	return cmd
@@ -164,7 +165,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 	if err != nil {
 		return err
 	}
-	mem, err := joinMemory(plan, workers, limit)
+	mem, err := joinMemory(plan, workers, limit, 0)
 	if err != nil {
 		return err
 	}
@@ -195,7 +196,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags
 		if err != nil {
 			return err
 		}
-		mem2, err := joinMemory(plan2, workers, limit)
+		mem2, err := joinMemory(plan2, workers, limit, 0)
 		if err != nil {
 			return err
 		}
@@ -492,6 +493,11 @@ func parseMethod(s string, n int) (partition.Method, error) {
 	return m, nil
 }
 
+// memoryFlag registers --memory, the join method's memory limit.
+func memoryFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "memory", "", "memory the join method may use, e.g. 8GiB or 500MB (default: half of physical memory)")
+}
+
 // memoryLimit parses --memory; empty means half of physical memory (or
 // 4 GiB where that is unknown).
 func memoryLimit(s string) (int64, error) {
@@ -509,18 +515,19 @@ func memoryLimit(s string) (int64, error) {
 }
 
 // joinMemory divides the memory limit for a join plan (nothing to do for
-// other methods, whose memory is the plan's).
-func joinMemory(plan *partition.Plan, workers int, limit int64) (engine.JoinMemory, error) {
+// other methods, whose memory is the plan's). held is memory the process
+// keeps beside this plan's (other plans of a table).
+func joinMemory(plan *partition.Plan, workers int, limit, held int64) (engine.JoinMemory, error) {
 	if plan.Method != partition.Join {
 		return engine.JoinMemory{}, nil
 	}
 	workers = min(workers, max(1, len(plan.Tasks)))
-	planBytes := int64(len(plan.Tasks)) * planTaskBytes
-	if need := engine.JoinMinBytes(plan.N, workers) + planBytes; limit < need {
+	held += int64(len(plan.Tasks)) * planTaskBytes
+	if need := engine.JoinMinBytes(plan.N, workers) + held; limit < need {
 		return engine.JoinMemory{}, fmt.Errorf("--memory %s is too small for the join method on n = %d with %d workers: it needs at least %s (raise --memory, use fewer workers with -j, or --method sym)",
 			humanize.IBytes(uint64(limit)), plan.N, workers, humanize.IBytes(uint64(need)))
 	}
-	return engine.PlanJoinMemory(plan.N, workers, limit-planBytes)
+	return engine.PlanJoinMemory(plan.N, workers, limit-held)
 }
 
 // planTaskBytes is the memory a plan takes per task, with its ID.

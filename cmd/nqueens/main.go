@@ -3,7 +3,11 @@
 // Usage:
 //
 //	nqueens count N [--method auto|join|sym|mirror] [-j WORKERS] [--json] [--verify] [--memory SIZE]
+//	nqueens table FROM TO [--format text|csv|json|markdown|bfile] [--seq total|unique|point|rot90] [--memory SIZE]
+//	nqueens bench | list N | solve N | verify | merge FILES...
 //	nqueens version
+//
+// "nqueens COMMAND --help" describes each command and its flags.
 //
 // Exit codes: 0 success, 1 failure (including a failed --verify), 2 bad
 // input or usage, 130 interrupted by SIGINT, 138 by SIGUSR1, 143 by SIGTERM.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -38,6 +39,7 @@ type tableFlags struct {
 	seq      string
 	method   string
 	workers  int
+	memory   string
 	meta     bool
 	progress progressFlags
 }
@@ -61,7 +63,7 @@ Formats (--format):
 
 --meta adds workers, nodes, nodes_per_second, cpu, go_version and date
 columns to csv (scripts/results.sh uses it to write results.csv).`,
-		Example: "  nqueens table 1 14\n  nqueens table 0 16 --format bfile --seq total > b000170.txt\n  nqueens table 4 12 --format markdown",
+		Example: "  nqueens table 1 14\n  nqueens table 0 16 --format bfile --seq total > b000170.txt\n  nqueens table 4 12 --format markdown\n  nqueens table 1 21 --format csv --memory 8GiB",
 		Args:    exactArgs(2, "FROM and TO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			from, err := parseN(args[0])
@@ -100,6 +102,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 	fs.StringVarP(&f.method, "method", "m", "auto", "counting method: auto (per n: join from n = 12, sym below), join, sym (all four counts) or mirror (total only)")
 	fs.BoolVar(&f.meta, "meta", false, "csv only: add workers, nodes, nodes_per_second, cpu, go_version and date columns")
 	workersFlag(fs, &f.workers)
+	memoryFlag(fs, &f.memory)
 	f.progress.register(fs)
 	return cmd
 }
@@ -130,13 +133,16 @@ func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, f tab
 	if workers == 0 {
 		workers = engine.DefaultWorkers()
 	}
-	w := newTableWriter(stdout, f)
-	if err := w.begin(from, to); err != nil {
+	limit, err := memoryLimit(f.memory)
+	if err != nil {
 		return err
 	}
-	// Plan every n first so the progress bar knows the whole cost.
+	// Plan every n first so the progress bar knows the whole cost, and
+	// size every join row's memory before anything is counted.
 	plans := make([]*partition.Plan, 0, to-from+1)
 	var cost uint64
+	var planBytes int64
+	join := false
 	for n := from; n <= to; n++ {
 		method, err := parseMethod(f.method, n)
 		if err != nil {
@@ -148,12 +154,30 @@ func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, f tab
 		}
 		plans = append(plans, p)
 		cost += p.Cost()
+		planBytes += int64(len(p.Tasks)) * planTaskBytes
+		join = join || p.Method == partition.Join
+	}
+	mems := make([]engine.JoinMemory, len(plans))
+	for i, p := range plans {
+		// The other rows' plans stay in memory beside this one's.
+		others := planBytes - int64(len(p.Tasks))*planTaskBytes
+		if mems[i], err = joinMemory(p, workers, limit, others); err != nil {
+			return err
+		}
+	}
+	if join {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+	}
+	w := newTableWriter(stdout, f)
+	if err := w.begin(from, to); err != nil {
+		return err
 	}
 	prog := f.progress.start(stderr, fmt.Sprintf("table %d..%d", from, to), cost)
 	defer prog.stop()
-	for _, p := range plans {
+	for i, p := range plans {
 		start := time.Now()
-		c, err := engine.Run(ctx, p.N, p.Tasks, engine.Options{Workers: workers, OnResult: prog.taskDone(p)})
+		c, err := engine.Run(ctx, p.N, p.Tasks, engine.Options{Workers: workers, JoinChunk: mems[i].Chunk,
+			QuarterBudget: mems[i].CacheBudget, OnResult: prog.taskDone(p)})
 		if err != nil {
 			prog.stop()
 			if ctx.Err() != nil {
