@@ -141,11 +141,15 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 	// Quarter q = side*2 + part: west-north, west-south, east-north,
 	// east-south.
 	var lists [4]*quarterList
+	var bans [4][2]uint64
 	for q, rows := range [4]uint64{westRows & north, westRows & south, eastRows & north, eastRows & south} {
-		lists[q] = qc.get(q, rows, int(t.Middle), &js.own[q], &js.tmp)
+		lists[q], bans[q][0], bans[q][1] = qc.get(q, rows, int(t.Middle), &js.own[q], &js.tmp)
 	}
-	js.westH.reset(lists[0], lists[1], qc.columns(0))
-	js.eastH.reset(lists[2], lists[3], qc.columns(1))
+	// A shared list comes with the middle queen's diagonals, which the
+	// half-join then leaves out; both of a half's lists must have them
+	// (the pair test filters the south one through the north one).
+	js.westH.reset(lists[0], lists[1], qc.columns(0), bans[0][0]|bans[1][0], bans[0][1]|bans[1][1])
+	js.eastH.reset(lists[2], lists[3], qc.columns(1), bans[2][0]|bans[3][0], bans[2][1]|bans[3][1])
 	// Bytes per pattern; matchGroup reads at least 4 (patterns of fewer
 	// bytes have zero bytes there, whose words buildGroup fills too).
 	nbytes := max(4, (2*int(qc.w.width)+7)/8)

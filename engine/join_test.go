@@ -131,45 +131,58 @@ func bruteHalf(n int, rows, cols, ban1, ban2 uint64) []uint64 {
 	return out
 }
 
+// TestHalfJoin lists every half-board of small boards, from kept lists and
+// from lists listed per task, both ways the cache keeps them for odd n (per
+// row of the middle column's queen while the budget lasts, then shared and
+// filtered by the half-join), against brute force.
 func TestHalfJoin(t *testing.T) {
 	for n := 0; n <= 10; n++ {
-		h := n / 2
-		all := uint64(1)<<uint(n) - 1
-		north := uint64(1)<<uint(h) - 1
-		qc := newQuarterCache(n, 1<<30)
-		var own [2]quarterList
-		var tmp []keyed
-		for mid := -1; mid <= h; mid++ {
-			if (mid >= 0) != (n%2 == 1) {
-				continue
-			}
-			rest := all
-			if mid >= 0 {
-				rest &^= 1 << uint(mid)
-			}
-			ban1, ban2 := bans(n, mid)
-			for rows := uint64(0); rows <= all; rows++ {
-				if rows&^rest != 0 || bits.OnesCount64(rows) != h {
+		for _, budget := range []int64{1 << 30, 0} {
+			h := n / 2
+			all := uint64(1)<<uint(n) - 1
+			north := uint64(1)<<uint(h) - 1
+			qc := newQuarterCache(n, budget)
+			var own [2]quarterList
+			var tmp []keyed
+			for mid := -1; mid <= h; mid++ {
+				if (mid >= 0) != (n%2 == 1) {
 					continue
 				}
-				for side := range 2 {
-					cols := qc.columns(side)
-					var hj halfJoin
-					hj.reset(qc.get(2*side, rows&north, mid, &own[0], &tmp), qc.get(2*side+1, rows&^north, mid, &own[1], &tmp), cols)
-					// A small buffer makes the listing stop and resume.
-					buf := make([]uint64, 4)
-					var got []uint64
-					for !hj.done {
-						k := hj.fill(buf, 0)
-						got = append(got, buf[:k]...)
-					}
-					slices.Sort(got)
-					want := bruteHalf(n, rows, cols, ban1, ban2)
-					if len(want) == 0 {
-						want = nil
-					}
-					require.Equal(t, want, got, "n=%d side %d rows %b mid %d", n, side, rows, mid)
+				rest := all
+				if mid >= 0 {
+					rest &^= 1 << uint(mid)
 				}
+				ban1, ban2 := bans(n, mid)
+				b1, b2 := qc.middleBans(mid)
+				require.Equal(t, [2]uint64{ban1, ban2}, [2]uint64{b1, b2}, "n=%d mid %d", n, mid)
+				for rows := uint64(0); rows <= all; rows++ {
+					if rows&^rest != 0 || bits.OnesCount64(rows) != h {
+						continue
+					}
+					for side := range 2 {
+						cols := qc.columns(side)
+						nl, n1, n2 := qc.get(2*side, rows&north, mid, &own[0], &tmp)
+						sl, s1, s2 := qc.get(2*side+1, rows&^north, mid, &own[1], &tmp)
+						var hj halfJoin
+						hj.reset(nl, sl, cols, n1|s1, n2|s2)
+						// A small buffer makes the listing stop and resume.
+						buf := make([]uint64, 4)
+						var got []uint64
+						for !hj.done {
+							k := hj.fill(buf, 0)
+							got = append(got, buf[:k]...)
+						}
+						slices.Sort(got)
+						want := bruteHalf(n, rows, cols, ban1, ban2)
+						if len(want) == 0 {
+							want = nil
+						}
+						require.Equal(t, want, got, "n=%d budget %d side %d rows %b mid %d", n, budget, side, rows, mid)
+					}
+				}
+			}
+			if n%2 == 1 && n > 1 {
+				assert.Equal(t, budget == 0, qc.sharedMode.Load(), "n=%d budget %d: shared lists only without room", n, budget)
 			}
 		}
 	}
@@ -230,7 +243,7 @@ func TestJoinBounded(t *testing.T) {
 		for _, c := range []struct {
 			chunk  int
 			budget int64
-		}{{64, 1 << 30}, {1 << 20, 0}, {16, 0}} {
+		}{{64, 1 << 30}, {1 << 20, 0}, {16, 0}, {1 << 20, 24 << 10}} {
 			js := &joinScratch{chunk: c.chunk}
 			qc := newQuarterCache(n, c.budget)
 			var total uint64
@@ -242,6 +255,13 @@ func TestJoinBounded(t *testing.T) {
 			assert.Equal(t, known.Total[n], total, "n=%d chunk %d budget %d", n, c.chunk, c.budget)
 			if c.budget == 0 {
 				assert.Zero(t, qc.kept.Load(), "nothing kept without a budget")
+			}
+			assert.LessOrEqual(t, qc.kept.Load(), c.budget)
+			if c.budget == 24<<10 && n%2 == 1 {
+				// Lists per middle row outgrow 24 KiB on these
+				// boards: the cache went over to shared ones.
+				assert.True(t, qc.sharedMode.Load(), "n=%d", n)
+				assert.Positive(t, qc.kept.Load(), "n=%d: shared lists kept", n)
 			}
 		}
 	}

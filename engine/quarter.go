@@ -16,6 +16,7 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
+	"sync"
 	"sync/atomic"
 )
 
@@ -97,17 +98,27 @@ func listQuarter(q *quarterList, n int, rows, cols, ban1, ban2 uint64, w window,
 }
 
 // quarterCache keeps the quarter lists of one board size, shared by all
-// workers: lists[mid][quarter][rows >> shift]. Quarters are west-north,
-// west-south, east-north, east-south; mid is the row of the middle column's
-// queen for odd n, whose diagonals the lists avoid (always 0 for even n).
-// Lists are kept while the budget lasts.
+// workers, while its budget lasts. Quarters are west-north, west-south,
+// east-north, east-south; a list is found by its quarter and rows (shifted
+// down to the quarter's first row).
+//
+// For odd n a list depends on the row of the middle column's queen too,
+// whose diagonals it avoids: lists[mid][quarter][rows] (lists[0] alone for
+// even n). These lists total about h+1 times those of the even board below,
+// and when they outgrow the budget (n = 21 needs 5 GB) the cache drops them
+// and keeps one list per quarter and rows for every middle row instead
+// (shared), which the half-join filters as it goes (halfJoin.fill): about
+// a tenth of the memory, at about 20% more time (n = 19).
 type quarterCache struct {
-	n     int
-	w     window
-	sv    sieve
-	lists [][4][]atomic.Pointer[quarterList]
-	room  atomic.Int64 // bytes the cache may still take
-	kept  atomic.Int64 // bytes it holds
+	n          int
+	w          window
+	sv         sieve
+	lists      [][4][]atomic.Pointer[quarterList]
+	shared     [4][]atomic.Pointer[quarterList]
+	sharedMode atomic.Bool
+	switchOnce sync.Once
+	room       atomic.Int64 // bytes the cache may still take
+	kept       atomic.Int64 // bytes it holds
 }
 
 // newQuarterCache returns an empty cache for n×n boards that keeps at most
@@ -120,15 +131,22 @@ func newQuarterCache(n int, budget int64) *quarterCache {
 	if n%2 == 1 {
 		mids = h + 1 // the planner puts the middle queen in rows 0..h
 	}
-	c.lists = make([][4][]atomic.Pointer[quarterList], mids)
-	for m := range c.lists {
-		for q := range c.lists[m] {
+	index := func() (ls [4][]atomic.Pointer[quarterList]) {
+		for q := range ls {
 			rows := h // north quarters: rows 0..h-1
 			if q%2 == 1 {
 				rows = n - h // south quarters: rows h..n-1
 			}
-			c.lists[m][q] = make([]atomic.Pointer[quarterList], 1<<uint(rows))
+			ls[q] = make([]atomic.Pointer[quarterList], 1<<uint(rows))
 		}
+		return ls
+	}
+	c.lists = make([][4][]atomic.Pointer[quarterList], mids)
+	for m := range c.lists {
+		c.lists[m] = index()
+	}
+	if n%2 == 1 {
+		c.shared = index()
 	}
 	c.room.Store(budget)
 	return c
@@ -137,7 +155,11 @@ func newQuarterCache(n int, budget int64) *quarterCache {
 // quarterCacheBytes is the memory of an empty cache for n×n boards.
 func quarterCacheBytes(n int) int64 {
 	h := n / 2
-	return int64(h+1) * 2 * 8 * (int64(1)<<uint(h) + int64(1)<<uint(n-h))
+	indexes := int64(1)
+	if n%2 == 1 {
+		indexes = int64(h) + 2 // one per middle row, and the shared one
+	}
+	return indexes * 2 * 8 * (int64(1)<<uint(h) + int64(1)<<uint(n-h))
 }
 
 // columns returns the columns of side 0 (west) or 1 (east).
@@ -150,45 +172,92 @@ func (c *quarterCache) columns(side int) uint64 {
 	return west << uint(c.n-h)
 }
 
-// get returns the list of quarter q (side*2 + part) for rows, avoiding the
-// diagonals of a queen in row mid of the middle column (odd n; mid is -1
-// for even n): the cached one, or one listed now, kept if the budget allows
-// and otherwise listed into scratch.
-func (c *quarterCache) get(q int, rows uint64, mid int, scratch *quarterList, tmp *[]keyed) *quarterList {
+// middleBans returns the main diagonal and anti-diagonal bits of the middle
+// column's queen in row mid (odd n), none for mid < 0.
+func (c *quarterCache) middleBans(mid int) (ban1, ban2 uint64) {
+	if mid < 0 {
+		return 0, 0
+	}
+	h, a := uint(c.n/2), uint(mid)
+	return 1 << (h + uint(c.n) - 1 - a), 1 << (a + h)
+}
+
+// get returns the list of quarter q (side*2 + part) for rows, with the
+// middle column's queen in row mid (odd n; -1 for even n): the cached one,
+// or one listed now, kept if the budget allows and otherwise listed into
+// own. ban1 and ban2 are the middle queen's diagonals when the list
+// ignores them (shared lists; the half-join filters), zero otherwise.
+func (c *quarterCache) get(q int, rows uint64, mid int, own *quarterList, tmp *[]keyed) (l *quarterList, ban1, ban2 uint64) {
 	shift := uint(0)
 	if q%2 == 1 {
 		shift = uint(c.n / 2)
 	}
-	var ban1, ban2 uint64
-	m := 0
-	if mid >= 0 {
-		h, a := uint(c.n/2), uint(mid)
-		ban1 = 1 << (h + uint(c.n) - 1 - a)
-		ban2 = 1 << (a + h)
-		m = mid
+	i := (rows >> shift) & uint64(len(c.lists[0][q])-1)
+	b1, b2 := c.middleBans(mid)
+	if !c.sharedMode.Load() {
+		slot := &c.lists[max(mid, 0)][q][i]
+		if l := slot.Load(); l != nil {
+			return l, 0, 0
+		}
+		l, kept := c.list(slot, q, rows, b1, b2, own, tmp)
+		if !kept && mid >= 0 {
+			// No room for another list per middle row: from now on
+			// one list for all of them.
+			c.switchOnce.Do(c.toShared)
+		}
+		return l, 0, 0
 	}
-	slots := c.lists[m][q]
-	slot := &slots[(rows>>shift)&uint64(len(slots)-1)]
+	slot := &c.shared[q][i]
 	if l := slot.Load(); l != nil {
-		return l
+		return l, b1, b2
 	}
-	*tmp = listQuarter(scratch, c.n, rows, c.columns(q/2), ban1, ban2, c.w, *tmp)
-	size := int64(len(scratch.keys))*8 + int64(len(scratch.offs))*4 + int64(len(scratch.places))*24 + 72
+	l, _ = c.list(slot, q, rows, 0, 0, own, tmp)
+	return l, b1, b2
+}
+
+// list lists quarter q for rows, avoiding the diagonals ban1 and ban2,
+// into own and keeps a copy in slot if the budget allows. It returns the
+// kept copy (or another worker's) and true, or own and false.
+func (c *quarterCache) list(slot *atomic.Pointer[quarterList], q int, rows, ban1, ban2 uint64, own *quarterList, tmp *[]keyed) (*quarterList, bool) {
+	*tmp = listQuarter(own, c.n, rows, c.columns(q/2), ban1, ban2, c.w, *tmp)
+	size := own.bytes()
 	if c.room.Add(-size) < 0 {
 		c.room.Add(size)
-		return scratch
+		return own, false
 	}
 	kept := &quarterList{
-		keys:   slices.Clone(scratch.keys),
-		offs:   slices.Clone(scratch.offs),
-		places: slices.Clone(scratch.places),
+		keys:   slices.Clone(own.keys),
+		offs:   slices.Clone(own.offs),
+		places: slices.Clone(own.places),
 	}
 	if !slot.CompareAndSwap(nil, kept) {
 		c.room.Add(size) // another worker listed it first
-		return slot.Load()
+		return slot.Load(), true
 	}
 	c.kept.Add(size)
-	return kept
+	return kept, true
+}
+
+// toShared drops the lists kept per middle row and makes the cache keep
+// shared ones. Running tasks keep the lists they hold until they finish. A
+// list a worker adds per middle row while this runs stays, unused.
+func (c *quarterCache) toShared() {
+	c.sharedMode.Store(true)
+	for m := range c.lists {
+		for q := range c.lists[m] {
+			for i := range c.lists[m][q] {
+				if l := c.lists[m][q][i].Swap(nil); l != nil {
+					c.room.Add(l.bytes())
+					c.kept.Add(-l.bytes())
+				}
+			}
+		}
+	}
+}
+
+// bytes is the memory a kept list takes.
+func (l *quarterList) bytes() int64 {
+	return int64(len(l.keys))*8 + int64(len(l.offs))*4 + int64(len(l.places))*24 + 72
 }
 
 // halfJoin lists the patterns of one half's boards by joining a north and
@@ -196,14 +265,15 @@ func (c *quarterCache) get(q int, rows uint64, mid int, scratch *quarterList, tm
 type halfJoin struct {
 	north, south *quarterList
 	cols         uint64 // the half's columns
+	ban1, ban2   uint64 // the middle queen's diagonals, for shared lists
 	i, j         int    // north key (increasing), south key (decreasing)
 	x, y         int    // position in the two keys' placements
 	done         bool
 	pairs        uint64 // north-south pairs compared
 }
 
-func (hj *halfJoin) reset(north, south *quarterList, cols uint64) {
-	*hj = halfJoin{north: north, south: south, cols: cols, j: len(south.keys) - 1}
+func (hj *halfJoin) reset(north, south *quarterList, cols, ban1, ban2 uint64) {
+	*hj = halfJoin{north: north, south: south, cols: cols, ban1: ban1, ban2: ban2, j: len(south.keys) - 1}
 }
 
 // rewind makes the next fill list the half again from the start.
@@ -234,6 +304,14 @@ func (hj *halfJoin) fill(buf []uint64, k int) int {
 		sr := S.places[S.offs[hj.j]:S.offs[hj.j+1]]
 		for ; hj.x < len(nr); hj.x, hj.y = hj.x+1, 0 {
 			a := nr[hj.x]
+			if a.d1&hj.ban1|a.d2&hj.ban2 != 0 {
+				continue // attacks the middle column's queen
+			}
+			// A south placement that attacks the middle queen shares a
+			// diagonal with a as extended here: the pair test below
+			// leaves it out at no extra cost.
+			a.d1 |= hj.ban1
+			a.d2 |= hj.ban2
 			room := len(buf) - k
 			if room == 0 {
 				return k
