@@ -5,6 +5,7 @@ package engine
 // the smallest buffers and no cache (the bounded-memory paths).
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -323,4 +324,23 @@ func BenchmarkJoinKernel(b *testing.B) {
 	}
 	require.Equal(b, known.Total[n], total)
 	b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "solutions/s")
+}
+
+// TestJoinCacheSwitch runs odd boards on several workers with a budget the
+// lists per middle row outgrow, so that the cache goes over to shared lists
+// while tasks run (go test -race checks the switch).
+func TestJoinCacheSwitch(t *testing.T) {
+	ns := []int{11, 13, 15}
+	if testing.Short() {
+		ns = ns[:2]
+	}
+	for _, n := range ns {
+		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		require.NoError(t, err)
+		for _, budget := range []int64{24 << 10, 256 << 10} {
+			c, err := Run(context.Background(), n, halves(p), Options{Workers: 4, QuarterBudget: budget})
+			require.NoError(t, err)
+			assert.Equal(t, known.Total[n], c.Total.Lo, "n=%d budget %d", n, budget)
+		}
+	}
 }
