@@ -247,8 +247,9 @@ func (c *quarterCache) toShared() {
 		for q := range c.lists[m] {
 			for i := range c.lists[m][q] {
 				if l := c.lists[m][q][i].Swap(nil); l != nil {
-					c.room.Add(l.bytes())
-					c.kept.Add(-l.bytes())
+					size := l.bytes()
+					c.room.Add(size)
+					c.kept.Add(-size)
 				}
 			}
 		}
