@@ -58,7 +58,7 @@ func countBoard(b *testing.B, n int, m partition.Method, w int) engine.Counts {
 		if err != nil {
 			b.Fatal(err)
 		}
-		c, err = engine.Run(context.Background(), n, p.Tasks, engine.Options{Workers: w})
+		c, err = engine.Run(context.Background(), p, engine.Options{Workers: w})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -128,7 +128,10 @@ func BenchmarkKernel(b *testing.B) {
 			for b.Loop() {
 				total, nodes = 0, 0
 				for i := range p.Tasks {
-					r := engine.RunTask(n, &p.Tasks[i])
+					r, err := engine.RunTask(p, i)
+					if err != nil {
+						b.Fatal(err)
+					}
 					total += r.Total
 					nodes += r.Nodes
 				}
@@ -162,7 +165,7 @@ func BenchmarkCountPlaced(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					c, err = engine.Run(context.Background(), n, p.Tasks, engine.Options{Workers: w})
+					c, err = engine.Run(context.Background(), p, engine.Options{Workers: w})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -28,7 +28,7 @@ type bannedSearch struct {
 // the square and counted only if it is the least of them (see classify);
 // otherwise each completion adds weight to the total. board holds the
 // placed queen's bit for each row above s.Row.
-func walkBanned(bs *bannedSearch, s Start) {
+func walkBanned(bs *bannedSearch, s start) {
 	bs.posib = s.Cols | s.LD | s.RD | bs.ban[s.Row&63]
 	switch f := ^s.Cols; {
 	case s.Cols == full:

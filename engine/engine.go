@@ -1,9 +1,19 @@
 // Package engine counts n-queens solutions: the kernels and the parallel
 // scheduler that runs a [partition.Plan]'s tasks on every core.
 //
-// The counting kernel is walk, in kernel.go; classify.go holds its twin for
-// the full-symmetry method. [Run] runs tasks in an errgroup limited to the
-// requested number of workers and sums their [Result]s into [Counts].
+// The kernels, one per kind of task:
+//   - walk (kernel.go), the backtracking counter of the mirror method;
+//   - walkBanned (classify.go), its twin for tasks with bans: the sym
+//     method's classification of every solution, and placed queens;
+//   - runJoin (join.go, quarter.go, match.go), the join method's meet in
+//     the middle: half-boards listed from quarter placements, pairs
+//     without a common diagonal counted;
+//   - countPointSym and countRot90Sym (symmetric.go), the join's searches
+//     for solutions equal to their own rotations.
+//
+// [Run] runs a plan's tasks in an errgroup limited to the requested number
+// of workers and sums their [Result]s into [Counts]; it sizes the join's
+// memory to [Options].Memory. [Each] lists the solutions of one task.
 package engine
 
 import (
@@ -12,6 +22,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -22,19 +34,28 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// ErrWorkers is returned for a worker count below 1.
-var ErrWorkers = errors.New("engine: workers must be at least 1")
+// Errors returned by [Run], [RunTask] and [Each].
+var (
+	ErrWorkers = errors.New("engine: workers must be at least 1")
+	ErrPlan    = errors.New("engine: invalid plan")
+	ErrList    = errors.New("engine: the task does not list solutions")
+)
 
 // Result is what one task found. Counts are already weighted: Total is the
 // number of solutions the task stands for.
 type Result struct {
-	// Task is the task's index in the slice given to [Run].
+	// Task is the task's index in the plan's Tasks.
 	Task int
 	// Total solutions; Unique classes under the 8 symmetries; solutions
 	// equal to their 180° rotation (PointSym) and to their 90° rotation
-	// (Rot90Sym). The last three are zero for methods without classes.
+	// (Rot90Sym). Which of the last three a task counts depends on its
+	// kind: Classify tasks count all three, PointSymmetric and
+	// Rot90Symmetric tasks their own, the others none.
 	Total, Unique, PointSym, Rot90Sym uint64
-	// Nodes counts the queens the search placed (see walk).
+	// Nodes measures the task's work: for the backtracking kernels the
+	// queens placed (see walk), for join tasks the north–south pairs of
+	// quarter placements tried while listing half-boards. Nodes are
+	// comparable between plans of one method only.
 	Nodes uint64
 }
 
@@ -79,26 +100,23 @@ func WorkerSteps(max int) []int {
 type Options struct {
 	// Workers is how many tasks run at once; 0 means [DefaultWorkers].
 	Workers int
+	// Tasks lists the indices of the plan's tasks to run, each at most
+	// once; nil runs them all.
+	Tasks []int
+	// Memory bounds, in bytes, what the run may take; 0 means
+	// [DefaultMemory]. Only the join method's buffers and cache depend on
+	// it (a smaller limit makes the join slower, never larger; Run
+	// refuses one below [MinMemory] with a [*MemoryError]). While a join
+	// runs, the Go runtime's soft memory limit is set to it, so that the
+	// garbage collector keeps the heap within it too.
+	Memory int64
 	// OnResult, if set, is called with each result as its task finishes,
 	// never concurrently with itself.
 	OnResult func(Result)
-	// JoinChunk is the size, in patterns, of each worker's two buffers for
-	// join tasks (see [JoinWorkerBytes]); 0 means [DefaultJoinChunk].
-	// It bounds the memory a join uses; results do not depend on it.
-	JoinChunk int
-	// QuarterBudget bounds the bytes of quarter lists the join keeps for
-	// all workers (see quarter.go); 0 means [DefaultQuarterBudget]. Lists
-	// beyond it are listed again for each task that needs them.
-	QuarterBudget int64
+
+	// quarterBudget, if set, replaces the quarter cache's budget (tests).
+	quarterBudget int64
 }
-
-// DefaultQuarterBudget is the default memory the join's quarter cache may
-// take: enough for every list of n ≤ 21.
-const DefaultQuarterBudget = 2 << 30
-
-// DefaultJoinChunk is the join buffers' default size: 1M patterns, 16 MiB a
-// worker, more than any task of n ≤ 20 needs.
-const DefaultJoinChunk = 1 << 20
 
 // DefaultWorkers is the number of logical cores that cpuid reports, or
 // runtime.NumCPU when cpuid cannot tell.
@@ -109,34 +127,96 @@ func DefaultWorkers() int {
 	return runtime.NumCPU()
 }
 
-// Run counts the solutions of the given tasks of an n×n board and returns
-// their sum. Workers goroutines in an errgroup take tasks from one queue in
-// order of decreasing estimated cost, so that the big ones do not finish
-// last. When ctx is cancelled no new task starts, running ones finish, and
-// Run returns ctx's error with the counts of the tasks that did finish.
-func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Counts, error) {
-	workers := opt.Workers
-	if workers == 0 {
-		workers = DefaultWorkers()
+// check returns an error naming the first task of the plan that no kernel
+// can run.
+func check(plan *partition.Plan) error {
+	if plan == nil {
+		return fmt.Errorf("%w: no plan", ErrPlan)
 	}
+	if plan.N < 0 || plan.N > maxRows {
+		return fmt.Errorf("%w: board size %d out of range (accepted: 0..%d)", ErrPlan, plan.N, maxRows)
+	}
+	for i := range plan.Tasks {
+		if err := checkTask(plan.N, &plan.Tasks[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkTask returns an error if no kernel can run t on an n×n board.
+func checkTask(n int, t *partition.Task) error {
+	bad := len(t.Prefix) > n
+	for _, c := range t.Prefix {
+		bad = bad || int(c) >= n
+	}
+	switch t.Kind {
+	case partition.Count:
+	case partition.Classify, partition.CountBanned:
+		bad = bad || t.Bans == nil
+	case partition.Halves:
+		bad = bad || n > joinMaxN || n%2 == 1 && (t.Middle < 0 || int(t.Middle) >= n)
+	case partition.PointSymmetric, partition.Rot90Symmetric:
+		bad = bad || len(t.Prefix) > 1
+	default:
+		return fmt.Errorf("%w: task %q has an unknown kind %d", ErrPlan, t.ID, t.Kind)
+	}
+	if bad {
+		return fmt.Errorf("%w: task %q does not fit an %d×%d board", ErrPlan, t.ID, n, n)
+	}
+	return nil
+}
+
+// Run counts the solutions of the plan's tasks (those in opt.Tasks, or
+// all) and returns their sum. Workers goroutines in an errgroup take tasks
+// from one queue in order of decreasing estimated cost, so that the big
+// ones do not finish last. When ctx is cancelled no new task starts,
+// running ones finish, and Run returns ctx's error with the counts of the
+// tasks that did finish. Invalid input (a plan no kernel can run, a worker
+// count below 1, task indices out of range, a memory limit too small) is
+// an error before any task starts.
+func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error) {
+	if err := check(plan); err != nil {
+		return Counts{}, err
+	}
+	workers := cmp.Or(opt.Workers, DefaultWorkers())
 	if workers < 1 {
 		return Counts{}, fmt.Errorf("%w (got %d)", ErrWorkers, workers)
 	}
-	if n < 0 || n > MaxN {
-		return Counts{}, fmt.Errorf("engine: board size %d out of range (accepted: 0..%d)", n, MaxN)
+	order := opt.Tasks
+	if order == nil {
+		order = make([]int, len(plan.Tasks))
+		for i := range order {
+			order[i] = i
+		}
+	} else {
+		order = slices.Clone(order)
+		seen := make([]bool, len(plan.Tasks))
+		for _, i := range order {
+			if i < 0 || i >= len(plan.Tasks) || seen[i] {
+				return Counts{}, fmt.Errorf("%w: task index %d out of range or repeated (the plan has %d tasks)", ErrPlan, i, len(plan.Tasks))
+			}
+			seen[i] = true
+		}
 	}
-	order := make([]int, len(tasks))
-	for i := range order {
-		order[i] = i
-	}
+	tasks := plan.Tasks
 	sort.SliceStable(order, func(a, b int) bool { return tasks[order[a]].Cost > tasks[order[b]].Cost })
+	workers = min(workers, max(1, len(order)))
 
 	var qc *quarterCache
-	for i := range tasks {
-		if tasks[i].Kind == partition.Halves {
-			qc = newQuarterCache(n, cmp.Or(opt.QuarterBudget, DefaultQuarterBudget))
-			break
+	chunk := defaultJoinChunk
+	if needsMemory(plan) {
+		limit := cmp.Or(opt.Memory, DefaultMemory())
+		if need := joinMinBytes(plan.N, workers) + planBytes(plan); limit < need {
+			return Counts{}, &MemoryError{N: plan.N, Workers: workers, Limit: limit, Need: need}
 		}
+		mem, err := planJoinMemory(plan.N, workers, limit-planBytes(plan))
+		if err != nil {
+			return Counts{}, err
+		}
+		chunk = mem.Chunk
+		qc = newQuarterCache(plan.N, cmp.Or(opt.quarterBudget, mem.CacheBudget))
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
 	var mu sync.Mutex
 	var next atomic.Int64 // index into order of the next task to hand out
@@ -146,10 +226,10 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 	// left: a goroutine grows its stack to the kernels' size once, not once
 	// per task, and the cost-ordered queue balances the load dynamically.
 	// Each worker sums its own results; the sums are added at the end.
-	sums := make([]Counts, min(workers, len(tasks)))
+	sums := make([]Counts, min(workers, len(order)))
 	for w := range sums {
 		g.Go(func() error {
-			js := newJoinScratch(cmp.Or(opt.JoinChunk, DefaultJoinChunk))
+			js := newJoinScratch(chunk)
 			js.cache = qc
 			for gctx.Err() == nil {
 				k := int(next.Add(1) - 1)
@@ -157,7 +237,7 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 					return nil
 				}
 				i := order[k]
-				r := runTask(n, &tasks[i], js)
+				r := runTask(plan.N, &tasks[i], js)
 				r.Task = i
 				sums[w].Add(r)
 				if opt.OnResult != nil {
@@ -180,13 +260,23 @@ func Run(ctx context.Context, n int, tasks []partition.Task, opt Options) (Count
 	return c, err
 }
 
-// RunTask counts one task on the calling goroutine.
-func RunTask(n int, t *partition.Task) Result {
-	js := newJoinScratch(DefaultJoinChunk)
-	if t.Kind == partition.Halves {
-		js.cache = newQuarterCache(n, DefaultQuarterBudget)
+// RunTask counts the plan's task i on the calling goroutine, with the
+// join's default buffers and a cache of its own.
+func RunTask(plan *partition.Plan, i int) (Result, error) {
+	if plan == nil || i < 0 || i >= len(plan.Tasks) {
+		return Result{}, fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)
 	}
-	return runTask(n, t, js)
+	t := &plan.Tasks[i]
+	if err := checkTask(plan.N, t); err != nil {
+		return Result{}, err
+	}
+	js := newJoinScratch(defaultJoinChunk)
+	if t.Kind == partition.Halves {
+		js.cache = newQuarterCache(plan.N, defaultQuarterBudget)
+	}
+	r := runTask(plan.N, t, js)
+	r.Task = i
+	return r, nil
 }
 
 // firstColumn is the column of a task's row-0 queen, 0 without a prefix.

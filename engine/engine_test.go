@@ -18,7 +18,7 @@ func count(t testing.TB, n int, m partition.Method, workers int) engine.Counts {
 	t.Helper()
 	p, err := partition.Make(partition.Job{N: n, Method: m})
 	require.NoError(t, err)
-	c, err := engine.Run(context.Background(), n, p.Tasks, engine.Options{Workers: workers})
+	c, err := engine.Run(context.Background(), p, engine.Options{Workers: workers})
 	require.NoError(t, err)
 	return c
 }
@@ -50,7 +50,11 @@ func TestClasses(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/n=%d", m, n), func(t *testing.T) {
 				c := count(t, n, m, 2)
 				if m == partition.Join {
-					require.NoError(t, c.DeriveUnique(n))
+					// Burnside's lemma, as the library derives it.
+					c.Unique = engine.Uint128{Lo: (c.Total.Lo + c.PointSym.Lo + 2*c.Rot90Sym.Lo) / 8}
+					if n <= 1 {
+						c.Unique = c.Total
+					}
 				}
 				assert.Equal(t, fmt.Sprint(known.Unique[n]), c.Unique.String(), "unique")
 				assert.Equal(t, fmt.Sprint(known.Rot90Sym[n]), c.Rot90Sym.String(), "rot90")
@@ -132,7 +136,8 @@ func TestTasksAgainstReference(t *testing.T) {
 			for j, c := range task.Prefix {
 				pre[j] = int(c)
 			}
-			r := engine.RunTask(n, task)
+			r, err := engine.RunTask(p, i)
+			require.NoError(t, err)
 			assert.Equal(t, task.Weight*reference.CountPrefix(n, pre), r.Total, "n=%d task %s", n, task.ID)
 		}
 	}
@@ -143,7 +148,7 @@ func TestResultsStream(t *testing.T) {
 	require.NoError(t, err)
 	seen := make([]bool, len(p.Tasks))
 	var sum uint64
-	c, err := engine.Run(context.Background(), 11, p.Tasks, engine.Options{Workers: 2, OnResult: func(r engine.Result) {
+	c, err := engine.Run(context.Background(), p, engine.Options{Workers: 2, OnResult: func(r engine.Result) {
 		assert.False(t, seen[r.Task], "task %d reported twice", r.Task)
 		seen[r.Task] = true
 		sum += r.Total
@@ -161,15 +166,43 @@ func TestRunCancelled(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	c, err := engine.Run(ctx, 15, p.Tasks, engine.Options{Workers: 2})
+	c, err := engine.Run(ctx, p, engine.Options{Workers: 2})
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Less(t, c.Tasks, len(p.Tasks))
 }
 
 func TestRunErrors(t *testing.T) {
-	_, err := engine.Run(context.Background(), 8, nil, engine.Options{Workers: -1})
+	p, err := partition.Make(partition.Job{N: 8, Method: partition.Sym})
+	require.NoError(t, err)
+	_, err = engine.Run(context.Background(), p, engine.Options{Workers: -1})
 	assert.ErrorIs(t, err, engine.ErrWorkers)
 	assert.GreaterOrEqual(t, engine.DefaultWorkers(), 1)
+	_, err = engine.Run(context.Background(), nil, engine.Options{})
+	assert.ErrorIs(t, err, engine.ErrPlan)
+	for _, bad := range []engine.Options{{Tasks: []int{len(p.Tasks)}}, {Tasks: []int{-1}}, {Tasks: []int{0, 0}}} {
+		_, err = engine.Run(context.Background(), p, bad)
+		assert.ErrorIs(t, err, engine.ErrPlan, "tasks %v", bad.Tasks)
+	}
+	// A task of a kind no kernel knows, or a prefix off the board.
+	broken := *p
+	broken.Tasks = append([]partition.Task(nil), p.Tasks...)
+	broken.Tasks[0].Kind = 99
+	_, err = engine.Run(context.Background(), &broken, engine.Options{})
+	assert.ErrorIs(t, err, engine.ErrPlan)
+	broken.Tasks[0] = p.Tasks[0]
+	broken.N = 3
+	_, err = engine.Run(context.Background(), &broken, engine.Options{})
+	assert.ErrorIs(t, err, engine.ErrPlan)
+	_, err = engine.RunTask(p, len(p.Tasks))
+	assert.ErrorIs(t, err, engine.ErrPlan)
+	// A join too small for its memory limit.
+	j, err := partition.Make(partition.Job{N: 16, Method: partition.Join})
+	require.NoError(t, err)
+	_, err = engine.Run(context.Background(), j, engine.Options{Workers: 4, Memory: 100 << 10})
+	var me *engine.MemoryError
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, engine.MinMemory(j, 4), me.Need)
+	assert.Zero(t, engine.MinMemory(p, 4), "sym takes no memory limit")
 }
 
 func TestUint128(t *testing.T) {
@@ -192,7 +225,17 @@ func TestUint128(t *testing.T) {
 
 func ExampleRun() {
 	p, _ := partition.Make(partition.Job{N: 8, Method: partition.Sym})
-	c, _ := engine.Run(context.Background(), 8, p.Tasks, engine.Options{})
+	c, _ := engine.Run(context.Background(), p, engine.Options{})
 	fmt.Println(c.Total, c.Unique)
 	// Output: 92 12
+}
+
+func TestUint128Format(t *testing.T) {
+	u := engine.Uint128{Hi: 1, Lo: 2}
+	assert.Equal(t, "18446744073709551618", fmt.Sprint(u))
+	assert.Equal(t, "18446744073709551618", fmt.Sprintf("%d", u))
+	assert.Equal(t, "232", fmt.Sprintf("%v", engine.Uint128{Lo: 232}))
+	assert.Equal(t, "  232", fmt.Sprintf("%5d", engine.Uint128{Lo: 232}))
+	assert.Equal(t, "e8", fmt.Sprintf("%x", engine.Uint128{Lo: 232}))
+	assert.Equal(t, `"232"`, fmt.Sprintf("%q", engine.Uint128{Lo: 232}))
 }

@@ -28,9 +28,9 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// JoinMaxN is the largest board the join kernel accepts: its diagonal masks
+// joinMaxN is the largest board the join kernel accepts: its diagonal masks
 // hold 2n-1 bits in a uint64.
-const JoinMaxN = partition.JoinMaxN
+const joinMaxN = partition.JoinMaxN
 
 // Join buffer sizes, in patterns.
 const (
@@ -40,18 +40,18 @@ const (
 	// itemBlock is how many patterns of the other side are matched against
 	// one block of tables before the next: 32 KiB, in L1.
 	itemBlock = 4096
-	// MinJoinChunk and MaxJoinChunk bound a worker's pattern buffers: below
+	// minJoinChunk and maxJoinChunk bound a worker's pattern buffers: below
 	// the minimum the west side would be listed again too often; above the
 	// maximum nothing is gained.
-	MinJoinChunk = 1 << 12
-	MaxJoinChunk = 1 << 24
+	minJoinChunk = 1 << 12
+	maxJoinChunk = 1 << 24
 )
 
-// JoinWorkerBytes is the memory one worker needs for the join with pattern
+// joinWorkerBytes is the memory one worker needs for the join with pattern
 // buffers of chunk patterns each (one per side, and one per side sorted)
 // and one block of tables, not counting quarter lists listed for one task
 // when the cache's budget is spent.
-func JoinWorkerBytes(chunk int) int64 {
+func joinWorkerBytes(chunk int) int64 {
 	return int64(4*8*chunk) + int64(tableGroups*8*256*8)
 }
 
@@ -73,7 +73,7 @@ type joinScratch struct {
 }
 
 func newJoinScratch(chunk int) *joinScratch {
-	chunk = max(MinJoinChunk, min(MaxJoinChunk, chunk))
+	chunk = max(minJoinChunk, min(maxJoinChunk, chunk))
 	chunk = 1 << (bits.Len(uint(chunk)) - 1) // a power of two: fill masks its index
 	return &joinScratch{chunk: chunk}
 }

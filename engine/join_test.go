@@ -189,6 +189,17 @@ func TestHalfJoin(t *testing.T) {
 	}
 }
 
+// halfIndices returns the indices of a join plan's row-split tasks.
+func halfIndices(p *partition.Plan) []int {
+	var is []int
+	for i, t := range p.Tasks {
+		if t.Kind == partition.Halves {
+			is = append(is, i)
+		}
+	}
+	return is
+}
+
 // halves returns a join plan's row-split tasks (not its symmetric ones).
 func halves(p *partition.Plan) []partition.Task {
 	var ts []partition.Task
@@ -202,7 +213,7 @@ func halves(p *partition.Plan) []partition.Task {
 
 func TestCountPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	js := newJoinScratch(MinJoinChunk)
+	js := newJoinScratch(minJoinChunk)
 	js.tables = make([]groupTable, tableGroups)
 	for _, n := range []int{4, 9, 16, 18, 23, 27, 32} {
 		w := newWindow(n)
@@ -269,17 +280,17 @@ func TestJoinBounded(t *testing.T) {
 }
 
 func TestPlanJoinMemory(t *testing.T) {
-	m, err := PlanJoinMemory(20, 16, 12<<30)
+	m, err := planJoinMemory(20, 16, 12<<30)
 	require.NoError(t, err)
-	assert.Equal(t, DefaultJoinChunk, m.Chunk)
+	assert.Equal(t, defaultJoinChunk, m.Chunk)
 	assert.Equal(t, (int64(12<<30)-m.Fixed)/5*4, m.CacheBudget)
-	m, err = PlanJoinMemory(20, 16, 64<<20)
+	m, err = planJoinMemory(20, 16, 64<<20)
 	require.NoError(t, err)
-	assert.Less(t, m.Chunk, DefaultJoinChunk)
+	assert.Less(t, m.Chunk, defaultJoinChunk)
 	assert.LessOrEqual(t, m.Fixed, int64(32<<20))
-	_, err = PlanJoinMemory(20, 16, JoinMinBytes(20, 16)-1)
+	_, err = planJoinMemory(20, 16, joinMinBytes(20, 16)-1)
 	assert.Error(t, err)
-	_, err = PlanJoinMemory(20, 16, JoinMinBytes(20, 16))
+	_, err = planJoinMemory(20, 16, joinMinBytes(20, 16))
 	assert.NoError(t, err)
 }
 
@@ -305,8 +316,8 @@ func BenchmarkJoinKernel(b *testing.B) {
 	n := 14
 	p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
 	require.NoError(b, err)
-	js := newJoinScratch(DefaultJoinChunk)
-	qc := newQuarterCache(n, DefaultQuarterBudget)
+	js := newJoinScratch(defaultJoinChunk)
+	qc := newQuarterCache(n, defaultQuarterBudget)
 	tasks := halves(p)
 	run := func() (total uint64) {
 		for i := range tasks {
@@ -338,7 +349,7 @@ func TestJoinCacheSwitch(t *testing.T) {
 		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
 		for _, budget := range []int64{24 << 10, 256 << 10} {
-			c, err := Run(context.Background(), n, halves(p), Options{Workers: 4, QuarterBudget: budget})
+			c, err := Run(context.Background(), p, Options{Workers: 4, Tasks: halfIndices(p), quarterBudget: budget})
 			require.NoError(t, err)
 			assert.Equal(t, known.Total[n], c.Total.Lo, "n=%d budget %d", n, budget)
 		}

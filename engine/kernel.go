@@ -25,25 +25,22 @@ package engine
 // maxRows is the size of the kernels' stacks: boards up to 64 rows.
 const maxRows = 64
 
-// MaxN is the largest board the counting kernels accept.
-const MaxN = maxRows
-
 // full is a mask with every square taken.
 const full = ^uint64(0)
 
-// Start is where a search begins: the first free row and the attack masks
+// start is where a search begins: the first free row and the attack masks
 // (inverted, see above) left by the queens already placed above it.
-type Start struct {
+type start struct {
 	Row          int
 	LD, Cols, RD uint64
 }
 
 // emptyStart is the empty n×n board.
-func emptyStart(n int) Start { return Start{Cols: ^(uint64(1)<<uint(n) - 1)} }
+func emptyStart(n int) start { return start{Cols: ^(uint64(1)<<uint(n) - 1)} }
 
 // place returns the start after a queen at bit in row s.Row.
-func (s Start) place(bit uint64) Start {
-	return Start{Row: s.Row + 1, LD: (s.LD | bit) << 1, Cols: s.Cols | bit, RD: (s.RD | bit) >> 1}
+func (s start) place(bit uint64) start {
+	return start{Row: s.Row + 1, LD: (s.LD | bit) << 1, Cols: s.Cols | bit, RD: (s.RD | bit) >> 1}
 }
 
 // b2u converts a bool to 0 or 1 without a branch (the compiler emits SETcc).
@@ -62,7 +59,7 @@ func b2u(b bool) uint64 {
 // below: the lookahead costs a few operations per node and saves 28% of
 // the nodes at n = 16 (6-8% of the time, README "Dead ends" for the
 // variants that did not pay).
-func walk(s Start) (sols, nodes uint64) {
+func walk(s start) (sols, nodes uint64) {
 	if s.Cols == full {
 		return 1, 0 // the prefix is a whole solution
 	}

@@ -14,8 +14,8 @@ import (
 // reference.
 func TestWalkEveryPrefix(t *testing.T) {
 	for n := 1; n <= 9; n++ {
-		var visit func(prefix []int, s Start)
-		visit = func(prefix []int, s Start) {
+		var visit func(prefix []int, s start)
+		visit = func(prefix []int, s start) {
 			sols, _ := walk(s)
 			assert.Equal(t, reference.CountPrefix(n, prefix), sols, "n=%d prefix %v", n, prefix)
 			free := ^(s.Cols | s.LD | s.RD)

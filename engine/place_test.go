@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,7 +37,7 @@ func countPlaced(t *testing.T, n int, placed []partition.Square, workers int) ui
 	t.Helper()
 	p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror, Placed: placed})
 	require.NoError(t, err)
-	c, err := engine.Run(context.Background(), n, p.Tasks, engine.Options{Workers: workers})
+	c, err := engine.Run(context.Background(), p, engine.Options{Workers: workers})
 	require.NoError(t, err)
 	require.Zero(t, c.Total.Hi)
 	return c.Total.Lo
@@ -106,9 +105,9 @@ func TestPlacedErrors(t *testing.T) {
 	assert.Zero(t, countPlaced(t, 8, placed, 2))
 }
 
-// TestListOrder checks that List streams every solution, in lexicographic
-// order, whatever the number of workers.
-func TestListOrder(t *testing.T) {
+// TestEachOrder checks that Each lists every solution of a listing plan's
+// tasks, in lexicographic order across tasks.
+func TestEachOrder(t *testing.T) {
 	for _, n := range []int{0, 1, 4, 8, 10} {
 		var want []string
 		reference.Solutions(n, func(s []int) bool {
@@ -117,36 +116,37 @@ func TestListOrder(t *testing.T) {
 		})
 		p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror, Every: true})
 		require.NoError(t, err)
-		for _, w := range []int{1, 3} {
-			var got []string
-			err := engine.List(context.Background(), n, p.Tasks, w, func(dst []byte, cols []uint8) []byte {
+		var got []string
+		for i := range p.Tasks {
+			require.NoError(t, engine.Each(p, i, func(cols []uint8) bool {
 				ints := make([]int, len(cols))
 				for i, c := range cols {
 					ints[i] = int(c)
 				}
-				return append(dst, fmt.Sprint(ints)+"\n"...)
-			}, func(c engine.Chunk) error {
-				got = append(got, strings.Split(strings.TrimSuffix(string(c.Data), "\n"), "\n")...)
-				if len(c.Data) == 0 {
-					got = got[:len(got)-1]
-				}
-				return nil
-			})
-			require.NoError(t, err)
-			assert.Equal(t, want, got, "n=%d workers=%d", n, w)
-			assert.True(t, slices.IsSorted(want))
+				got = append(got, fmt.Sprint(ints))
+				return true
+			}))
 		}
+		assert.Equal(t, want, got, "n=%d", n)
+		assert.True(t, slices.IsSorted(want))
 	}
 }
 
-// TestListStops checks that an error from write stops List.
-func TestListStops(t *testing.T) {
+// TestEachStops checks that Each stops when yield says so, and refuses
+// tasks that stand for more solutions than they search.
+func TestEachStops(t *testing.T) {
 	p, err := partition.Make(partition.Job{N: 12, Method: partition.Mirror, Every: true})
 	require.NoError(t, err)
-	stop := fmt.Errorf("enough")
 	calls := 0
-	err = engine.List(context.Background(), 12, p.Tasks, 2, func(dst []byte, _ []uint8) []byte { return append(dst, 'x') },
-		func(engine.Chunk) error { calls++; return stop })
-	assert.ErrorIs(t, err, stop)
-	assert.Equal(t, 1, calls)
+	for i := 0; calls == 0 && i < len(p.Tasks); i++ {
+		require.NoError(t, engine.Each(p, i, func([]uint8) bool { calls++; return false }))
+	}
+	assert.Equal(t, 1, calls, "stopped at the first solution")
+	for _, m := range partition.Methods {
+		q, err := partition.Make(partition.Job{N: 12, Method: m})
+		require.NoError(t, err)
+		i := len(q.Tasks) - 1
+		assert.ErrorIs(t, engine.Each(q, i, func([]uint8) bool { return true }), engine.ErrList, "%s", m)
+	}
+	assert.ErrorIs(t, engine.Each(p, len(p.Tasks), func([]uint8) bool { return true }), engine.ErrPlan)
 }

@@ -63,7 +63,7 @@ type keyed struct {
 // in the columns cols of an n×n board, none attacking another nor a
 // diagonal of ban1, ban2. tmp is scratch space, returned for reuse.
 func listQuarter(q *quarterList, n int, rows, cols, ban1, ban2 uint64, w window, tmp []keyed) []keyed {
-	var rs [JoinMaxN + 1]uint
+	var rs [joinMaxN + 1]uint
 	k := 0
 	for x := rows; x != 0; x &= x - 1 {
 		rs[k] = uint(bits.TrailingZeros64(x))

@@ -3,15 +3,11 @@ package engine
 // This file counts the solutions that equal their own 180° or 90° rotation,
 // for methods that count totals without classifying every solution (join):
 // with the total they give the number of classes by Burnside's lemma
-// (Counts.DeriveUnique). Symmetric solutions are few and determined by a
+// (the unique count of a join follows once every task is counted). Symmetric solutions are few and determined by a
 // part of the board, so these searches place whole orbits of queens at
 // once and are tiny next to the total's count.
 
-import (
-	"errors"
-	"fmt"
-	"math/bits"
-)
+import "math/bits"
 
 // symBoard is a board under construction: the rows, columns and diagonals
 // taken (bit c-r+n-1 and bit r+c for a queen at row r, column c).
@@ -98,26 +94,4 @@ func countOrbits(n, first int, orbit func(b *symBoard, r, c uint) bool) (sols, n
 		rec(b)
 	}
 	return sols, nodes
-}
-
-// ErrBurnside is returned by DeriveUnique when the counts break Burnside's
-// lemma: a count is wrong.
-var ErrBurnside = errors.New("engine: total + point_symmetric + 2·rot90_symmetric is not a multiple of 8")
-
-// DeriveUnique sets c.Unique, the number of classes of solutions under the 8
-// symmetries of the square, from the total and the symmetric counts by
-// Burnside's lemma: unique = (total + point + 2·rot90) / 8 for n ≥ 2, where
-// no solution is its own mirror image; for n ≤ 1 the one solution is fixed
-// by every symmetry.
-func (c *Counts) DeriveUnique(n int) error {
-	if n <= 1 {
-		c.Unique = c.Total
-		return nil
-	}
-	s := c.Total.Add(c.PointSym).Add(c.Rot90Sym).Add(c.Rot90Sym)
-	if s.Lo&7 != 0 {
-		return fmt.Errorf("%w (n = %d: %s + %s + 2·%s)", ErrBurnside, n, c.Total, c.PointSym, c.Rot90Sym)
-	}
-	c.Unique = Uint128{Lo: s.Lo>>3 | s.Hi<<61, Hi: s.Hi >> 3}
-	return nil
 }

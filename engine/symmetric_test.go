@@ -1,12 +1,10 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/internal/reference"
 )
@@ -44,22 +42,4 @@ func TestSymmetricSearches(t *testing.T) {
 			assert.Equal(t, rot90[c], q, "n=%d rot90-symmetric, row-0 queen in column %d", n, c)
 		}
 	}
-}
-
-func TestDeriveUnique(t *testing.T) {
-	// n = 8: 92 solutions, 4 point-symmetric, none rot90: 12 classes.
-	c := Counts{Total: Uint128{Lo: 92}, PointSym: Uint128{Lo: 4}}
-	require.NoError(t, c.DeriveUnique(8))
-	assert.Equal(t, "12", c.Unique.String())
-	// Beyond 2^64: the division keeps the high word's bits.
-	c = Counts{Total: Uint128{Hi: 1, Lo: 8}}
-	require.NoError(t, c.DeriveUnique(30))
-	assert.Equal(t, fmt.Sprint(uint64(1)<<61+1), c.Unique.String())
-	// A wrong count breaks Burnside's lemma.
-	c = Counts{Total: Uint128{Lo: 92}, PointSym: Uint128{Lo: 3}}
-	assert.ErrorIs(t, c.DeriveUnique(8), ErrBurnside)
-	// n ≤ 1: the one board is its own class.
-	c = Counts{Total: Uint128{Lo: 1}, PointSym: Uint128{Lo: 1}, Rot90Sym: Uint128{Lo: 1}}
-	require.NoError(t, c.DeriveUnique(1))
-	assert.Equal(t, "1", c.Unique.String())
 }

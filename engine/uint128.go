@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math/big"
 	"math/bits"
 	"strconv"
@@ -52,4 +53,17 @@ func (u Uint128) String() string {
 // Float64 returns u rounded to the nearest float64 (for rates).
 func (u Uint128) Float64() float64 {
 	return float64(u.Hi)*0x1p64 + float64(u.Lo)
+}
+
+// Format makes fmt print u as the integer it is, with every integer verb
+// (%d, %v, %s, %x, %o, %b with widths and flags) as a big.Int prints it.
+func (u Uint128) Format(f fmt.State, verb rune) {
+	if verb == 's' || verb == 'q' {
+		fmt.Fprintf(f, fmt.FormatString(f, verb), u.String())
+		return
+	}
+	if verb == 'v' {
+		verb = 'd'
+	}
+	u.Big().Format(f, verb)
 }

@@ -57,6 +57,10 @@ func Best(n int) Method {
 	return Sym
 }
 
+// Auto asks [Make] for the fastest method for the board: [Best](n).
+// The empty method means the same.
+const Auto Method = "auto"
+
 // Errors returned by [Make].
 var (
 	ErrSize   = errors.New("partition: board size out of range")
@@ -99,12 +103,18 @@ var noBans Bans
 // Task is an independent piece of a count: the queens of rows
 // 0..len(Prefix)-1 are placed, the kernel counts the completions.
 type Task struct {
-	// ID is stable across runs: the prefix's columns joined by '.', or
-	// "root" for the empty prefix.
+	// ID is stable across runs and unique within a plan. Prefix tasks
+	// have their prefix's columns joined by '.' ("3.7.1", "root" for the
+	// empty prefix), after a tag for flipped sym regions ("f5:3.1");
+	// join tasks name their east rows in hex ("e0f81", after "m6:" for
+	// the middle queen's row of odd n); the join's symmetric searches are
+	// "p" (180°) or "r" (90°) and the row-0 queen's column ("p0", "r3").
 	ID string
 	// Kind selects the kernel.
 	Kind Kind
-	// Weight multiplies a Count task's completions (1 or 2).
+	// Weight is how many solutions each completion stands for: 2 for a
+	// mirror-halved prefix, up to 8 for a join task standing for its
+	// orbit of row sets, 1 where nothing is halved.
 	Weight uint64
 	// Cost estimates the task's work, in arbitrary units comparable
 	// within a plan: use it for progress, ETA and balancing shards.
@@ -182,8 +192,11 @@ type Job struct {
 // mirror.
 var ErrPlacedMethod = errors.New("partition: queens placed in advance work with the mirror method only")
 
-// ParseMethod returns the method named s.
+// ParseMethod returns the method named s: one of [Methods] or [Auto].
 func ParseMethod(s string) (Method, error) {
+	if Method(s) == Auto {
+		return Auto, nil
+	}
 	for _, m := range Methods {
 		if string(m) == s {
 			return m, nil
@@ -193,13 +206,23 @@ func ParseMethod(s string) (Method, error) {
 	for i, m := range Methods {
 		names[i] = string(m)
 	}
-	return "", fmt.Errorf("%w %q (accepted: %s)", ErrMethod, s, strings.Join(names, ", "))
+	return "", fmt.Errorf("%w %q (accepted: auto, %s)", ErrMethod, s, strings.Join(names, ", "))
 }
 
-// Make plans job.
+// Make plans job. The method [Auto] (or none) is [Best](n), or mirror when
+// queens are placed or every solution is to be listed.
 func Make(job Job) (*Plan, error) {
 	if job.N < 0 || job.N > MaxN {
 		return nil, fmt.Errorf("%w: %d (accepted: 0..%d)", ErrSize, job.N, MaxN)
+	}
+	if job.Method == "" || job.Method == Auto {
+		job.Method = Best(job.N)
+		if len(job.Placed) > 0 || job.Every {
+			job.Method = Mirror
+		}
+	}
+	if len(job.Placed) > 0 {
+		job.Placed = canonical(job.Placed)
 	}
 	var seeds []seed
 	switch {

@@ -1,8 +1,10 @@
 package partition
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -150,4 +152,12 @@ func placedSeeds(n int, placed []Square, halve bool) []seed {
 		return seeds
 	}
 	return []seed{{kind: CountBanned, weight: 1, bans: bans}}
+}
+
+// canonical returns the placement sorted by row, then column: one question,
+// one plan, however the queens were listed.
+func canonical(placed []Square) []Square {
+	out := slices.Clone(placed)
+	slices.SortFunc(out, func(a, b Square) int { return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col)) })
+	return out
 }

@@ -73,8 +73,11 @@ func ParseShard(s string) (i, m int, err error) {
 // and each goes to the shard with the least cost so far (ties to the lower
 // shard). It returns, for each task, its shard. The split depends only on
 // the plan and m, so every machine computes the same one; shards may be
-// empty when m exceeds the number of tasks.
-func (p *Plan) Shards(m int) []int {
+// empty when m exceeds the number of tasks. m below 1 is [ErrShard].
+func (p *Plan) Shards(m int) ([]int, error) {
+	if m < 1 {
+		return nil, fmt.Errorf("%w: %d shards (accepted: at least 1)", ErrShard, m)
+	}
 	order := make([]int, len(p.Tasks))
 	for i := range order {
 		order[i] = i
@@ -90,7 +93,7 @@ func (p *Plan) Shards(m int) []int {
 		h[0].load += p.Tasks[i].Cost
 		heap.Fix(&h, 0)
 	}
-	return shard
+	return shard, nil
 }
 
 // shardHeap orders shards by load, then index: its top takes the next task.

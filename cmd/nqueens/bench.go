@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,18 +19,18 @@ import (
 	"github.com/klauspost/cpuid/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/known"
-	"github.com/nqueens/nqueens/partition"
 )
 
 // benchWorkloadVersion changes whenever the workloads below change, so that
 // results from different versions are never compared as equals.
-const benchWorkloadVersion = 1
+const benchWorkloadVersion = 2
 
 type benchCase struct {
 	N      int
-	Method partition.Method
+	Method nqueens.Method
 }
 
 // workload is a fixed list of counts, timed repeats times after one warm-up
@@ -41,9 +42,11 @@ type workload struct {
 	repeats int
 }
 
+// The workloads time what count runs: join (the default from n = 12)
+// beside the backtracking kernels sym and mirror. Version 1 had no join.
 var workloads = map[bool]workload{
-	false: {"default", []benchCase{{15, partition.Sym}, {15, partition.Mirror}, {16, partition.Sym}, {16, partition.Mirror}}, benchCase{13, partition.Sym}, 5},
-	true:  {"quick", []benchCase{{13, partition.Sym}, {13, partition.Mirror}, {14, partition.Sym}, {14, partition.Mirror}}, benchCase{12, partition.Sym}, 3},
+	false: {"default", []benchCase{{16, nqueens.Join}, {17, nqueens.Join}, {15, nqueens.Sym}, {16, nqueens.Sym}, {15, nqueens.Mirror}, {16, nqueens.Mirror}}, benchCase{13, nqueens.Sym}, 5},
+	true:  {"quick", []benchCase{{13, nqueens.Join}, {14, nqueens.Join}, {13, nqueens.Sym}, {14, nqueens.Sym}, {13, nqueens.Mirror}, {14, nqueens.Mirror}}, benchCase{12, nqueens.Sym}, 3},
 }
 
 var benchFormats = []string{"text", "csv", "json", "gobench"}
@@ -66,10 +69,15 @@ func benchCmd() *cobra.Command {
 the logical cores: after a warm-up, every count is repeated and the median
 kept. It reports the CPU (brand, cores, caches, features, from cpuid), Go and
 GOMAXPROCS, then per row: n, method, workers, median seconds, nodes/s,
-solutions/s, speedup over one worker and parallel efficiency.
+solutions/s, speedup over one worker and parallel efficiency. Each count is
+timed as count runs it (planning included). Nodes are queens placed for
+sym and mirror and pairs of quarter placements tried for join (the node
+unit column says which): compare nodes/s within a method, solutions/s
+across methods.
 
-Workloads: default (n = 15 and 16, sym and mirror, 5 repeats; about a minute
-on 2 cores) and --quick (n = 13 and 14, 3 repeats; a few seconds).
+Workloads: default (join at n = 16 and 17, sym and mirror at n = 15 and 16,
+5 repeats; about two minutes on 2 cores) and --quick (n = 13 and 14, each
+method, 3 repeats; a few seconds).
 
 Formats: text (default), csv, json, gobench (the Go benchmark format with
 "key: value" configuration lines: compare machines with benchstat).`, benchWorkloadVersion),
@@ -84,7 +92,7 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 			}
 			if f.plot != "" {
 				if ext := strings.ToLower(filepath.Ext(f.plot)); ext != ".svg" && ext != ".png" {
-					return fmt.Errorf("--plot %s: the file name must end in .svg or .png", f.plot)
+					return usagef("--plot %s: the file name must end in .svg or .png", f.plot)
 				}
 			}
 			// Fail now, not after the benchmark, if the files cannot be written.
@@ -94,7 +102,7 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 				}
 				fh, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 				if err != nil {
-					return &failure{err: err}
+					return err
 				}
 				fh.Close()
 			}
@@ -120,6 +128,7 @@ type benchRow struct {
 	Median     float64   `json:"median_seconds"`
 	Nodes      string    `json:"nodes"`
 	Total      string    `json:"total"`
+	NodeUnit   string    `json:"node_unit"`
 	NodesPerS  float64   `json:"nodes_per_second"`
 	SolsPerS   float64   `json:"solutions_per_second"`
 	Speedup    float64   `json:"speedup"`
@@ -191,50 +200,41 @@ func byteSize(b int) string {
 
 func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error {
 	wl := workloads[f.quick]
-	maxW := f.workers
-	if maxW == 0 {
-		maxW = engine.DefaultWorkers()
-	}
-	workers := engine.WorkerSteps(maxW)
-	plans := map[benchCase]*partition.Plan{}
-	var cost uint64
-	for _, bc := range append([]benchCase{wl.warmup}, wl.cases...) {
-		p, err := partition.Make(partition.Job{N: bc.N, Method: bc.Method})
-		if err != nil {
-			return err
+	workers := engine.WorkerSteps(workersOf(f.workers))
+	count := func(bc benchCase, w int, prog *progress) (nqueens.Counts, error) {
+		opts := []nqueens.Option{nqueens.WithMethod(bc.Method), nqueens.WithWorkers(w)}
+		if prog != nil {
+			opts = append(opts, nqueens.WithProgress(prog.update))
 		}
-		plans[bc] = p
-		if bc != wl.warmup {
-			cost += p.Cost() * uint64(len(workers)*wl.repeats)
+		c, err := nqueens.Count(ctx, bc.N, opts...)
+		var stopped *nqueens.StoppedError
+		if errors.As(err, &stopped) {
+			return c, interrupted(ctx, "bench stopped")
 		}
+		return c, err
 	}
-	if _, err := engine.Run(ctx, wl.warmup.N, plans[wl.warmup].Tasks, engine.Options{Workers: maxW}); err != nil {
-		return interrupted(ctx, "bench stopped during the warm-up")
+	if _, err := count(wl.warmup, workers[len(workers)-1], nil); err != nil {
+		return err
 	}
-	prog := f.progress.start(stderr, "bench "+wl.name, cost)
+	prog := f.progress.start(stderr, func(p nqueens.Progress) string {
+		return fmt.Sprintf("bench %s: n = %d %s", wl.name, p.N, p.Method)
+	})
 	defer prog.stop()
 	var rows []benchRow
 	for _, bc := range wl.cases {
-		p := plans[bc]
 		var one float64
 		for _, w := range workers {
-			row := benchRow{N: bc.N, Method: string(bc.Method), Workers: w}
-			var c engine.Counts
+			row := benchRow{N: bc.N, Method: string(bc.Method), Workers: w, NodeUnit: nodeUnit(bc.Method)}
+			var c nqueens.Counts
 			for range wl.repeats {
-				start := time.Now()
 				var err error
-				c, err = engine.Run(ctx, p.N, p.Tasks, engine.Options{Workers: w, OnResult: prog.taskDone(p)})
-				if err != nil {
-					prog.stop()
-					if ctx.Err() != nil {
-						return interrupted(ctx, "bench stopped")
-					}
-					return &failure{err: err}
+				if c, err = count(bc, w, prog); err != nil {
+					return err
 				}
-				row.Runs = append(row.Runs, time.Since(start).Seconds())
+				row.Runs = append(row.Runs, c.Elapsed.Seconds())
 			}
 			if want := fmt.Sprint(known.Total[bc.N]); c.Total.String() != want {
-				return failf("bench: %s counted %s for n = %d, want %s", bc.Method, c.Total, bc.N, want)
+				return fmt.Errorf("bench: %s counted %s for n = %d, want %s", bc.Method, c.Total, bc.N, want)
 			}
 			row.Median = median(row.Runs)
 			row.Nodes, row.Total = c.Nodes.String(), c.Total.String()
@@ -254,15 +254,26 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	m := detectMachine()
 	if f.csvFile != "" {
 		if err := appendBenchCSV(f.csvFile, m, wl, rows); err != nil {
-			return &failure{err: err}
+			return err
 		}
 	}
 	if f.plot != "" {
 		if err := plotSpeedup(f.plot, m, wl, rows); err != nil {
-			return &failure{err: err}
+			return err
 		}
 	}
-	return writeBench(stdout, f.format, m, wl, rows)
+	if err := writeBench(stdout, f.format, m, wl, rows); err != nil {
+		return fmt.Errorf("writing the benchmark: %w", err)
+	}
+	return nil
+}
+
+// nodeUnit names what a method's nodes count.
+func nodeUnit(m nqueens.Method) string {
+	if m == nqueens.Join {
+		return "pairs"
+	}
+	return "queens"
 }
 
 func median(xs []float64) float64 {
@@ -274,13 +285,13 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-var benchCSVHeader = []string{"date", "workload", "cpu", "logical_cores", "go", "n", "method", "workers", "median_seconds", "nodes_per_second", "solutions_per_second", "speedup", "efficiency"}
+var benchCSVHeader = []string{"date", "workload", "cpu", "logical_cores", "go", "n", "method", "workers", "median_seconds", "nodes_per_second", "solutions_per_second", "speedup", "efficiency", "node_unit"}
 
 func benchCSVRow(m machine, wl workload, r benchRow, date string) []string {
 	return []string{date, fmt.Sprintf("v%d-%s", benchWorkloadVersion, wl.name), m.CPU, strconv.Itoa(m.LogicalCores), m.Go,
 		strconv.Itoa(r.N), r.Method, strconv.Itoa(r.Workers), strconv.FormatFloat(r.Median, 'f', 4, 64),
 		strconv.FormatFloat(r.NodesPerS, 'f', 0, 64), strconv.FormatFloat(r.SolsPerS, 'f', 0, 64),
-		strconv.FormatFloat(r.Speedup, 'f', 3, 64), strconv.FormatFloat(r.Efficiency, 'f', 3, 64)}
+		strconv.FormatFloat(r.Speedup, 'f', 3, 64), strconv.FormatFloat(r.Efficiency, 'f', 3, 64), r.NodeUnit}
 }
 
 func appendBenchCSV(path string, m machine, wl workload, rows []benchRow) error {
@@ -327,8 +338,12 @@ func writeBench(out io.Writer, format string, m machine, wl workload, rows []ben
 			nodes, _ := strconv.ParseFloat(r.Nodes, 64)
 			total, _ := strconv.ParseFloat(r.Total, 64)
 			for _, s := range r.Runs {
-				fmt.Fprintf(out, "BenchmarkCount/method=%s/n=%d/workers=%d-%d\t1\t%.0f ns/op\t%.0f nodes/s\t%.0f solutions/s\n",
-					r.Method, r.N, r.Workers, m.GOMAXPROCS, s*1e9, nodes/s, total/s)
+				unit := "nodes/s"
+				if r.NodeUnit == "pairs" {
+					unit = "pairs/s" // a unit of its own: benchstat never compares it with queens
+				}
+				fmt.Fprintf(out, "BenchmarkCount/method=%s/n=%d/workers=%d-%d\t1\t%.0f ns/op\t%.0f %s\t%.0f solutions/s\n",
+					r.Method, r.N, r.Workers, m.GOMAXPROCS, s*1e9, nodes/s, unit, total/s)
 			}
 		}
 		return nil
@@ -340,9 +355,13 @@ func writeBench(out io.Writer, format string, m machine, wl workload, rows []ben
 	fmt.Fprintf(out, "features: %s, %s\n", strings.Join(m.Features, ", "), m.X86Level)
 	fmt.Fprintf(out, "go:       %s %s/%s, GOMAXPROCS %d\n\n", m.Go, m.GOOS, m.GOARCH, m.GOMAXPROCS)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "n\tmethod\tworkers\tmedian s\tnodes/s\tsolutions/s\tspeedup\tefficiency\t")
+	fmt.Fprintln(tw, "n\tmethod\tworkers\tmedian s\tnodes/s\tnode\tsolutions/s\tspeedup\tefficiency\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%.4f\t%.4g\t%.4g\t%.2f\t%.0f%%\t\n", r.N, r.Method, r.Workers, r.Median, r.NodesPerS, r.SolsPerS, r.Speedup, 100*r.Efficiency)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%.4f\t%.4g\t%s\t%.4g\t%.2f\t%.0f%%\t\n", r.N, r.Method, r.Workers, r.Median, r.NodesPerS, r.NodeUnit, r.SolsPerS, r.Speedup, 100*r.Efficiency)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(out, "\nnodes: queens placed (sym, mirror) or pairs of quarter placements tried (join); compare solutions/s across methods")
+	return err
 }

@@ -3,20 +3,19 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/engine"
-	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -33,7 +32,6 @@ type countFlags struct {
 	grace      time.Duration
 	memory     string
 	progress   progressFlags
-	placed     []partition.Square
 }
 
 func countCmd() *cobra.Command {
@@ -55,6 +53,8 @@ Methods (the default, auto, picks join for N = %d..%d and sym otherwise):
           solutions, each classified, half the nodes of mirror; the unique,
           point-symmetric and rot90-symmetric counts come from the search
   mirror  left-right mirror only: half the search; the total alone
+Nodes measure work within a method: queens placed for sym and mirror,
+pairs of quarter placements tried for join.
 
 --place counts the solutions that hold the given queens (mirror method;
 halved only when the placement is its own mirror image). Queens that attack
@@ -75,19 +75,23 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 16 --method sym --json\n  nqueens count 19 --memory 2GiB\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkEmpty(cmd, "place", "shard", "memory", "checkpoint", "out"); err != nil {
+				return err
+			}
+			if f.grace < 0 {
+				return usagef("--grace must not be negative, got %s", f.grace)
+			}
 			n, placed, err := boardArgs(cmd, args[0], f.workers, f.place)
 			if err != nil {
 				return err
 			}
 			if placed != nil {
-				if cmd.Flags().Changed("method") && f.method != string(partition.Mirror) && f.method != "auto" {
-					return fmt.Errorf("--place works with --method mirror only (the default with --place)")
+				if cmd.Flags().Changed("method") && f.method != string(nqueens.Mirror) && f.method != string(nqueens.Auto) {
+					return usagef("--place works with --method mirror only (the default with --place)")
 				}
-				f.method = string(partition.Mirror)
 				noteConflict(cmd.ErrOrStderr(), placed)
 			}
-			f.placed = placed
-			return runCount(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, f)
+			return runCount(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, placed, f)
 		},
 	}
 	fs := cmd.Flags()
@@ -106,7 +110,277 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 	return cmd
 }
 
-// countReport is the --json output of count and merge.
+// checkEmpty refuses flags given an empty value: "--shard ”" is a
+// mistake, not a request for the default.
+func checkEmpty(cmd *cobra.Command, names ...string) error {
+	for _, name := range names {
+		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed && fl.Value.String() == "" {
+			return usagef("--%s needs a value (see --help)", name)
+		}
+	}
+	return nil
+}
+
+func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, f countFlags) error {
+	method, err := parseMethod(f.method)
+	if err != nil {
+		return err
+	}
+	memory, err := memoryLimit(f.memory)
+	if err != nil {
+		return err
+	}
+	shard, shards, err := selectShard(f, stderr)
+	if err != nil {
+		return err
+	}
+	if shards > 1 && f.out == "" && f.checkpoint == "" {
+		return usagef("a shard's counts must be kept for 'nqueens merge': add --out FILE (or --checkpoint FILE)")
+	}
+	if f.verify && (placed != nil || shards > 1) {
+		return usagef("--verify counts the whole board twice: it does not work with --place or shards")
+	}
+	opts := []nqueens.Option{nqueens.WithMethod(method), nqueens.WithWorkers(f.workers), nqueens.WithMemory(memory),
+		nqueens.WithPlaced(placed...), nqueens.WithGrace(f.grace), nqueens.WithWaiting(func(w nqueens.Waiting) {
+			if w.Grace >= time.Second { // a shorter wait needs no word
+				fmt.Fprintf(stderr, "nqueens: stopping: waiting up to %s for the running tasks to finish\n", w.Grace)
+			}
+		})}
+	var out *outFile
+	if f.out != "" {
+		// Fail now, not after hours of counting, if --out cannot be written.
+		if out, err = createOut(f.out); err != nil {
+			return err
+		}
+		defer out.abort()
+		opts = append(opts, nqueens.WithShard(shard, shards, out))
+	} else if shards > 1 {
+		opts = append(opts, nqueens.WithShard(shard, shards, nil))
+	}
+	if f.checkpoint != "" {
+		j, err := os.OpenFile(f.checkpoint, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return fmt.Errorf("--checkpoint: %w", err)
+		}
+		defer j.Close()
+		opts = append(opts, nqueens.WithJournal(j, f.checkpoint))
+	}
+	label := func(p nqueens.Progress) string {
+		if shards > 1 {
+			return fmt.Sprintf("count %d (%s) shard %d/%d", p.N, p.Method, shard, shards)
+		}
+		return fmt.Sprintf("count %d (%s)", p.N, p.Method)
+	}
+	prog := f.progress.start(stderr, label)
+	first := true
+	c, err := nqueens.Count(ctx, n, append(opts, nqueens.WithProgress(func(p nqueens.Progress) {
+		if first && p.TasksDone > 0 {
+			fmt.Fprintf(stderr, "nqueens: resuming from %s: %d of %d tasks already counted\n", f.checkpoint, p.TasksDone, p.Tasks)
+		}
+		first = false
+		prog.update(p)
+	}))...)
+	prog.stop()
+	if err != nil {
+		return countError(err)
+	}
+	for _, note := range c.Notes {
+		fmt.Fprintf(stderr, "nqueens: note: %s\n", note)
+	}
+	if out != nil {
+		if err := out.commit(); err != nil {
+			return err
+		}
+	}
+	rep := reportOf(c)
+	rep.Workers = workersOf(f.workers)
+	if f.verify {
+		other := partition.Other(c.Method)
+		prog := f.progress.start(stderr, label)
+		c2, err := nqueens.Count(ctx, n, nqueens.WithMethod(other), nqueens.WithWorkers(f.workers), nqueens.WithMemory(memory),
+			nqueens.WithGrace(f.grace), nqueens.WithProgress(prog.update))
+		prog.stop()
+		if err != nil {
+			return countError(err)
+		}
+		if err := agree(c, c2); err != nil {
+			return err
+		}
+		rep.VerifiedBy = string(other)
+		rep.Seconds = (c.Elapsed + c2.Elapsed).Seconds()
+	}
+	if f.json {
+		return writeJSON(stdout, rep)
+	}
+	if c.Partial() {
+		// A shard's total is not the answer: say where it went instead.
+		fmt.Fprintf(stderr, "nqueens: shard %d/%d of n = %d counted (%d tasks, partial total %s) and saved in %s; merge all shards with 'nqueens merge'\n",
+			shard, shards, n, c.Tasks, c.Total, firstNonEmpty(f.out, f.checkpoint))
+		return nil
+	}
+	return writeLine(stdout, c.Total.String())
+}
+
+// agree checks two counts of one board by different methods: the totals,
+// and the class counts where both have them.
+func agree(a, b nqueens.Counts) error {
+	if a.Total != b.Total {
+		return fmt.Errorf("verification failed for n = %d: %s counted %s, %s counted %s", a.N, a.Method, a.Total, b.Method, b.Total)
+	}
+	ua, ok1 := a.Unique()
+	ub, ok2 := b.Unique()
+	pa, _ := a.PointSymmetric()
+	pb, _ := b.PointSymmetric()
+	ra, _ := a.Rot90Symmetric()
+	rb, _ := b.Rot90Symmetric()
+	if ok1 && ok2 && (ua != ub || pa != pb || ra != rb) {
+		return fmt.Errorf("verification failed for n = %d: %s counted unique %s, point_symmetric %s, rot90_symmetric %s; %s counted %s, %s, %s",
+			a.N, a.Method, ua, pa, ra, b.Method, ub, pb, rb)
+	}
+	return nil
+}
+
+// countError words the library's errors with the command's flags.
+func countError(err error) error {
+	var me *engine.MemoryError
+	if errors.As(err, &me) {
+		return usagef("--memory %s is too small for the join method on n = %d with %d workers: it needs at least %s (raise --memory, use fewer workers with -j, or --method sym)",
+			humanize.IBytes(uint64(me.Limit)), me.N, me.Workers, humanize.IBytes(uint64(me.Need)))
+	}
+	return err
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// workersOf is the worker count a run used.
+func workersOf(flag int) int {
+	if flag > 0 {
+		return flag
+	}
+	return engine.DefaultWorkers()
+}
+
+// selectShard returns the shard to count: --shard, else Slurm's array
+// variables, else JOB_COMPLETION_INDEX with --shards; 0 of 1 otherwise.
+func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
+	if f.shard != "" {
+		i, m, err := partition.ParseShard(f.shard)
+		if err != nil {
+			return 0, 0, usagef("bad --shard %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", quote(f.shard))
+		}
+		return i, m, nil
+	}
+	if id := os.Getenv("SLURM_ARRAY_TASK_ID"); id != "" && os.Getenv("SLURM_ARRAY_TASK_COUNT") != "" {
+		i, err1 := strconv.Atoi(id)
+		m, err2 := strconv.Atoi(os.Getenv("SLURM_ARRAY_TASK_COUNT"))
+		lo := 0
+		var err3 error
+		if s := os.Getenv("SLURM_ARRAY_TASK_MIN"); s != "" {
+			lo, err3 = strconv.Atoi(s)
+		}
+		if err1 != nil || err2 != nil || err3 != nil || m < 1 || i-lo < 0 || i-lo >= m {
+			return 0, 0, usagef("SLURM_ARRAY_TASK_ID=%s, SLURM_ARRAY_TASK_COUNT=%s, SLURM_ARRAY_TASK_MIN=%s do not name a shard (the array must be contiguous, e.g. --array=0-7)",
+				quote(id), quote(os.Getenv("SLURM_ARRAY_TASK_COUNT")), quote(os.Getenv("SLURM_ARRAY_TASK_MIN")))
+		}
+		fmt.Fprintf(stderr, "nqueens: shard %d/%d from SLURM_ARRAY_TASK_ID\n", i-lo, m)
+		return i - lo, m, nil
+	}
+	if f.shards != 0 {
+		idx := os.Getenv("JOB_COMPLETION_INDEX")
+		i, err := strconv.Atoi(idx)
+		if f.shards < 1 {
+			return 0, 0, usagef("--shards must be at least 1, got %d", f.shards)
+		}
+		if idx == "" || err != nil || i < 0 || i >= f.shards {
+			return 0, 0, usagef("--shards %d needs JOB_COMPLETION_INDEX in 0..%d (a Kubernetes Indexed Job sets it), got %s; or use --shard I/M", f.shards, f.shards-1, quote(idx))
+		}
+		fmt.Fprintf(stderr, "nqueens: shard %d/%d from JOB_COMPLETION_INDEX\n", i, f.shards)
+		return i, f.shards, nil
+	}
+	return 0, 1, nil
+}
+
+// outFile is a shard file being written: a temporary file beside the
+// target, renamed over it once complete and synced.
+type outFile struct {
+	path string
+	tmp  *os.File
+	done bool
+}
+
+// createOut checks that path can take a shard file (a regular file or
+// nothing, in a writable folder) and creates the temporary file.
+func createOut(path string) (*outFile, error) {
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, usagef("--out %s exists and is not a regular file (a shard file replaces only a regular file)", path)
+	}
+	tmp, err := os.Create(path + ".tmp")
+	if err != nil {
+		return nil, fmt.Errorf("--out: %w", err)
+	}
+	return &outFile{path: path, tmp: tmp}, nil
+}
+
+func (o *outFile) Write(b []byte) (int, error) { return o.tmp.Write(b) }
+
+// commit syncs the file and renames it over the target.
+func (o *outFile) commit() error {
+	if err := o.tmp.Sync(); err != nil {
+		return fmt.Errorf("--out %s: %w", o.path, err)
+	}
+	if err := o.tmp.Close(); err != nil {
+		return fmt.Errorf("--out %s: %w", o.path, err)
+	}
+	if err := os.Rename(o.tmp.Name(), o.path); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	o.done = true
+	return nil
+}
+
+// abort removes the temporary file unless it was committed.
+func (o *outFile) abort() {
+	if !o.done {
+		o.tmp.Close()
+		os.Remove(o.tmp.Name())
+	}
+}
+
+// parseMethod checks a --method value.
+func parseMethod(s string) (nqueens.Method, error) {
+	m, err := partition.ParseMethod(s)
+	if err != nil {
+		return "", usagef("unknown method %s (accepted: auto, sym, mirror, join)", quote(s))
+	}
+	return m, nil
+}
+
+// memoryFlag registers --memory, the join method's memory limit.
+func memoryFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "memory", "", "memory the join method may use, e.g. 8GiB or 500MB (default: half of physical memory)")
+}
+
+// memoryLimit parses --memory; empty means the library's default (0).
+func memoryLimit(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	b, err := humanize.ParseBytes(s)
+	if err != nil || b == 0 || b > 1<<62 {
+		return 0, usagef("invalid --memory %s (accepted: a size such as 8GiB, 500MB or 1073741824)", quote(s))
+	}
+	return int64(b), nil
+}
+
+// report is the JSON object of count --json, merge --json and each row of
+// table --format json: the same keys in the same order.
 type countReport struct {
 	N          int      `json:"n"`
 	Method     string   `json:"method"`
@@ -128,407 +402,44 @@ type countReport struct {
 	Files      []string `json:"files,omitempty"`
 }
 
-func runCount(ctx context.Context, stdout, stderr io.Writer, n int, f countFlags) error {
-	method, err := parseMethod(f.method, n)
-	if err != nil {
-		return err
-	}
-	workers := f.workers
-	if workers == 0 {
-		workers = engine.DefaultWorkers()
-	}
-	limit, err := memoryLimit(f.memory)
-	if err != nil {
-		return err
-	}
-	shard, shards, err := selectShard(f, stderr)
-	if err != nil {
-		return err
-	}
-	if shards > 1 && f.out == "" && f.checkpoint == "" {
-		return fmt.Errorf("a shard's counts must be kept for 'nqueens merge': add --out FILE (or --checkpoint FILE)")
-	}
-	if f.out != "" {
-		// Fail now, not after hours of counting, if --out cannot be written.
-		probe, err := os.Create(f.out + ".tmp")
-		if err != nil {
-			return &failure{err: fmt.Errorf("--out: %w", err)}
-		}
-		probe.Close()
-		os.Remove(f.out + ".tmp")
-	}
-	if f.verify && (f.placed != nil || shards > 1) {
-		return fmt.Errorf("--verify counts the whole board twice: it does not work with --place or shards")
-	}
-	start := time.Now()
-	plan, err := partition.Make(partition.Job{N: n, Method: method, Placed: f.placed})
-	if err != nil {
-		return err
-	}
-	mem, err := joinMemory(plan, workers, limit, 0)
-	if err != nil {
-		return err
-	}
-	if plan.Method == partition.Join || (f.verify && partition.Other(method) == partition.Join) {
-		// The join's buffers and cache fit the limit; the garbage
-		// collector keeps the heap's slack within it too.
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
-	}
-	res, err := runPlan(ctx, stderr, plan, runOptions{grace: f.grace, workers: workers, shard: shard, shards: shards,
-		checkpoint: f.checkpoint, out: f.out, progress: f.progress, mem: mem})
-	if err != nil {
-		return err
-	}
-	rep := countReportOf(plan, res.counts)
-	rep.Workers, rep.Seconds, rep.Resumed = workers, time.Since(start).Seconds(), res.resumed
-	if shards > 1 {
-		rep.Shard, rep.Partial = fmt.Sprintf("%d/%d", shard, shards), true
-		if plan.DerivesUnique() {
-			rep.Unique = "" // known only once every shard is merged
-		}
-	}
-	if plan.Method == partition.Join {
-		rep.Memory = humanize.IBytes(uint64(limit))
-	}
-	if f.verify {
-		other := partition.Other(method)
-		plan2, err := partition.Make(partition.Job{N: n, Method: other})
-		if err != nil {
-			return err
-		}
-		mem2, err := joinMemory(plan2, workers, limit, 0)
-		if err != nil {
-			return err
-		}
-		res2, err := runPlan(ctx, stderr, plan2, runOptions{grace: f.grace, workers: workers, shards: 1, progress: f.progress, mem: mem2})
-		if err != nil {
-			return err
-		}
-		if res2.counts.Total != res.counts.Total {
-			return failf("verification failed for n = %d: %s counted %s, %s counted %s", n, method, res.counts.Total, other, res2.counts.Total)
-		}
-		if plan.Classes() && plan2.Classes() {
-			// sym classifies every solution; join counts the symmetric
-			// ones apart: their class counts must agree too.
-			a, b := res.counts, res2.counts
-			if a.Unique != b.Unique || a.PointSym != b.PointSym || a.Rot90Sym != b.Rot90Sym {
-				return failf("verification failed for n = %d: %s counted unique %s, point_symmetric %s, rot90_symmetric %s; %s counted %s, %s, %s",
-					n, method, a.Unique, a.PointSym, a.Rot90Sym, other, b.Unique, b.PointSym, b.Rot90Sym)
-			}
-		}
-		rep.VerifiedBy = string(other)
-		rep.Seconds = time.Since(start).Seconds()
-	}
-	if f.json {
-		return json.NewEncoder(stdout).Encode(rep)
-	}
-	if shards > 1 {
-		// A shard's total is not the answer: say where it went instead.
-		fmt.Fprintf(stderr, "nqueens: shard %d/%d of n = %d counted (%d tasks, partial total %s) and saved in %s; merge all shards with 'nqueens merge'\n",
-			shard, shards, n, rep.Tasks, rep.Total, firstNonEmpty(f.out, f.checkpoint))
-		return nil
-	}
-	_, err = fmt.Fprintln(stdout, rep.Total)
-	return err
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
-}
-
-// countReportOf fills the fields of a count report that come from the plan and
-// the counts.
-func countReportOf(plan *partition.Plan, c engine.Counts) countReport {
-	rep := countReport{N: plan.N, Method: string(plan.Method), Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: c.Tasks}
-	for _, q := range plan.Placed {
+// reportOf fills the fields of a report that come from the counts.
+func reportOf(c nqueens.Counts) countReport {
+	rep := countReport{N: c.N, Method: string(c.Method), Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: c.Tasks,
+		Resumed: c.Resumed, Seconds: c.Elapsed.Seconds()}
+	for _, q := range c.Placed {
 		rep.Placed = append(rep.Placed, q.String())
 	}
-	if plan.Classes() {
-		rep.Unique, rep.PointSym, rep.Rot90Sym = c.Unique.String(), c.PointSym.String(), c.Rot90Sym.String()
+	if u, ok := c.Unique(); ok {
+		rep.Unique = u.String()
+	}
+	if p, ok := c.PointSymmetric(); ok {
+		rep.PointSym = p.String()
+		r, _ := c.Rot90Symmetric()
+		rep.Rot90Sym = r.String()
 	} else {
-		rep.Note = fmt.Sprintf("the %s method counts the total only; --method sym or join also give unique, point_symmetric and rot90_symmetric", plan.Method)
+		rep.Note = fmt.Sprintf("the %s method counts the total only; --method sym or join also give unique, point_symmetric and rot90_symmetric", c.Method)
+	}
+	if c.Partial() {
+		rep.Shard, rep.Partial = fmt.Sprintf("%d/%d", c.Shard, c.Shards), true
+	}
+	if c.MemoryLimit > 0 {
+		rep.Memory = humanize.IBytes(uint64(c.MemoryLimit))
 	}
 	return rep
 }
 
-// finishCounts completes the counts of a whole plan: for join, the unique
-// count from the total and the symmetric counts (Burnside's lemma). A
-// failure means a wrong count: exit 1.
-func finishCounts(plan *partition.Plan, c *engine.Counts) error {
-	if !plan.DerivesUnique() {
-		return nil
-	}
-	if err := c.DeriveUnique(plan.N); err != nil {
-		return &failure{err: err}
+// writeJSON writes v as one line of JSON.
+func writeJSON(w io.Writer, v any) error {
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		return fmt.Errorf("writing the result: %w", err)
 	}
 	return nil
 }
 
-// selectShard returns the shard to count: --shard, else Slurm's array
-// variables, else JOB_COMPLETION_INDEX with --shards; 0 of 1 otherwise.
-func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
-	if f.shard != "" {
-		return partition.ParseShard(f.shard)
-	}
-	if id := os.Getenv("SLURM_ARRAY_TASK_ID"); id != "" && os.Getenv("SLURM_ARRAY_TASK_COUNT") != "" {
-		i, err1 := strconv.Atoi(id)
-		m, err2 := strconv.Atoi(os.Getenv("SLURM_ARRAY_TASK_COUNT"))
-		lo := 0
-		var err3 error
-		if s := os.Getenv("SLURM_ARRAY_TASK_MIN"); s != "" {
-			lo, err3 = strconv.Atoi(s)
-		}
-		if err1 != nil || err2 != nil || err3 != nil || m < 1 || i-lo < 0 || i-lo >= m {
-			return 0, 0, fmt.Errorf("SLURM_ARRAY_TASK_ID=%s, SLURM_ARRAY_TASK_COUNT=%s, SLURM_ARRAY_TASK_MIN=%s do not name a shard (the array must be contiguous, e.g. --array=0-7)",
-				id, os.Getenv("SLURM_ARRAY_TASK_COUNT"), os.Getenv("SLURM_ARRAY_TASK_MIN"))
-		}
-		fmt.Fprintf(stderr, "nqueens: shard %d/%d from SLURM_ARRAY_TASK_ID\n", i-lo, m)
-		return i - lo, m, nil
-	}
-	if f.shards != 0 {
-		idx := os.Getenv("JOB_COMPLETION_INDEX")
-		i, err := strconv.Atoi(idx)
-		if idx == "" || err != nil || f.shards < 1 || i < 0 || i >= f.shards {
-			return 0, 0, fmt.Errorf("--shards %d needs JOB_COMPLETION_INDEX in 0..%d (a Kubernetes Indexed Job sets it), got %q; or use --shard I/M", f.shards, f.shards-1, idx)
-		}
-		fmt.Fprintf(stderr, "nqueens: shard %d/%d from JOB_COMPLETION_INDEX\n", i, f.shards)
-		return i, f.shards, nil
-	}
-	return 0, 1, nil
-}
-
-type runOptions struct {
-	grace         time.Duration
-	workers       int
-	shard, shards int
-	checkpoint    string
-	out           string
-	progress      progressFlags
-	mem           engine.JoinMemory
-}
-
-type runResult struct {
-	counts  engine.Counts
-	resumed int
-}
-
-// runPlan counts one shard of a plan (all of it for 1 shard), resuming
-// from and journaling to a checkpoint if asked, and writes the shard file.
-func runPlan(ctx context.Context, stderr io.Writer, plan *partition.Plan, o runOptions) (runResult, error) {
-	var mine []int // indices of this shard's tasks
-	if o.shards > 1 {
-		for i, s := range plan.Shards(o.shards) {
-			if s == o.shard {
-				mine = append(mine, i)
-			}
-		}
-	} else {
-		mine = make([]int, len(plan.Tasks))
-		for i := range mine {
-			mine[i] = i
-		}
-	}
-	header := resultfile.Header{Tool: version, N: plan.N, Method: string(plan.Method), Placed: partition.PlacedString(plan.Placed),
-		Plan: plan.Fingerprint(), Tasks: len(plan.Tasks), Shard: o.shard, Shards: o.shards}
-	records := make([]*resultfile.Record, len(plan.Tasks))
-	var jour *journal
-	if o.checkpoint != "" {
-		var err error
-		jour, err = openJournal(o.checkpoint, header, plan, stderr)
-		if err != nil {
-			return runResult{}, err
-		}
-		defer jour.close()
-		for _, r := range jour.done {
-			records[r.index] = &r.rec
-		}
-	}
-	var todo []partition.Task
-	var todoIndex []int
-	for _, i := range mine {
-		if records[i] == nil {
-			todo = append(todo, plan.Tasks[i])
-			todoIndex = append(todoIndex, i)
-		}
-	}
-	resumed := len(mine) - len(todo)
-	if resumed > 0 {
-		fmt.Fprintf(stderr, "nqueens: resuming from %s: %d of %d tasks already counted\n", o.checkpoint, resumed, len(mine))
-	}
-	label := fmt.Sprintf("count %d (%s)", plan.N, plan.Method)
-	if o.shards > 1 {
-		label += fmt.Sprintf(" shard %d/%d", o.shard, o.shards)
-	}
-	sub := &partition.Plan{N: plan.N, Method: plan.Method, Placed: plan.Placed, Tasks: todo}
-	prog := o.progress.start(stderr, label, sub.Cost())
-	tick := prog.taskDone(sub)
-	var finished atomic.Int64
-	var err error
-	ran := make(chan struct{})
-	go func() {
-		defer close(ran)
-		_, err = engine.Run(ctx, plan.N, todo, engine.Options{Workers: o.workers, JoinChunk: o.mem.Chunk, QuarterBudget: o.mem.CacheBudget, OnResult: func(r engine.Result) {
-			i := todoIndex[r.Task]
-			rec := recordOf(plan.Tasks[i].ID, r)
-			records[i] = &rec
-			if jour != nil {
-				jour.add(rec)
-			}
-			finished.Add(1)
-			tick(r)
-		}})
-	}()
-	abandoned := false
-	select {
-	case <-ran:
-	case <-ctx.Done():
-		// No new task starts; running ones may finish within the grace
-		// period, after which they are abandoned (and counted again on
-		// resume).
-		select {
-		case <-ran:
-		case <-time.After(o.grace):
-			abandoned = true
-		}
-	}
-	prog.stop()
-	if abandoned {
-		// The engine goroutine still runs: err is not ours to read.
-		err = ctx.Err()
-	}
-	if jour != nil {
-		if cerr := jour.close(); cerr != nil && err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			done := resumed + int(finished.Load())
-			what := fmt.Sprintf("stopped after %d of %d tasks", done, len(mine))
-			if abandoned {
-				what += fmt.Sprintf(" (tasks still running after the %s grace period were abandoned)", o.grace)
-			}
-			if o.checkpoint != "" {
-				what += fmt.Sprintf("; %d tasks are saved in %s: run the same command again to resume", done, o.checkpoint)
-			}
-			return runResult{}, interrupted(ctx, what)
-		}
-		return runResult{}, &failure{err: err}
-	}
-	// The answer is the sum of every task's record, resumed or new.
-	var all engine.Counts
-	var recs []resultfile.Record
-	for _, i := range mine {
-		all.Add(resultOf(*records[i]))
-		recs = append(recs, *records[i])
-	}
-	if o.shards <= 1 {
-		if err := finishCounts(plan, &all); err != nil {
-			return runResult{}, err
-		}
-	}
-	if o.out != "" {
-		header.Kind = resultfile.Shard
-		if err := writeShardFile(o.out, header, recs); err != nil {
-			return runResult{}, &failure{err: err}
-		}
-	}
-	return runResult{counts: all, resumed: resumed}, nil
-}
-
-// recordOf is a task's result as the journal and shard files store it.
-func recordOf(id string, r engine.Result) resultfile.Record {
-	return resultfile.Record{ID: id, Total: r.Total, Unique: r.Unique, Point: r.PointSym, Rot90: r.Rot90Sym, Nodes: r.Nodes}
-}
-
-// resultOf is recordOf's inverse.
-func resultOf(rec resultfile.Record) engine.Result {
-	return engine.Result{Total: rec.Total, Unique: rec.Unique, PointSym: rec.Point, Rot90Sym: rec.Rot90, Nodes: rec.Nodes}
-}
-
-// writeShardFile writes a complete shard file atomically: a temporary file,
-// fsynced, then renamed.
-func writeShardFile(path string, h resultfile.Header, recs []resultfile.Record) error {
-	b := resultfile.AppendHeader(nil, h)
-	for _, r := range recs {
-		b = resultfile.AppendRecord(b, r)
-	}
-	b = resultfile.AppendEnd(b, recs)
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return fmt.Errorf("--out: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("--out: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("--out: %w", err)
+// writeLine writes s and a newline.
+func writeLine(w io.Writer, s string) error {
+	if _, err := fmt.Fprintln(w, s); err != nil {
+		return fmt.Errorf("writing the result: %w", err)
 	}
 	return nil
 }
-
-// parseMethod resolves a --method value: "auto" is the fastest method for n.
-func parseMethod(s string, n int) (partition.Method, error) {
-	if s == "auto" {
-		return partition.Best(n), nil
-	}
-	m, err := partition.ParseMethod(s)
-	if err != nil {
-		return "", fmt.Errorf("unknown method %q (accepted: auto, sym, mirror, join)", s)
-	}
-	return m, nil
-}
-
-// memoryFlag registers --memory, the join method's memory limit.
-func memoryFlag(fs *pflag.FlagSet, p *string) {
-	fs.StringVar(p, "memory", "", "memory the join method may use, e.g. 8GiB or 500MB (default: half of physical memory)")
-}
-
-// memoryLimit parses --memory; empty means half of physical memory (or
-// 4 GiB where that is unknown).
-func memoryLimit(s string) (int64, error) {
-	if s == "" {
-		if total := physicalMemory(); total > 0 {
-			return int64(total / 2), nil
-		}
-		return 4 << 30, nil
-	}
-	b, err := humanize.ParseBytes(s)
-	if err != nil || b == 0 || b > 1<<62 {
-		return 0, fmt.Errorf("invalid --memory %q (accepted: a size such as 8GiB, 500MB or 1073741824)", s)
-	}
-	return int64(b), nil
-}
-
-// joinMemory divides the memory limit for a join plan (nothing to do for
-// other methods, whose memory is the plan's). held is memory the process
-// keeps beside this plan's (other plans of a table).
-func joinMemory(plan *partition.Plan, workers int, limit, held int64) (engine.JoinMemory, error) {
-	if plan.Method != partition.Join {
-		return engine.JoinMemory{}, nil
-	}
-	workers = min(workers, max(1, len(plan.Tasks)))
-	held += int64(len(plan.Tasks)) * planTaskBytes
-	if need := engine.JoinMinBytes(plan.N, workers) + held; limit < need {
-		return engine.JoinMemory{}, fmt.Errorf("--memory %s is too small for the join method on n = %d with %d workers: it needs at least %s (raise --memory, use fewer workers with -j, or --method sym)",
-			humanize.IBytes(uint64(limit)), plan.N, workers, humanize.IBytes(uint64(need)))
-	}
-	return engine.PlanJoinMemory(plan.N, workers, limit-held)
-}
-
-// planTaskBytes is the memory a plan takes per task, with its ID.
-const planTaskBytes = 160

@@ -7,19 +7,18 @@ import (
 	"fmt"
 	"io"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens/engine"
-	"github.com/nqueens/nqueens/partition"
+	"github.com/nqueens/nqueens"
 )
 
 type listFlags struct {
-	board   bool
-	json    bool
-	limit   int64
-	place   string
-	workers int
+	board bool
+	json  bool
+	limit int64
+	place string
 }
 
 func listCmd() *cobra.Command {
@@ -29,18 +28,22 @@ func listCmd() *cobra.Command {
 		Short: "Stream every solution of the N×N board",
 		Long: `list prints every solution in lexicographic order, one per line as the
 column of each row's queen ("1 3 0 2"); --board prints boards separated by
-blank lines, --json one object per line. Solutions are searched in parallel
-and printed in order as they are found; memory stays flat however many there
-are, and a closed pipe (| head) ends the listing quietly.`,
+blank lines, --json one object per line. Solutions stream as the search
+finds them (one search, in order): memory stays flat however many there
+are, the first line comes at once, and a closed pipe (| head) ends the
+listing quietly.`,
 		Example: "  nqueens list 8\n  nqueens list 10 | wc -l\n  nqueens list 12 --board --limit 3\n  nqueens list 8 --place 0:0",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			n, placed, err := boardArgs(cmd, args[0], f.workers, f.place)
+			if err := checkEmpty(cmd, "place"); err != nil {
+				return err
+			}
+			n, placed, err := boardArgs(cmd, args[0], 1, f.place)
 			if err != nil {
 				return err
 			}
 			if f.limit < 0 {
-				return fmt.Errorf("--limit must be at least 0, got %d", f.limit)
+				return usagef("--limit must be at least 0, got %d", f.limit)
 			}
 			return runList(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, placed, f, cmd.Flags().Changed("limit"))
 		},
@@ -50,75 +53,60 @@ are, and a closed pipe (| head) ends the listing quietly.`,
 	fs.BoolVar(&f.json, "json", false, `print {"n":N,"columns":[…]} per line`)
 	fs.Int64Var(&f.limit, "limit", 0, "print at most this many solutions")
 	placeFlag(fs, &f.place)
-	workersFlag(fs, &f.workers)
 	return cmd
 }
 
-// errLimit stops a listing that printed --limit solutions.
-var errLimit = errors.New("limit reached")
-
-func runList(ctx context.Context, stdout, stderr io.Writer, n int, placed []partition.Square, f listFlags, limited bool) error {
+func runList(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, f listFlags, limited bool) error {
 	noteConflict(stderr, placed)
 	if limited && f.limit == 0 {
 		return nil
 	}
-	plan, err := partition.Make(partition.Job{N: n, Method: partition.Mirror, Placed: placed, Every: true})
-	if err != nil {
-		return err
-	}
-	workers := f.workers
-	if workers == 0 {
-		workers = engine.DefaultWorkers()
-	}
-	format := appendColumns[uint8]
+	format := appendColumns
 	switch {
 	case f.json:
-		format = appendJSON[uint8]
+		format = appendJSON
 	case f.board:
-		first := true
-		format = func(dst []byte, cols []uint8) []byte {
-			// Boards are separated by blank lines: one before every board
-			// but the very first, which only the writer knows; each record
-			// therefore ends with the blank line and the writer drops the
-			// last one.
-			_ = first
-			return append(appendBoard(dst, cols), '\n')
-		}
+		format = appendBoard
 	}
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	var printed int64
-	var pending []byte // the blank line after the last board, held back
-	err = engine.List(ctx, n, plan.Tasks, workers, format, func(c engine.Chunk) error {
-		start := 0
-		for _, end := range c.Ends {
-			if limited && printed == f.limit {
-				return errLimit
+	var buf []byte
+	flushed := time.Now()
+	for cols, err := range nqueens.List(ctx, n, nqueens.WithPlaced(placed...)) {
+		if err != nil {
+			if ctx.Err() != nil {
+				w.Flush()
+				return interrupted(ctx, fmt.Sprintf("listing stopped after %d solutions", printed))
 			}
-			rec := c.Data[start:end]
-			start = end
-			if f.board && !f.json {
-				if pending != nil {
-					if _, err := w.Write(pending); err != nil {
-						return err
-					}
-				}
-				pending = rec[len(rec)-1:]
-				rec = rec[:len(rec)-1]
-			}
-			if _, err := w.Write(rec); err != nil {
-				return err
-			}
-			printed++
+			return err
 		}
-		return w.Flush()
-	})
-	switch {
-	case err == nil, errors.Is(err, errLimit):
-		return w.Flush()
-	case errors.Is(err, syscall.EPIPE):
-		return nil // the reader has gone: end quietly
-	case ctx.Err() != nil:
-		return interrupted(ctx, fmt.Sprintf("listing stopped after %d solutions", printed))
+		buf = buf[:0]
+		if f.board && !f.json && printed > 0 {
+			buf = append(buf, '\n') // boards are separated by blank lines
+		}
+		buf = format(buf, cols)
+		if _, err := w.Write(buf); err != nil {
+			return listWriteError(err)
+		}
+		if printed++; limited && printed == f.limit {
+			break
+		}
+		if now := time.Now(); printed == 1 || now.Sub(flushed) > 100*time.Millisecond {
+			// The first line goes out at once, then at least ten times a
+			// second (and whenever the buffer fills).
+			if err := w.Flush(); err != nil {
+				return listWriteError(err)
+			}
+			flushed = now
+		}
 	}
-	return &failure{err: err}
+	return listWriteError(w.Flush())
+}
+
+// listWriteError ends a listing whose reader has gone quietly.
+func listWriteError(err error) error {
+	if err == nil || errors.Is(err, syscall.EPIPE) {
+		return nil
+	}
+	return fmt.Errorf("writing the solutions: %w", err)
 }

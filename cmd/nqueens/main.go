@@ -4,13 +4,17 @@
 //
 //	nqueens count N [--method auto|join|sym|mirror] [-j WORKERS] [--json] [--verify] [--memory SIZE]
 //	nqueens table FROM TO [--format text|csv|json|markdown|bfile] [--seq total|unique|point|rot90] [--memory SIZE]
-//	nqueens bench | list N | solve N | verify | merge FILES...
+//	nqueens merge FILES... | status FILES...
+//	nqueens bench | list N | solve N | verify
 //	nqueens version
 //
-// "nqueens COMMAND --help" describes each command and its flags.
+// "nqueens COMMAND --help" describes each command and its flags. The
+// command is the library github.com/nqueens/nqueens with flags: parsing,
+// output formats and files are here, every run is the library's.
 //
-// Exit codes: 0 success, 1 failure (including a failed --verify), 2 bad
-// input or usage, 130 interrupted by SIGINT, 138 by SIGUSR1, 143 by SIGTERM.
+// Exit codes: 0 success, 1 failure (including a failed --verify or a
+// failed write), 2 bad input or usage, 130 interrupted by SIGINT, 138 by
+// SIGUSR1, 143 by SIGTERM.
 package main
 
 import (
@@ -20,6 +24,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+
+	"github.com/nqueens/nqueens"
 )
 
 // Exit codes.
@@ -61,32 +67,39 @@ func report(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "nqueens: %v\n", err)
 	var sig *signalError
-	var fail *failure
+	var stopped *nqueens.StoppedError
 	switch {
-	case errors.As(err, &sig):
+	case errors.As(err, &stopped) && errors.As(err, &sig):
+		fmt.Fprintf(stderr, "nqueens: %v: %v; no count printed\n", sig, stopped)
 		return signalExitCode(sig.sig)
-	case errors.As(err, &fail):
-		return exitFailure
+	case errors.As(err, &sig):
+		fmt.Fprintf(stderr, "nqueens: %v\n", err)
+		return signalExitCode(sig.sig)
 	}
-	// Everything else comes from parsing the command line or its values.
-	return exitUsage
+	fmt.Fprintf(stderr, "nqueens: %v\n", err)
+	var u *usageError
+	if errors.As(err, &u) || errors.Is(err, nqueens.ErrInvalid) {
+		return exitUsage
+	}
+	return exitFailure
 }
 
 // signalError is the cause of a run cancelled by a signal.
 type signalError struct{ sig os.Signal }
 
-func (e *signalError) Error() string { return "interrupted by " + e.sig.String() }
+func (e *signalError) Error() string { return "interrupted by " + signalName(e.sig) }
 
-// failure marks an error that is not the user's input: exit code 1.
-type failure struct{ err error }
+// usageError marks an error in the command line or its values: exit 2.
+// Every other error is a failure (exit 1), unless the library says the
+// input was invalid.
+type usageError struct{ err error }
 
-func (e *failure) Error() string { return e.err.Error() }
-func (e *failure) Unwrap() error { return e.err }
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
 
-func failf(format string, args ...any) error {
-	return &failure{err: fmt.Errorf(format, args...)}
+func usagef(format string, args ...any) error {
+	return &usageError{err: fmt.Errorf(format, args...)}
 }
 
 // interrupted turns a cancelled run into the error that reports it.
@@ -96,5 +109,5 @@ func interrupted(ctx context.Context, what string) error {
 	if errors.As(cause, &sig) {
 		return fmt.Errorf("%w: %s; no count printed", sig, what)
 	}
-	return &failure{err: fmt.Errorf("%s: %w", what, cause)}
+	return fmt.Errorf("%s: %w", what, cause)
 }

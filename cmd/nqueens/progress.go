@@ -12,8 +12,7 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 	"golang.org/x/term"
 
-	"github.com/nqueens/nqueens/engine"
-	"github.com/nqueens/nqueens/partition"
+	"github.com/nqueens/nqueens"
 )
 
 // progressFlags are --progress and --quiet, shared by count, table and bench.
@@ -30,16 +29,16 @@ func (f *progressFlags) register(fs *pflag.FlagSet) {
 	_ = fs.MarkHidden("progress-interval")
 }
 
-// progress shows how much of the estimated work is done. Work is measured
-// by the planner's cost estimates of finished tasks, not their number, since
-// task sizes vary a lot. Updates happen once per finished task, never per
-// node, so progress costs nothing measurable.
+// progress shows the library's [nqueens.Progress] on stderr: a bar on a
+// terminal, status lines with --progress otherwise (and on a terminal of
+// no width), nothing with --quiet. Updates come once per finished task,
+// never per node, so progress costs nothing measurable.
 type progress struct {
 	mu        sync.Mutex
-	label     string
-	total     uint64 // estimated cost of all tasks
-	done      uint64 // estimated cost of finished tasks
-	tasks     int
+	label     func(nqueens.Progress) string
+	last      nqueens.Progress
+	seen      bool
+	base      float64 // the fraction done at the first update (resumed work)
 	start     time.Time
 	bar       *mpb.Bar
 	container *mpb.Progress
@@ -49,19 +48,18 @@ type progress struct {
 	wg        sync.WaitGroup
 }
 
-// start begins showing progress on stderr: a bar on a terminal, status
-// lines with --progress otherwise (and on a terminal of no width), nothing
-// with --quiet.
-func (f progressFlags) start(stderr io.Writer, label string, totalCost uint64) *progress {
-	p := &progress{label: label, total: max(totalCost, 1), start: time.Now(), stopc: make(chan struct{})}
+// start begins showing progress on stderr; label names the run from its
+// latest progress.
+func (f progressFlags) start(stderr io.Writer, label func(nqueens.Progress) string) *progress {
+	p := &progress{label: label, start: time.Now(), stopc: make(chan struct{})}
 	if f.quiet {
 		return p
 	}
 	if terminalWidth(stderr) > 0 {
 		p.container = mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond))
-		p.bar = p.container.AddBar(int64(p.total),
-			mpb.PrependDecorators(decor.Name(label+" "), decor.Percentage(decor.WCSyncSpace)),
-			mpb.AppendDecorators(decor.Elapsed(decor.ET_STYLE_MMSS), decor.Name(" ETA "), decor.AverageETA(decor.ET_STYLE_MMSS)),
+		p.bar = p.container.AddBar(0,
+			mpb.PrependDecorators(decor.Any(func(decor.Statistics) string { return p.labelNow() + " " }), decor.Percentage(decor.WCSyncSpace)),
+			mpb.AppendDecorators(decor.Elapsed(decor.ET_STYLE_MMSS), decor.Name(" ETA "), decor.Any(func(decor.Statistics) string { return p.eta(time.Now()) })),
 		)
 		return p
 	}
@@ -97,18 +95,50 @@ func terminalWidth(w io.Writer) int {
 	return width
 }
 
-// taskDone returns the engine callback that accounts for plan's tasks.
-func (p *progress) taskDone(plan *partition.Plan) func(engine.Result) {
-	return func(r engine.Result) {
-		cost := plan.Tasks[r.Task].Cost
-		p.mu.Lock()
-		p.done += cost
-		p.tasks++
-		p.mu.Unlock()
-		if p.bar != nil {
-			p.bar.IncrInt64(int64(cost))
-		}
+// update takes the library's progress report.
+func (p *progress) update(pr nqueens.Progress) {
+	p.mu.Lock()
+	if !p.seen && pr.Planned > 0 {
+		p.base = pr.Done / pr.Planned
 	}
+	p.last, p.seen = pr, true
+	p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.SetTotal(int64(pr.Planned), false)
+		p.bar.SetCurrent(int64(pr.Done))
+	}
+}
+
+// rows returns where result rows go while progress is shown: through the
+// bar's container when stdout is a terminal too (the bar's redraw would
+// erase them otherwise), else stdout itself.
+func (p *progress) rows(stdout io.Writer) io.Writer {
+	if p.container != nil && isTerminal(stdout) {
+		return p.container
+	}
+	return stdout
+}
+
+func (p *progress) labelNow() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.label(p.last)
+}
+
+// eta is the time left, from the rate of the work done since the first
+// update (work a journal already held is not counted in the rate).
+func (p *progress) eta(now time.Time) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	frac := 0.0
+	if p.last.Planned > 0 {
+		frac = p.last.Done / p.last.Planned
+	}
+	if frac <= p.base {
+		return "unknown"
+	}
+	rate := (frac - p.base) / now.Sub(p.start).Seconds()
+	return (time.Duration((1 - frac) / rate * float64(time.Second))).Round(time.Second).String()
 }
 
 func (p *progress) plainLoop(interval time.Duration) {
@@ -120,24 +150,27 @@ func (p *progress) plainLoop(interval time.Duration) {
 		case <-p.stopc:
 			return
 		case <-t.C:
-			fmt.Fprintln(p.plainOut, p.status(time.Now()))
+			p.mu.Lock()
+			seen := p.seen
+			p.mu.Unlock()
+			if seen { // nothing to say before the run has planned
+				fmt.Fprintln(p.plainOut, p.status(time.Now()))
+			}
 		}
 	}
 }
 
 // status is the plain progress line.
 func (p *progress) status(now time.Time) string {
+	eta := p.eta(now)
 	p.mu.Lock()
-	done, tasks := p.done, p.tasks
-	p.mu.Unlock()
-	frac := float64(done) / float64(p.total)
-	elapsed := now.Sub(p.start).Round(time.Second)
-	eta := "unknown"
-	if frac > 0 {
-		eta = (time.Duration(float64(now.Sub(p.start)) * (1 - frac) / frac)).Round(time.Second).String()
+	defer p.mu.Unlock()
+	frac := 0.0
+	if p.last.Planned > 0 {
+		frac = p.last.Done / p.last.Planned
 	}
 	return fmt.Sprintf("nqueens: %s: %.1f%% of the estimated work, %d tasks done, %s elapsed, ETA %s",
-		p.label, 100*frac, tasks, elapsed, eta)
+		p.label(p.last), 100*frac, p.last.TasksDone, now.Sub(p.start).Round(time.Second), eta)
 }
 
 // stop ends the display; it is safe to call more than once.

@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -10,13 +10,14 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/nqueens/nqueens/partition"
+	"github.com/nqueens/nqueens"
 )
 
 // run is the whole command: it parses args, runs the subcommand (reading
-// stdin where one reads input) and returns
-// its error for [report]. Tests call it directly.
+// stdin where one reads input) and returns its error for [report]. Tests
+// call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	started := false // set once flags and arguments are parsed
 	root := &cobra.Command{
 		Use:   "nqueens",
 		Short: "Count the solutions of the n-queens problem on every CPU core",
@@ -28,9 +29,12 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          cobra.ArbitraryArgs,
+		PersistentPreRun: func(*cobra.Command, []string) {
+			started = true
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return fmt.Errorf("unknown command %q (commands: count, merge, table, bench, solve, list, verify, version; see --help)", args[0])
+				return usagef("unknown command %q (commands: count, merge, status, table, bench, solve, list, verify, version; see --help)", args[0])
 			}
 			return cmd.Help()
 		},
@@ -42,40 +46,58 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 	root.SetContext(ctx)
 	root.SetFlagErrorFunc(flagError)
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(countCmd(), mergeCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd())
-	return root.ExecuteContext(ctx)
+	root.AddCommand(countCmd(), mergeCmd(), statusCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd())
+	err := root.ExecuteContext(ctx)
+	if err != nil && !started {
+		var u *usageError
+		if !errors.As(err, &u) {
+			err = &usageError{err: err} // from parsing the command line
+		}
+	}
+	return err
 }
 
 // flagError rewords pflag's errors: a negative board size such as "-3"
-// looks like a flag to it.
+// looks like a flag to it, and "-json" reads as -j with the value "son".
 func flagError(_ *cobra.Command, err error) error {
 	msg := err.Error()
 	if i := strings.Index(msg, " in -"); strings.HasPrefix(msg, "unknown shorthand flag") && i >= 0 {
 		arg := msg[i+len(" in "):]
 		if _, convErr := strconv.Atoi(arg); convErr == nil {
-			return fmt.Errorf("board size %s out of range (accepted: 0..%d)", arg, partition.MaxN)
+			return usagef("board size %s out of range (accepted: 0..%d)", arg, nqueens.MaxN)
 		}
 	}
-	return fmt.Errorf("%v (see --help)", err)
+	if strings.Contains(msg, `for "-j, --workers" flag`) && strings.Contains(msg, `"son"`) {
+		return usagef("%v (did you mean --json?)", err)
+	}
+	return usagef("%v (see --help)", err)
 }
 
 // parseN parses a board size argument.
 func parseN(s string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, fmt.Errorf("board size %q is not an integer (accepted: 0..%d)", s, partition.MaxN)
+		return 0, usagef("board size %s is not an integer (accepted: 0..%d)", quote(s), nqueens.MaxN)
 	}
-	if n < 0 || n > partition.MaxN {
-		return 0, fmt.Errorf("board size %d out of range (accepted: 0..%d)", n, partition.MaxN)
+	if n < 0 || n > nqueens.MaxN {
+		return 0, usagef("board size %d out of range (accepted: 0..%d)", n, nqueens.MaxN)
 	}
 	return n, nil
+}
+
+// quote quotes s for a message, cut to at most 80 bytes.
+func quote(s string) string {
+	if len(s) > 80 {
+		return strconv.Quote(s[:77]) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // exactArgs is cobra.ExactArgs with a message that names what is expected.
 func exactArgs(k int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != k {
-			return fmt.Errorf("%s takes %s, got %d arguments (see --help)", cmd.Name(), what, len(args))
+			return usagef("%s takes %s, got %d arguments (see --help)", cmd.Name(), what, len(args))
 		}
 		return nil
 	}
@@ -89,7 +111,17 @@ func workersFlag(fs *pflag.FlagSet, p *int) {
 // checkWorkers rejects an explicit -j below 1.
 func checkWorkers(cmd *cobra.Command, workers int) error {
 	if cmd.Flags().Changed("workers") && workers < 1 {
-		return fmt.Errorf("workers must be at least 1, got %d", workers)
+		return usagef("workers must be at least 1, got %d", workers)
 	}
 	return nil
+}
+
+// checkChoice rejects a flag value outside the accepted list.
+func checkChoice(flag, value string, accepted []string) error {
+	for _, a := range accepted {
+		if a == value {
+			return nil
+		}
+	}
+	return usagef("unknown %s %q (accepted: %s)", flag, value, strings.Join(accepted, ", "))
 }

@@ -17,3 +17,14 @@ func signalExitCode(s os.Signal) int {
 	}
 	return exitInterrupted
 }
+
+// signalName is the signal's conventional name: SIGINT, SIGTERM.
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}

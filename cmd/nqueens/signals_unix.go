@@ -21,3 +21,16 @@ func signalExitCode(s os.Signal) int {
 	}
 	return exitInterrupted
 }
+
+// signalName is the signal's conventional name: SIGINT, SIGTERM, SIGUSR1.
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGUSR1:
+		return "SIGUSR1"
+	}
+	return s.String()
+}

@@ -3,19 +3,18 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -49,13 +48,15 @@ func tableCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "table FROM TO",
 		Short: "Print the counts for every n from FROM to TO",
-		Long: `table prints one row per n from FROM to TO with the total, unique,
-point-symmetric and rot90-symmetric counts, the method and the seconds taken.
+		Long: `table prints one row per n from FROM to TO, as each is counted, with the
+total, unique, point-symmetric and rot90-symmetric counts, the method and
+the seconds taken.
 
 Formats (--format):
   text      aligned columns (default)
   csv       comma-separated with a header row
-  json      one object per line, counts as exact decimal strings
+  json      one object per line, as count --json prints it (counts as
+            exact decimal strings)
   markdown  a Markdown table
   bfile     an OEIS b-file of one sequence (--seq): "n a(n)" lines after
             "#" comment lines; total (A000170) starts at n = 0, unique
@@ -66,6 +67,9 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 		Example: "  nqueens table 1 14\n  nqueens table 0 16 --format bfile --seq total > b000170.txt\n  nqueens table 4 12 --format markdown\n  nqueens table 1 21 --format csv --memory 8GiB",
 		Args:    exactArgs(2, "FROM and TO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkEmpty(cmd, "memory"); err != nil {
+				return err
+			}
 			from, err := parseN(args[0])
 			if err != nil {
 				return err
@@ -75,7 +79,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 				return err
 			}
 			if from > to {
-				return fmt.Errorf("FROM %d is larger than TO %d", from, to)
+				return usagef("FROM %d is larger than TO %d", from, to)
 			}
 			if err := checkWorkers(cmd, f.workers); err != nil {
 				return err
@@ -84,16 +88,16 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 				return err
 			}
 			if _, ok := sequences[f.seq]; !ok {
-				return fmt.Errorf("unknown sequence %q for --seq (accepted: total, unique, point, rot90)", f.seq)
+				return usagef("unknown sequence %s for --seq (accepted: total, unique, point, rot90)", quote(f.seq))
 			}
-			method, err := parseMethod(f.method, to)
+			method, err := parseMethod(f.method)
 			if err != nil {
 				return err
 			}
-			if method == partition.Mirror && f.format == "bfile" && f.seq != "total" {
-				return fmt.Errorf("--seq %s needs --method sym or join: mirror counts the total only", f.seq)
+			if method == nqueens.Mirror && f.format == "bfile" && f.seq != "total" {
+				return usagef("--seq %s needs --method sym or join: mirror counts the total only", f.seq)
 			}
-			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), from, to, f)
+			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), from, to, method, f)
 		},
 	}
 	fs := cmd.Flags()
@@ -107,111 +111,67 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 	return cmd
 }
 
-// tableRow is one n of a table.
-type tableRow struct {
-	N        int
-	Method   partition.Method
-	Classes  bool
-	Counts   engine.Counts
-	Workers  int
-	Seconds  float64
-	Finished time.Time
-}
-
-func (r tableRow) cells() []string {
-	c := []string{strconv.Itoa(r.N), r.Counts.Total.String(), "", "", ""}
-	if r.Classes {
-		c[2], c[3], c[4] = r.Counts.Unique.String(), r.Counts.PointSym.String(), r.Counts.Rot90Sym.String()
-	}
-	return append(c, string(r.Method), strconv.FormatFloat(r.Seconds, 'f', 3, 64))
-}
-
 var tableHeader = []string{"n", "total", "unique", "point_symmetric", "rot90_symmetric", "method", "seconds"}
 
-func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, f tableFlags) error {
-	workers := f.workers
-	if workers == 0 {
-		workers = engine.DefaultWorkers()
+// cells are a row's columns, as tableHeader names them.
+func cells(c nqueens.Counts) []string {
+	row := []string{strconv.Itoa(c.N), c.Total.String(), "", "", ""}
+	if u, ok := c.Unique(); ok {
+		row[2] = u.String()
 	}
-	limit, err := memoryLimit(f.memory)
+	if p, ok := c.PointSymmetric(); ok {
+		r, _ := c.Rot90Symmetric()
+		row[3], row[4] = p.String(), r.String()
+	}
+	return append(row, string(c.Method), strconv.FormatFloat(c.Elapsed.Seconds(), 'f', 3, 64))
+}
+
+func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, method nqueens.Method, f tableFlags) error {
+	memory, err := memoryLimit(f.memory)
 	if err != nil {
 		return err
 	}
-	// Plan every n first so the progress bar knows the whole cost, and
-	// size every join row's memory before anything is counted.
-	plans := make([]*partition.Plan, 0, to-from+1)
-	var cost uint64
-	var planBytes int64
-	join := false
-	for n := from; n <= to; n++ {
-		method, err := parseMethod(f.method, n)
-		if err != nil {
-			return err
-		}
-		p, err := partition.Make(partition.Job{N: n, Method: method})
-		if err != nil {
-			return err
-		}
-		plans = append(plans, p)
-		cost += p.Cost()
-		planBytes += int64(len(p.Tasks)) * planTaskBytes
-		join = join || p.Method == partition.Join
-	}
-	mems := make([]engine.JoinMemory, len(plans))
-	for i, p := range plans {
-		// The other rows' plans stay in memory beside this one's.
-		others := planBytes - int64(len(p.Tasks))*planTaskBytes
-		if mems[i], err = joinMemory(p, workers, limit, others); err != nil {
-			return err
-		}
-	}
-	if join {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
-	}
-	w := newTableWriter(stdout, f)
-	if err := w.begin(from, to); err != nil {
-		return err
-	}
-	prog := f.progress.start(stderr, fmt.Sprintf("table %d..%d", from, to), cost)
+	prog := f.progress.start(stderr, func(nqueens.Progress) string { return fmt.Sprintf("table %d..%d", from, to) })
 	defer prog.stop()
-	for i, p := range plans {
-		start := time.Now()
-		c, err := engine.Run(ctx, p.N, p.Tasks, engine.Options{Workers: workers, JoinChunk: mems[i].Chunk,
-			QuarterBudget: mems[i].CacheBudget, OnResult: prog.taskDone(p)})
+	w := &tableWriter{out: prog.rows(stdout), f: f, from: from, to: to}
+	began, next := false, from
+	for c, err := range nqueens.Table(ctx, from, to, nqueens.WithMethod(method), nqueens.WithWorkers(f.workers),
+		nqueens.WithMemory(memory), nqueens.WithProgress(prog.update)) {
 		if err != nil {
 			prog.stop()
-			if ctx.Err() != nil {
-				return interrupted(ctx, fmt.Sprintf("stopped at n = %d", p.N))
+			var stopped *nqueens.StoppedError
+			if errors.As(err, &stopped) {
+				return interrupted(ctx, fmt.Sprintf("stopped at n = %d", next))
 			}
-			return &failure{err: err}
+			return countError(err)
 		}
-		if err := finishCounts(p, &c); err != nil {
+		if !began {
+			// Only once every row is planned and checked: nothing
+			// misleading on stdout.
+			if err := w.begin(); err != nil {
+				return err
+			}
+			began = true
+		}
+		if err := w.row(c, workersOf(f.workers)); err != nil {
 			return err
 		}
-		row := tableRow{N: p.N, Method: p.Method, Classes: p.Classes(), Counts: c, Workers: workers,
-			Seconds: time.Since(start).Seconds(), Finished: time.Now().UTC()}
-		if err := w.row(row); err != nil {
-			return err
-		}
+		next = c.N + 1
 	}
-	prog.stop()
-	return w.end()
+	return nil
 }
 
-// tableWriter prints rows as they are counted, except for text, which is
-// aligned at the end.
+// tableWriter prints rows as they are counted.
 type tableWriter struct {
-	out io.Writer
-	f   tableFlags
-	csv *csv.Writer
-	tw  *tabwriter.Writer
+	out      io.Writer
+	f        tableFlags
+	from, to int
+	csv      *csv.Writer
+	widths   []int
 }
 
-func newTableWriter(out io.Writer, f tableFlags) *tableWriter {
-	return &tableWriter{out: out, f: f}
-}
-
-func (w *tableWriter) begin(from, to int) error {
+func (w *tableWriter) begin() error {
+	var err error
 	switch w.f.format {
 	case "csv":
 		w.csv = csv.NewWriter(w.out)
@@ -219,84 +179,122 @@ func (w *tableWriter) begin(from, to int) error {
 		if w.f.meta {
 			h = append(append([]string(nil), h...), metaHeader...)
 		}
-		return w.csv.Write(h)
+		err = w.csv.Write(h)
+		w.csv.Flush()
+		err = firstErr(err, w.csv.Error())
 	case "markdown":
-		_, err := fmt.Fprintf(w.out, "| %s |\n|%s\n", strings.Join(tableHeader, " | "), strings.Repeat("---:|", len(tableHeader)))
-		return err
+		_, err = fmt.Fprintf(w.out, "| %s |\n|%s\n", strings.Join(tableHeader, " | "), strings.Repeat("---:|", len(tableHeader)))
 	case "text":
-		w.tw = tabwriter.NewWriter(w.out, 0, 0, 2, ' ', tabwriter.AlignRight)
-		_, err := fmt.Fprintln(w.tw, strings.Join(tableHeader, "\t")+"\t")
-		return err
+		w.widths = textWidths(w.from, w.to)
+		_, err = io.WriteString(w.out, alignRight(tableHeader, w.widths))
 	case "bfile":
 		s := sequences[w.f.seq]
 		method := w.f.method
-		if method == "auto" {
+		if method == string(nqueens.Auto) {
 			method = fmt.Sprintf("join for n = %d..%d, sym otherwise", partition.JoinFrom, partition.JoinMaxN)
-			if to < partition.JoinFrom || from >= partition.JoinFrom && to <= partition.JoinMaxN {
-				method = string(partition.Best(from)) // one method for every row
+			if w.to < partition.JoinFrom || w.from >= partition.JoinFrom && w.to <= partition.JoinMaxN {
+				method = string(partition.Best(w.from)) // one method for every row
 			}
 		}
-		_, err := fmt.Fprintf(w.out, "# %s: %s.\n# Computed by nqueens (github.com/nqueens/nqueens), method %s.\n", s.oeis, s.title, method)
-		return err
+		_, err = fmt.Fprintf(w.out, "# %s: %s.\n# Computed by nqueens (github.com/nqueens/nqueens), method %s.\n", s.oeis, s.title, method)
 	}
-	return nil
+	return writeErr(err)
 }
 
 var metaHeader = []string{"workers", "nodes", "nodes_per_second", "cpu", "go_version", "date"}
 
-func (w *tableWriter) row(r tableRow) error {
+func (w *tableWriter) row(c nqueens.Counts, workers int) error {
+	var err error
 	switch w.f.format {
 	case "csv":
-		cells := r.cells()
+		row := cells(c)
 		if w.f.meta {
 			rate := 0.0
-			if r.Seconds > 0 {
-				rate = r.Counts.Nodes.Float64() / r.Seconds
+			if s := c.Elapsed.Seconds(); s > 0 {
+				rate = c.Nodes.Float64() / s
 			}
-			cells = append(cells, strconv.Itoa(r.Workers), r.Counts.Nodes.String(), strconv.FormatFloat(rate, 'f', 0, 64),
-				cpuBrand(), runtime.Version(), r.Finished.Format("2006-01-02"))
+			row = append(row, strconv.Itoa(workers), c.Nodes.String(), strconv.FormatFloat(rate, 'f', 0, 64),
+				cpuBrand(), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
 		}
-		if err := w.csv.Write(cells); err != nil {
-			return err
-		}
+		err = w.csv.Write(row)
 		w.csv.Flush()
-		return w.csv.Error()
+		err = firstErr(err, w.csv.Error())
 	case "json":
-		obj := map[string]any{"n": r.N, "total": r.Counts.Total.String(), "method": string(r.Method), "seconds": r.Seconds}
-		if r.Classes {
-			obj["unique"], obj["point_symmetric"], obj["rot90_symmetric"] = r.Counts.Unique.String(), r.Counts.PointSym.String(), r.Counts.Rot90Sym.String()
-		}
-		return json.NewEncoder(w.out).Encode(obj)
+		rep := reportOf(c)
+		rep.Workers = workers
+		return writeJSON(w.out, rep)
 	case "markdown":
-		_, err := fmt.Fprintf(w.out, "| %s |\n", strings.Join(r.cells(), " | "))
-		return err
+		_, err = fmt.Fprintf(w.out, "| %s |\n", strings.Join(cells(c), " | "))
 	case "text":
-		_, err := fmt.Fprintln(w.tw, strings.Join(r.cells(), "\t")+"\t")
-		return err
+		_, err = io.WriteString(w.out, alignRight(cells(c), w.widths))
 	case "bfile":
-		if r.N < sequences[w.f.seq].offset {
+		if c.N < sequences[w.f.seq].offset {
 			return nil
 		}
-		v := map[string]engine.Uint128{"total": r.Counts.Total, "unique": r.Counts.Unique, "point": r.Counts.PointSym, "rot90": r.Counts.Rot90Sym}[w.f.seq]
-		_, err := fmt.Fprintf(w.out, "%d %s\n", r.N, v)
-		return err
+		v := c.Total
+		switch w.f.seq {
+		case "unique":
+			v, _ = c.Unique()
+		case "point":
+			v, _ = c.PointSymmetric()
+		case "rot90":
+			v, _ = c.Rot90Symmetric()
+		}
+		_, err = fmt.Fprintf(w.out, "%d %s\n", c.N, v)
+	}
+	return writeErr(err)
+}
+
+// textWidths are the text format's column widths for rows from..to, known
+// before the first row is counted so that rows stream: the widest of the
+// header and the published counts (beyond n = 27, a digit more per n).
+func textWidths(from, to int) []int {
+	widths := make([]int, len(tableHeader))
+	for i, h := range tableHeader {
+		widths[i] = len(h)
+	}
+	widths[0] = max(widths[0], len(strconv.Itoa(to)))
+	widths[5] = max(widths[5], len("mirror"))
+	digits := func(x uint64) int { return len(strconv.FormatUint(x, 10)) }
+	for n := from; n <= to; n++ {
+		if n > known.MaxN {
+			extra := n - known.MaxN
+			widths[1] = max(widths[1], digits(known.Total[known.MaxN])+extra)
+			widths[2] = max(widths[2], digits(known.Unique[known.MaxN])+extra)
+			continue
+		}
+		widths[1] = max(widths[1], digits(known.Total[n]))
+		widths[2] = max(widths[2], digits(known.Unique[n]))
+		widths[3] = max(widths[3], digits(known.PointSym(n)))
+		widths[4] = max(widths[4], digits(known.Rot90Sym[n]))
+	}
+	return widths
+}
+
+// alignRight writes cells right-aligned in their widths, two spaces apart.
+func alignRight(cells []string, widths []int) string {
+	var sb strings.Builder
+	for i, c := range cells {
+		sb.WriteString(strings.Repeat(" ", max(0, widths[i]+2-len(c))))
+		sb.WriteString(c)
+	}
+	sb.WriteByte('\n')
+	return sb.String()
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
 	}
 	return nil
 }
 
-func (w *tableWriter) end() error {
-	if w.tw != nil {
-		return w.tw.Flush()
+// writeErr marks a failed write of the output.
+func writeErr(err error) error {
+	if err != nil {
+		return fmt.Errorf("writing the table: %w", err)
 	}
 	return nil
-}
-
-// checkChoice rejects a flag value outside the accepted list.
-func checkChoice(flag, value string, accepted []string) error {
-	for _, a := range accepted {
-		if a == value {
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown %s %q (accepted: %s)", flag, value, strings.Join(accepted, ", "))
 }

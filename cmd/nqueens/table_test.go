@@ -102,7 +102,7 @@ func TestBenchQuickJSON(t *testing.T) {
 	assert.NotEmpty(t, rep.Machine.CPU)
 	assert.Len(t, rep.Machine.Caches, 4)
 	assert.Len(t, rep.Machine.Features, 3)
-	require.Len(t, rep.Rows, 8) // 4 cases × workers 1, 2
+	require.Len(t, rep.Rows, 12) // 6 cases × workers 1, 2
 	for _, r := range rep.Rows {
 		assert.Len(t, r.Runs, 3)
 		assert.Positive(t, r.Median)
@@ -132,8 +132,9 @@ func TestBenchWorkers(t *testing.T) {
 	assert.InDelta(t, 2.5, median([]float64{4, 1, 2, 3}), 0)
 }
 
-// secondsRE matches the only column that changes from run to run.
-var secondsRE = regexp.MustCompile(`\d+\.\d{3}\b|"seconds":[0-9.e-]+`)
+// secondsRE matches the only column that changes from run to run, and
+// what JSON says of the machine (workers, memory limit).
+var secondsRE = regexp.MustCompile(`\d+\.\d{3}\b|"seconds":[0-9.e-]+|"workers":\d+|"memory_limit":"[^"]*"`)
 
 // TestTableGolden compares every table format byte for byte with the files
 // in testdata/golden, the seconds replaced by a placeholder of the same
@@ -151,8 +152,13 @@ func TestTableGolden(t *testing.T) {
 			args := []string{"table", from, "12", "--format", format, "--seq", seq}
 			out, _ := runOK(t, args...)
 			out = secondsRE.ReplaceAllStringFunc(out, func(s string) string {
-				if strings.HasPrefix(s, `"seconds"`) {
+				switch {
+				case strings.HasPrefix(s, `"seconds"`):
 					return `"seconds":0`
+				case strings.HasPrefix(s, `"workers"`):
+					return `"workers":0`
+				case strings.HasPrefix(s, `"memory_limit"`):
+					return `"memory_limit":"-"`
 				}
 				return "9.999"
 			})

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/nqueens/nqueens"
 )
 
 func verifyCmd() *cobra.Command {
@@ -27,37 +29,37 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 			if len(args) == 0 {
 				var err error
 				if boards, err = readBoards(cmd.InOrStdin()); err != nil {
-					return &failure{err: fmt.Errorf("reading stdin: %w", err)}
+					return fmt.Errorf("reading stdin: %w", err)
 				}
 				if len(boards) == 0 {
-					return fmt.Errorf("no board on stdin (give boards as arguments or on stdin, separated by blank lines)")
+					return usagef("no board on stdin (give boards as arguments or on stdin, separated by blank lines)")
 				}
 			}
 			// Read every board before judging any, so unreadable input
 			// prints nothing misleading on stdout.
 			parsed := make([][]int, len(boards))
 			for i, b := range boards {
-				cols, err := parseBoard(b)
+				cols, err := nqueens.ParseBoard(b)
 				if err != nil {
-					return fmt.Errorf("board %d: %v", i+1, err)
+					return usagef("board %d: %v", i+1, err)
 				}
 				parsed[i] = cols
 			}
 			w := bufio.NewWriter(cmd.OutOrStdout())
 			invalid := 0
 			for _, cols := range parsed {
-				if c := conflict(cols); c != "" {
+				if c := nqueens.Verify(cols); c != nil {
 					invalid++
-					fmt.Fprintf(w, "invalid: %s\n", c)
+					fmt.Fprintf(w, "invalid: %v\n", c)
 				} else {
 					fmt.Fprintln(w, "valid")
 				}
 			}
 			if err := w.Flush(); err != nil {
-				return err
+				return fmt.Errorf("writing the verdicts: %w", err)
 			}
 			if invalid > 0 {
-				return failf("%d of %d boards invalid", invalid, len(parsed))
+				return fmt.Errorf("%d of %d boards invalid", invalid, len(parsed))
 			}
 			return nil
 		},

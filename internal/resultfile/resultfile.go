@@ -53,6 +53,9 @@ type Header struct {
 	Tasks  int    // tasks in the whole plan
 	Shard  int    // this file's shard, 0-based
 	Shards int    // how many shards the plan was split into (1: none)
+	// Started is when the journal was created (Unix seconds; 0: not
+	// recorded, as in files written before it was). Shard files have none.
+	Started int64
 }
 
 // Record is one task's counts.
@@ -90,6 +93,9 @@ func seal(line []byte) []byte {
 func AppendHeader(dst []byte, h Header) []byte {
 	line := fmt.Appendf(nil, "nqueens %s format=%d tool=%s n=%d method=%s placed=%s plan=%s tasks=%d shard=%d/%d",
 		h.Kind, Format, h.Tool, h.N, h.Method, h.Placed, h.Plan, h.Tasks, h.Shard, h.Shards)
+	if h.Started != 0 {
+		line = fmt.Appendf(line, " started=%d", h.Started)
+	}
 	return append(dst, seal(line)...)
 }
 
@@ -184,10 +190,10 @@ func Read(r io.Reader) (*File, error) {
 	if f.Header.Kind == "" {
 		return nil, fmt.Errorf("%w: empty file", ErrCorrupt)
 	}
-	if f.Header.Kind == Shard {
-		if f.End == nil {
-			return nil, fmt.Errorf("%w: no end line (the file is truncated)", ErrCorrupt)
-		}
+	if f.Header.Kind == Shard && f.End == nil {
+		return nil, fmt.Errorf("%w: no end line (the file is truncated)", ErrCorrupt)
+	}
+	if f.End != nil {
 		got := SumRecords(f.Records)
 		if got.Records != f.End.Records || got.Total.Cmp(f.End.Total) != 0 || got.Unique.Cmp(f.End.Unique) != 0 ||
 			got.Point.Cmp(f.End.Point) != 0 || got.Rot90.Cmp(f.End.Rot90) != 0 || got.Nodes.Cmp(f.End.Nodes) != 0 {
@@ -240,13 +246,16 @@ func parseHeader(line []byte) (Header, error) {
 		return Header{}, fmt.Errorf("format %q is not %d", kv["format"], Format)
 	}
 	h := Header{Kind: fields[1], Tool: kv["tool"], Method: kv["method"], Placed: kv["placed"], Plan: kv["plan"]}
-	var err1, err2, err3, err4 error
+	var err1, err2, err3, err4, err5 error
+	if s, ok := kv["started"]; ok {
+		h.Started, err5 = strconv.ParseInt(s, 10, 64)
+	}
 	h.N, err1 = strconv.Atoi(kv["n"])
 	h.Tasks, err2 = strconv.Atoi(kv["tasks"])
 	a, b, _ := strings.Cut(kv["shard"], "/")
 	h.Shard, err3 = strconv.Atoi(a)
 	h.Shards, err4 = strconv.Atoi(b)
-	if err := errors.Join(err1, err2, err3, err4); err != nil || h.Method == "" || h.Plan == "" || h.Placed == "" ||
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil || h.Method == "" || h.Plan == "" || h.Placed == "" ||
 		h.Shards < 1 || h.Shard < 0 || h.Shard >= h.Shards || h.N < 0 || h.Tasks < 0 {
 		return Header{}, fmt.Errorf("malformed header")
 	}

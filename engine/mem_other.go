@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package engine
 
 // physicalMemory is the machine's RAM in bytes, or 0 if unknown: unknown
 // outside Linux.

@@ -1,0 +1,302 @@
+package nqueens
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"strconv"
+	"strings"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// This file holds single solutions: one constructed or searched (Solve),
+// all of them in order (List), and the check of a board (Verify).
+
+// MaxSolveN is the largest board [Solve] constructs (without placed
+// queens): the columns of a board take 8 bytes a row.
+const MaxSolveN = 10_000_000
+
+// ErrNoSolution is returned by [Solve] for a board (or a placement) with
+// no solution.
+var ErrNoSolution = errors.New("nqueens: no solution")
+
+// Solve returns one solution of the n×n board as the column of each row's
+// queen. Without placed queens it comes from the classic explicit
+// construction ([Construct]), instantly for any n up to [MaxSolveN]; with
+// [WithPlaced] it is the first solution in lexicographic order that holds
+// the queens (n ≤ [MaxN]), found by search. A board without a solution is
+// [ErrNoSolution].
+func Solve(ctx context.Context, n int, opts ...Option) ([]int, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if len(c.placed) == 0 {
+		if n < 0 || n > MaxSolveN {
+			return nil, invalidf("%w: %d (accepted: 0..%d)", partition.ErrSize, n, MaxSolveN)
+		}
+		if cols := Construct(n); cols != nil {
+			return cols, nil
+		}
+		return nil, fmt.Errorf("%w: the %d×%d board has none", ErrNoSolution, n, n)
+	}
+	for cols, err := range List(ctx, n, opts...) {
+		if err != nil {
+			return nil, err
+		}
+		return cols, nil
+	}
+	return nil, fmt.Errorf("%w of the %d×%d board holds the placed queens", ErrNoSolution, n, n)
+}
+
+// List yields every solution of the n×n board (n ≤ [MaxN]; with
+// [WithPlaced], those holding the queens) as the column of each row's
+// queen, in lexicographic order, as the search finds them: memory stays
+// flat however many there are. The slice is reused between solutions. It
+// yields an error (and stops) for bad input or a cancelled context;
+// breaking out of the loop stops the search.
+func List(ctx context.Context, n int, opts ...Option) iter.Seq2[[]int, error] {
+	return func(yield func([]int, error) bool) {
+		c, err := newConfig(opts)
+		var plan *partition.Plan
+		if err == nil {
+			plan, err = partition.Make(partition.Job{N: n, Method: Mirror, Placed: c.placed, Every: true})
+			err = invalid(err)
+		}
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		cols := make([]int, n)
+		stopped := false
+		found := 0
+		for i := range plan.Tasks {
+			if err := ctx.Err(); err != nil {
+				yield(nil, context.Cause(ctx))
+				return
+			}
+			err := engine.Each(plan, i, func(c []uint8) bool {
+				// Checking the context costs a lock: once every 1024
+				// solutions, and between tasks.
+				if found++; found%1024 == 0 && ctx.Err() != nil {
+					return false
+				}
+				for r, v := range c {
+					cols[r] = int(v)
+				}
+				stopped = !yield(cols, nil)
+				return !stopped
+			})
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if stopped {
+				return
+			}
+		}
+		if ctx.Err() != nil {
+			yield(nil, context.Cause(ctx))
+		}
+	}
+}
+
+// Construct returns a solution of the n×n board from the classic explicit
+// construction (Hoffman, Loessi and Moore, 1969), or nil for n = 2 and 3
+// (and n < 0). In 1-based terms: the even columns 2, 4, … then the odd
+// ones 1, 3, …; when n mod 6 = 2, the odd ones run 3, 1, 7, 9, …, 5; when
+// n mod 6 = 3, the even ones run 4, 6, …, 2 and the odd ones 5, 7, …, 1, 3.
+func Construct(n int) []int {
+	switch {
+	case n < 0, n == 2, n == 3:
+		return nil
+	case n == 0:
+		return []int{}
+	case n == 1:
+		return []int{0}
+	}
+	var evens, odds []int
+	for c := 2; c <= n; c += 2 {
+		evens = append(evens, c)
+	}
+	for c := 1; c <= n; c += 2 {
+		odds = append(odds, c)
+	}
+	switch n % 6 {
+	case 2:
+		// swap 1 and 3, move 5 to the end
+		odds[0], odds[1] = odds[1], odds[0]
+		odds = append(append(odds[:2:2], odds[3:]...), 5)
+	case 3:
+		// move 2 to the end of the evens, 1 and 3 to the end of the odds
+		evens = append(evens[1:], 2)
+		odds = append(odds[2:], 1, 3)
+	}
+	cols := make([]int, 0, n)
+	for _, c := range append(evens, odds...) {
+		cols = append(cols, c-1)
+	}
+	return cols
+}
+
+// Conflict is the first reason, reading from the top, that a board is not
+// a solution: a row without a queen or with several (Second = -1), or two
+// rows whose queens share a column or a diagonal.
+type Conflict struct {
+	First, Second int
+	What          string // "has no queen", "has more than one queen", "share column 3", "share a diagonal"
+}
+
+func (c *Conflict) Error() string {
+	if c.Second < 0 {
+		return fmt.Sprintf("row %d %s", c.First, c.What)
+	}
+	return fmt.Sprintf("rows %d and %d %s", c.First, c.Second, c.What)
+}
+
+// Verify checks a board given as the column of each row's queen (-1 for a
+// row without a queen, -2 for a row with several, as [ParseBoard] reads
+// them): nil for a solution, else the first [*Conflict].
+func Verify(cols []int) error {
+	n := len(cols)
+	for r, c := range cols {
+		switch {
+		case c == -1:
+			return &Conflict{First: r, Second: -1, What: "has no queen"}
+		case c == -2:
+			return &Conflict{First: r, Second: -1, What: "has more than one queen"}
+		case c < 0 || c >= n:
+			return &Conflict{First: r, Second: -1, What: fmt.Sprintf("has its queen in column %d, off the %d×%d board", c, n, n)}
+		}
+	}
+	// Find the first pair (in row order) that shares a column or diagonal
+	// in O(n): remember, per column and diagonal, the first row using it.
+	col := make([]int, n)
+	d1 := make([]int, 2*n)
+	d2 := make([]int, 2*n)
+	for i := range col {
+		col[i] = -1
+	}
+	for i := range d1 {
+		d1[i], d2[i] = -1, -1
+	}
+	var best *Conflict
+	better := func(h *Conflict) {
+		if best == nil || h.Second < best.Second || h.Second == best.Second && h.First < best.First {
+			best = h
+		}
+	}
+	for r, c := range cols {
+		if p := col[c]; p >= 0 {
+			better(&Conflict{p, r, fmt.Sprintf("share column %d", c)})
+		} else {
+			col[c] = r
+		}
+		if p := d1[r+c]; p >= 0 {
+			better(&Conflict{p, r, "share a diagonal"})
+		} else {
+			d1[r+c] = r
+		}
+		if p := d2[r-c+n]; p >= 0 {
+			better(&Conflict{p, r, "share a diagonal"})
+		} else {
+			d2[r-c+n] = r
+		}
+		if best != nil {
+			return best
+		}
+	}
+	return nil
+}
+
+// ParseBoard reads one board: rows of '.' and 'Q' (with or without spaces
+// between squares), or a list of 0-based columns ("1 3 0 2" or "1,3,0,2").
+// It returns the column of each row's queen (-1: none, -2: several), for
+// [Verify]. Errors quote at most 80 bytes of the input.
+func ParseBoard(text string) ([]int, error) {
+	var lines []string
+	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return nil, invalidf("empty board")
+	}
+	if len(lines) == 1 && strings.ContainsAny(lines[0], "0123456789") {
+		return parseColumns(lines[0])
+	}
+	n := len(lines)
+	cols := make([]int, n)
+	for r, l := range lines {
+		sq := strings.ReplaceAll(strings.ReplaceAll(l, " ", ""), "\t", "")
+		cols[r] = -1
+		for c, ch := range sq {
+			switch ch {
+			case '.':
+			case 'Q', 'q':
+				if cols[r] == -1 {
+					cols[r] = c
+				} else {
+					cols[r] = -2
+				}
+			default:
+				return nil, invalidf("row %d: unexpected %q (accepted: '.' for an empty square, 'Q' for a queen)", r, ch)
+			}
+		}
+		if len(sq) != n {
+			return nil, invalidf("row %d has %d squares, want %d (a board has as many columns as rows)", r, len(sq), n)
+		}
+	}
+	return cols, nil
+}
+
+func parseColumns(line string) ([]int, error) {
+	fields := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	n := len(fields)
+	cols := make([]int, n)
+	for r, f := range fields {
+		c, err := strconv.Atoi(f)
+		if err != nil {
+			return nil, invalidf("column %s of row %d is not an integer (accepted: 0-based columns separated by spaces or commas)", quote(f), r)
+		}
+		if c < 0 || c >= n {
+			return nil, invalidf("column %d of row %d is off the %d×%d board (accepted: 0..%d)", c, r, n, n, n-1)
+		}
+		cols[r] = c
+	}
+	return cols, nil
+}
+
+// quote quotes s for a message, cut to at most 80 bytes.
+func quote(s string) string {
+	if len(s) > 80 {
+		return strconv.Quote(s[:77]) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// ParseSquares parses queens placed in advance: a comma-separated list of
+// 0-based "row:col" pairs ("0:1,3:2") or chess squares ("b1", "c4"), where
+// the letter is the column (a = 0) and the number the row counted from 1
+// (a1 = row 0, column 0: the top-left corner as boards are printed).
+func ParseSquares(s string) ([]Square, error) {
+	sq, err := partition.ParseSquares(s)
+	return sq, invalid(err)
+}
+
+// DiagonalConflict returns the first two placed queens that attack each
+// other along a diagonal, if any: such a placement has no solution.
+func DiagonalConflict(placed []Square) (a, b Square, ok bool) {
+	return partition.DiagonalConflict(placed)
+}
+
+// CheckPlacement returns an error naming the first problem of a placement
+// on an n×n board: a square off the board, or two queens on one square,
+// row or column (a shared diagonal is no error: the answer is 0).
+func CheckPlacement(n int, placed []Square) error {
+	return invalid(partition.CheckPlacement(n, placed))
+}

@@ -1,0 +1,64 @@
+package nqueens
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// isSolution is an independent check: a permutation with no two queens on
+// one diagonal, with maps instead of conflict's arrays.
+func isSolution(cols []int) bool {
+	n := len(cols)
+	seen := map[int]bool{}
+	sum, diff := map[int]bool{}, map[int]bool{}
+	for r, c := range cols {
+		if c < 0 || c >= n || seen[c] || sum[r+c] || diff[r-c] {
+			return false
+		}
+		seen[c], sum[r+c], diff[r-c] = true, true, true
+	}
+	return true
+}
+
+func TestConstruct(t *testing.T) {
+	for n := 0; n <= 300; n++ {
+		cols := Construct(n)
+		if n == 2 || n == 3 {
+			assert.Nil(t, cols, "n=%d", n)
+			continue
+		}
+		require.Len(t, cols, n)
+		assert.True(t, isSolution(cols), "Construct(%d) = %v is not a solution", n, cols)
+	}
+	assert.True(t, isSolution(Construct(1_000_000)), "Construct(1000000)")
+	assert.True(t, isSolution(Construct(1_000_003)), "Construct(1000003)")
+}
+
+// TestConflictFirst checks that verify names the first conflict from the
+// top, against a brute-force scan of all pairs.
+func TestConflictFirst(t *testing.T) {
+	for _, cols := range [][]int{{0, 0, 1, 2}, {3, 1, 2, 0}, {1, 3, 0, 2}, {2, 0, 1, 3}, {0, 2, 4, 1, 3}, {4, 3, 2, 1, 0}, {0, 3, 1, 4, 2}} {
+		want := ""
+	outer:
+		for j := range cols {
+			for i := 0; i < j; i++ {
+				switch {
+				case cols[i] == cols[j]:
+					want = fmt.Sprintf("rows %d and %d share column %d", i, j, cols[i])
+					break outer
+				case cols[i]-cols[j] == i-j || cols[i]-cols[j] == j-i:
+					want = fmt.Sprintf("rows %d and %d share a diagonal", i, j)
+					break outer
+				}
+			}
+		}
+		got := ""
+		if err := Verify(cols); err != nil {
+			got = err.Error()
+		}
+		assert.Equal(t, want, got, "%v", cols)
+	}
+}

@@ -1,0 +1,104 @@
+package nqueens
+
+import (
+	"context"
+	"iter"
+	"math"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// Count counts the solutions of the n×n board (n = 0..[MaxN]): every count
+// the method gives, exactly. Without options it uses the fastest method
+// and every core. When ctx is cancelled, tasks still running may finish
+// within the grace period ([WithGrace]), a journal keeps what was counted,
+// and the error is a [*StoppedError].
+func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return Counts{}, err
+	}
+	plan, err := c.plan(n)
+	if err != nil {
+		return Counts{}, err
+	}
+	return run(ctx, plan, c)
+}
+
+// Table counts every board from n = from to to, in order, yielding each
+// row's counts as it is done, or an error, after which it stops. The
+// method (default [Auto]) is resolved per row: join from n = 12, sym below.
+// Every row is planned, and every join row's memory checked against the
+// limit, before the first is counted. Progress ([WithProgress]) covers
+// the whole table: Done/Planned weighs each row by an estimate of its work
+// that is comparable across n. Journals and shards are for single counts.
+func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, error] {
+	return func(yield func(Counts, error) bool) {
+		c, err := newConfig(opts)
+		switch {
+		case err != nil:
+		case c.journal != nil || c.shards > 1 || c.out != nil:
+			err = invalidf("nqueens: a table takes no journal or shard")
+		case from < 0 || to > MaxN || from > to:
+			err = invalidf("%w: table %d..%d (accepted: 0 ≤ FROM ≤ TO ≤ %d)", partition.ErrSize, from, to, MaxN)
+		}
+		if err != nil {
+			yield(Counts{}, err)
+			return
+		}
+		plans := make([]*partition.Plan, 0, to-from+1)
+		var total Progress
+		limit := c.memory
+		if limit == 0 {
+			limit = engine.DefaultMemory()
+		}
+		for n := from; n <= to; n++ {
+			p, err := c.plan(n)
+			if err == nil && engine.MinMemory(p, c.workers) > limit {
+				err = invalid(&engine.MemoryError{N: n, Workers: min(c.workers, max(1, len(p.Tasks))), Limit: limit, Need: engine.MinMemory(p, c.workers)})
+			}
+			if err != nil {
+				yield(Counts{}, err)
+				return
+			}
+			plans = append(plans, p)
+			total.Planned += rowWork(n)
+			total.Tasks += len(p.Tasks)
+		}
+		row := *c
+		for i, p := range plans {
+			base := total
+			if c.progress != nil {
+				row.progress = func(pr Progress) {
+					q := base
+					q.N, q.Method = pr.N, pr.Method
+					q.TasksDone += pr.TasksDone
+					if pr.Planned > 0 {
+						q.Done += rowWork(p.N) * pr.Done / pr.Planned
+					}
+					c.progress(q)
+				}
+			}
+			counts, err := run(ctx, p, &row)
+			plans[i] = nil // free the plan
+			if !yield(counts, err) || err != nil {
+				return
+			}
+			total.Done += rowWork(p.N)
+			total.TasksDone += len(p.Tasks)
+		}
+	}
+}
+
+// rowWork estimates the work of counting the n×n board, on a scale
+// comparable across n: its number of solutions (published up to n = 27,
+// growing about tenfold per n beyond), at least 1. Every method's time
+// grows with it at a rate close enough for a table's progress and ETA.
+func rowWork(n int) float64 {
+	if n <= known.MaxN {
+		return max(1, float64(known.Total[n]))
+	}
+	return float64(known.Total[known.MaxN]) * math.Pow(10, float64(n-known.MaxN))
+}

@@ -1,0 +1,116 @@
+package nqueens
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// Counts is what a count found. The total is always there; the unique,
+// point-symmetric and rot90-symmetric counts only where the method gives
+// them (sym and join, and for a join shard the symmetric ones alone): their
+// methods say whether they are present, and never return a zero that is
+// not a count.
+type Counts struct {
+	N      int
+	Method Method
+	// Placed lists the queens every counted solution holds, by row.
+	Placed []Square
+	// Total is the number of solutions (of this shard, for a shard).
+	Total Uint128
+	// Nodes measures the work: queens placed for sym and mirror, pairs
+	// of quarter placements tried for join; comparable within a method.
+	Nodes Uint128
+	// Tasks is the number of tasks counted (this shard's), Resumed how
+	// many of them came from the journal.
+	Tasks, Resumed int
+	// Shard and Shards name the shard counted; Shards is 1 for a whole
+	// count.
+	Shard, Shards int
+	// Elapsed is the time the count took (0 for a merge).
+	Elapsed time.Duration
+	// MemoryLimit is the limit a join ran under (0 for other methods).
+	MemoryLimit int64
+	// Notes are things a person may want to know that are not errors: a
+	// torn journal record counted again, duplicates accepted.
+	Notes []string
+
+	has                  present
+	unique, point, rot90 Uint128
+}
+
+// present says which class counts a Counts holds.
+type present uint8
+
+const (
+	hasUnique present = 1 << iota
+	hasSymmetric
+)
+
+// Unique returns the number of classes of solutions under the 8 symmetries
+// of the square (OEIS A002562), and whether the counts hold it: mirror
+// counts and join shards do not.
+func (c Counts) Unique() (Uint128, bool) { return c.unique, c.has&hasUnique != 0 }
+
+// PointSymmetric returns the number of solutions equal to their 180°
+// rotation (A032522), and whether the counts hold it (not for mirror).
+func (c Counts) PointSymmetric() (Uint128, bool) { return c.point, c.has&hasSymmetric != 0 }
+
+// Rot90Symmetric returns the number of solutions equal to their 90°
+// rotation (A033148), and whether the counts hold it (not for mirror).
+func (c Counts) Rot90Symmetric() (Uint128, bool) { return c.rot90, c.has&hasSymmetric != 0 }
+
+// Partial reports whether the counts are one shard's, not the board's.
+func (c Counts) Partial() bool { return c.Shards > 1 }
+
+// String returns the total in decimal.
+func (c Counts) String() string { return c.Total.String() }
+
+// Format prints the total as [Uint128] does, with any integer verb.
+func (c Counts) Format(f fmt.State, verb rune) { c.Total.Format(f, verb) }
+
+// ErrBurnside is returned when counts break Burnside's lemma: a count is
+// wrong.
+var ErrBurnside = errors.New("nqueens: total + point_symmetric + 2·rot90_symmetric is not a multiple of 8")
+
+// countsOf turns the summed results of a plan's tasks into Counts: for a
+// whole join plan the unique count follows from the total and the
+// symmetric counts by Burnside's lemma.
+func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, error) {
+	c := Counts{N: plan.N, Method: plan.Method, Placed: plan.Placed, Total: sum.Total, Nodes: sum.Nodes,
+		Tasks: sum.Tasks, Shards: 1}
+	switch plan.Method {
+	case Sym:
+		c.has = hasUnique | hasSymmetric
+		c.unique, c.point, c.rot90 = sum.Unique, sum.PointSym, sum.Rot90Sym
+	case Join:
+		c.has = hasSymmetric
+		c.point, c.rot90 = sum.PointSym, sum.Rot90Sym
+		if whole {
+			u, err := burnside(plan.N, sum.Total, sum.PointSym, sum.Rot90Sym)
+			if err != nil {
+				return Counts{}, err
+			}
+			c.unique, c.has = u, c.has|hasUnique
+		}
+	}
+	return c, nil
+}
+
+// burnside returns the number of classes of solutions under the 8
+// symmetries of the square by Burnside's lemma: (total + point + 2·rot90)
+// / 8 for n ≥ 2, where no solution is its own mirror image; for n ≤ 1 the
+// one solution is fixed by every symmetry.
+func burnside(n int, total, point, rot90 Uint128) (Uint128, error) {
+	if n <= 1 {
+		return total, nil
+	}
+	s := total.Add(point).Add(rot90).Add(rot90)
+	if s.Lo&7 != 0 {
+		return Uint128{}, fmt.Errorf("%w (n = %d: %s + %s + 2·%s)", ErrBurnside, n, total, point, rot90)
+	}
+	return Uint128{Lo: s.Lo>>3 | s.Hi<<61, Hi: s.Hi >> 3}, nil
+}

@@ -1,0 +1,167 @@
+package nqueens
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/nqueens/nqueens/internal/resultfile"
+)
+
+// syncEvery is how often a journal is flushed and synced while a count
+// runs; it is also flushed and synced at the end.
+const syncEvery = 2 * time.Second
+
+// journalWriter appends finished tasks to a journal.
+type journalWriter struct {
+	j      Journal
+	name   string
+	mu     sync.Mutex
+	w      *bufio.Writer
+	err    error
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	once   sync.Once
+	closed bool
+	// onError, if set before the first sync, is called once with the
+	// first error of a periodic sync.
+	onError func(error)
+}
+
+// openJournal reads the journal j for the count that h describes into the
+// ledger, and returns a writer that appends to it, with notes for the
+// caller. mine reports whether a task index belongs to this run's shard.
+func openJournal(j Journal, name string, h resultfile.Header, l *ledger, mine func(int) bool) (*journalWriter, []string, error) {
+	size, err := j.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, nil, fmt.Errorf("journal %s: %w", name, err)
+	}
+	h.Kind = resultfile.Journal
+	var notes []string
+	if size > 0 {
+		if _, err := j.Seek(0, io.SeekStart); err != nil {
+			return nil, nil, fmt.Errorf("journal %s: %w", name, err)
+		}
+		old, err := resultfile.Read(j)
+		if err != nil {
+			return nil, nil, fmt.Errorf("journal %s: %w", name, err)
+		}
+		got := old.Header
+		if got.Kind != resultfile.Journal || got.N != h.N || got.Method != h.Method || got.Placed != h.Placed ||
+			got.Plan != h.Plan || got.Shard != h.Shard || got.Shards != h.Shards {
+			return nil, nil, invalidf("journal %s belongs to another count (%s n=%d method=%s placed=%s plan=%s shard=%d/%d), not this one (n=%d method=%s placed=%s plan=%s shard=%d/%d): use another file",
+				name, got.Kind, got.N, got.Method, got.Placed, got.Plan, got.Shard, got.Shards, h.N, h.Method, h.Placed, h.Plan, h.Shard, h.Shards)
+		}
+		if old.End != nil {
+			return nil, nil, fmt.Errorf("journal %s has an end line, which journals never have: it was edited or is not a journal", name)
+		}
+		for k, r := range old.Records {
+			i, err := l.add(r, name)
+			if err != nil {
+				return nil, nil, fmt.Errorf("journal %s: line %d: %w", name, k+2, err)
+			}
+			if !mine(i) {
+				return nil, nil, fmt.Errorf("journal %s: line %d: task %q is not in shard %d/%d", name, k+2, r.ID, h.Shard, h.Shards)
+			}
+		}
+		if d := l.duplicatesNote(); d != "" {
+			notes = append(notes, fmt.Sprintf("%s: %s", name, d))
+		}
+		if old.Torn {
+			notes = append(notes, fmt.Sprintf("the last record of %s was incomplete (a crash while writing) and is ignored; its task is counted again", name))
+		}
+		if err := j.Truncate(old.Valid); err != nil {
+			return nil, nil, fmt.Errorf("journal %s: %w", name, err)
+		}
+		if _, err := j.Seek(old.Valid, io.SeekStart); err != nil {
+			return nil, nil, fmt.Errorf("journal %s: %w", name, err)
+		}
+	}
+	jw := &journalWriter{j: j, name: name, w: bufio.NewWriter(j), stop: make(chan struct{})}
+	if size == 0 {
+		h.Started = time.Now().Unix()
+		jw.w.Write(resultfile.AppendHeader(nil, h))
+		jw.syncLocked()
+		if jw.err != nil {
+			return nil, nil, fmt.Errorf("journal %s: %w", name, jw.err)
+		}
+	}
+	return jw, notes, nil
+}
+
+// start begins syncing every syncEvery.
+func (jw *journalWriter) start() {
+	jw.wg.Add(1)
+	go jw.syncLoop()
+}
+
+// add appends a finished task; it is on disk within syncEvery. It returns
+// the journal's first write error, after which nothing more is written.
+func (jw *journalWriter) add(r resultfile.Record) error {
+	jw.mu.Lock()
+	defer jw.mu.Unlock()
+	if jw.err == nil && !jw.closed {
+		_, jw.err = jw.w.Write(resultfile.AppendRecord(nil, r))
+	}
+	return jw.err
+}
+
+// failed returns the journal's first write error.
+func (jw *journalWriter) failed() error {
+	jw.mu.Lock()
+	defer jw.mu.Unlock()
+	return jw.err
+}
+
+func (jw *journalWriter) syncLoop() {
+	defer jw.wg.Done()
+	t := time.NewTicker(syncEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-jw.stop:
+			return
+		case <-t.C:
+			jw.mu.Lock()
+			jw.syncLocked()
+			err := jw.err
+			jw.mu.Unlock()
+			if err != nil {
+				if jw.onError != nil {
+					jw.onError(fmt.Errorf("journal %s: %w", jw.name, err))
+				}
+				return
+			}
+		}
+	}
+}
+
+func (jw *journalWriter) syncLocked() {
+	if jw.err == nil {
+		jw.err = jw.w.Flush()
+	}
+	if jw.err == nil {
+		jw.err = jw.j.Sync()
+	}
+}
+
+// close flushes and syncs the journal and stops writing to it; it is safe
+// to call twice. Closing the file is the caller's.
+func (jw *journalWriter) close() error {
+	var err error
+	jw.once.Do(func() {
+		close(jw.stop)
+		jw.wg.Wait()
+		jw.mu.Lock()
+		jw.syncLocked()
+		err = jw.err
+		jw.closed = true
+		jw.mu.Unlock()
+		if err != nil {
+			err = fmt.Errorf("journal %s: %w", jw.name, err)
+		}
+	})
+	return err
+}

@@ -1,0 +1,120 @@
+package nqueens
+
+import (
+	"fmt"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/resultfile"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// ledger holds at most one result per task of a plan, keyed by task ID: the
+// one place where results from a journal, a run and shard files meet. Its
+// rule for duplicates is the same everywhere (resume, merge, status): a
+// task given twice with identical counts is accepted once and reported; a
+// task given twice with different counts is refused.
+type ledger struct {
+	plan  *partition.Plan
+	index map[string]int
+	got   []resultfile.Record
+	have  []bool
+	from  []string
+	dups  int
+}
+
+func newLedger(plan *partition.Plan) *ledger {
+	l := &ledger{plan: plan, index: make(map[string]int, len(plan.Tasks)),
+		got: make([]resultfile.Record, len(plan.Tasks)), have: make([]bool, len(plan.Tasks)), from: make([]string, len(plan.Tasks))}
+	for i, t := range plan.Tasks {
+		l.index[t.ID] = i
+	}
+	return l
+}
+
+// add takes the record of one task from source (a file's name). It returns
+// the task's index, or an error for a task the plan does not have or one
+// already held with other counts.
+func (l *ledger) add(rec resultfile.Record, source string) (int, error) {
+	i, ok := l.index[rec.ID]
+	if !ok {
+		return -1, fmt.Errorf("%s: task %q is not in the plan", source, rec.ID)
+	}
+	if l.have[i] {
+		if l.got[i] != rec {
+			return -1, fmt.Errorf("task %s has different counts in %s (total %d) and %s (total %d)", rec.ID, l.from[i], l.got[i].Total, source, rec.Total)
+		}
+		l.dups++
+		return i, nil
+	}
+	l.put(i, rec, source)
+	return i, nil
+}
+
+// put records task i's result, known to be new.
+func (l *ledger) put(i int, rec resultfile.Record, source string) {
+	l.got[i], l.have[i], l.from[i] = rec, true, source
+}
+
+// missing returns the tasks among of (nil: every task) without a result.
+func (l *ledger) missing(of []int) []int {
+	var m []int
+	l.each(of, func(i int) {
+		if !l.have[i] {
+			m = append(m, i)
+		}
+	})
+	return m
+}
+
+// sum adds up the results of the tasks among of (nil: every task) that it
+// holds.
+func (l *ledger) sum(of []int) engine.Counts {
+	var c engine.Counts
+	l.each(of, func(i int) {
+		if l.have[i] {
+			c.Add(resultOf(l.got[i]))
+		}
+	})
+	return c
+}
+
+// records returns the records of the tasks among of, in plan order.
+func (l *ledger) records(of []int) []resultfile.Record {
+	var recs []resultfile.Record
+	l.each(of, func(i int) {
+		if l.have[i] {
+			recs = append(recs, l.got[i])
+		}
+	})
+	return recs
+}
+
+func (l *ledger) each(of []int, f func(i int)) {
+	if of == nil {
+		for i := range l.got {
+			f(i)
+		}
+		return
+	}
+	for _, i := range of {
+		f(i)
+	}
+}
+
+// duplicatesNote says how many identical duplicates were accepted, or "".
+func (l *ledger) duplicatesNote() string {
+	if l.dups == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d tasks appear more than once, with identical counts: each is counted once", l.dups)
+}
+
+// recordOf is a task's result as journals and shard files store it.
+func recordOf(id string, r engine.Result) resultfile.Record {
+	return resultfile.Record{ID: id, Total: r.Total, Unique: r.Unique, Point: r.PointSym, Rot90: r.Rot90Sym, Nodes: r.Nodes}
+}
+
+// resultOf is recordOf's inverse.
+func resultOf(rec resultfile.Record) engine.Result {
+	return engine.Result{Total: rec.Total, Unique: rec.Unique, PointSym: rec.Point, Rot90Sym: rec.Rot90, Nodes: rec.Nodes}
+}

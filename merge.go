@@ -1,0 +1,282 @@
+package nqueens
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nqueens/nqueens/internal/resultfile"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// File is a shard file or journal of a count, read by [Merge] and
+// [Status]. ModTime, if known, is when it was last written (a journal's
+// progress).
+type File struct {
+	Name    string
+	R       io.Reader
+	ModTime time.Time
+}
+
+// piece is a file read and checked.
+type piece struct {
+	name string
+	file *resultfile.File
+	mod  time.Time
+}
+
+// readPieces reads the files, checks that they are pieces of one count and
+// rebuilds its plan (the fingerprint proves the files were made by the same
+// planning rules).
+func readPieces(files []File) ([]piece, *partition.Plan, []string, error) {
+	if len(files) == 0 {
+		return nil, nil, nil, invalidf("nqueens: no files to read")
+	}
+	var ps []piece
+	var notes []string
+	for _, f := range files {
+		rf, err := resultfile.Read(f.R)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		if rf.Torn {
+			notes = append(notes, fmt.Sprintf("%s: the journal's last record was incomplete and is ignored", f.Name))
+		}
+		ps = append(ps, piece{f.Name, rf, f.ModTime})
+	}
+	first := ps[0].file.Header
+	for _, p := range ps[1:] {
+		h := p.file.Header
+		if h.N != first.N || h.Method != first.Method || h.Placed != first.Placed || h.Plan != first.Plan || h.Shards != first.Shards && h.Shards > 1 && first.Shards > 1 {
+			return nil, nil, nil, fmt.Errorf("%s is for n=%d method=%s placed=%s plan=%s shards=%d, but %s is for n=%d method=%s placed=%s plan=%s shards=%d: they are not pieces of one count",
+				p.name, h.N, h.Method, h.Placed, h.Plan, h.Shards, ps[0].name, first.N, first.Method, first.Placed, first.Plan, first.Shards)
+		}
+	}
+	method, err := partition.ParseMethod(first.Method)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
+	}
+	var placed []partition.Square
+	if first.Placed != "-" {
+		if placed, err = partition.ParseSquares(first.Placed); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
+		}
+	}
+	plan, err := partition.Make(partition.Job{N: first.N, Method: method, Placed: placed})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
+	}
+	if fp := plan.Fingerprint(); fp != first.Plan {
+		return nil, nil, nil, fmt.Errorf("the files' plan %s is not this version's plan %s for n=%d method=%s (made by nqueens %s; use that version)",
+			first.Plan, fp, first.N, first.Method, first.Tool)
+	}
+	return ps, plan, notes, nil
+}
+
+// ledgerOf puts every piece's records in one ledger, checking that each
+// file holds only tasks of its own shard.
+func ledgerOf(ps []piece, plan *partition.Plan) (*ledger, error) {
+	l := newLedger(plan)
+	shardOf := map[int][]int{}
+	for _, p := range ps {
+		h := p.file.Header
+		var own []int
+		if h.Shards > 1 {
+			if shardOf[h.Shards] == nil {
+				s, err := plan.Shards(h.Shards)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", p.name, err)
+				}
+				shardOf[h.Shards] = s
+			}
+			own = shardOf[h.Shards]
+		}
+		for k, r := range p.file.Records {
+			i, err := l.add(r, p.name)
+			if err != nil {
+				return nil, err
+			}
+			if own != nil && own[i] != h.Shard {
+				return nil, fmt.Errorf("%s: line %d: task %s belongs to shard %d/%d, not to the file's shard %d", p.name, k+2, r.ID, own[i], h.Shards, h.Shard)
+			}
+		}
+	}
+	return l, nil
+}
+
+// Merge reads the shard files and journals of one count, in any order, and
+// returns its counts. It checks that every file belongs to the same plan
+// (n, method, placed queens and the plan's fingerprint), that every line's
+// checksum is right, that no task is given twice with different counts
+// (identical duplicates are accepted and noted) and that every task of
+// the plan is present; the error of a failed check names the missing
+// shards or the offending file.
+func Merge(files ...File) (Counts, error) {
+	ps, plan, notes, err := readPieces(files)
+	if err != nil {
+		return Counts{}, err
+	}
+	l, err := ledgerOf(ps, plan)
+	if err != nil {
+		return Counts{}, err
+	}
+	if missing := l.missing(nil); len(missing) > 0 {
+		return Counts{}, fmt.Errorf("%s", describeMissing(plan, ps, missing))
+	}
+	c, err := countsOf(plan, l.sum(nil), true)
+	if err != nil {
+		return Counts{}, err
+	}
+	if d := l.duplicatesNote(); d != "" {
+		notes = append(notes, d)
+	}
+	c.Notes = notes
+	return c, nil
+}
+
+// describeMissing says which tasks, and which shards, are missing.
+func describeMissing(plan *partition.Plan, ps []piece, missing []int) string {
+	var ids []string
+	for _, i := range missing[:min(3, len(missing))] {
+		ids = append(ids, plan.Tasks[i].ID)
+	}
+	msg := fmt.Sprintf("%d of %d tasks are missing (e.g. %s)", len(missing), len(plan.Tasks), strings.Join(ids, ", "))
+	m := ps[0].file.Header.Shards
+	if m > 1 {
+		shardOf, _ := plan.Shards(m)
+		var gone []int
+		for _, i := range missing {
+			if !slices.Contains(gone, shardOf[i]) {
+				gone = append(gone, shardOf[i])
+			}
+		}
+		slices.Sort(gone)
+		names := make([]string, len(gone))
+		for k, s := range gone {
+			names[k] = strconv.Itoa(s)
+		}
+		msg += fmt.Sprintf("; missing or incomplete shards of %d: %s", m, strings.Join(names, ", "))
+	}
+	return msg
+}
+
+// StatusReport is what [Status] found of a count in progress, per shard and
+// in all. Work is the planner's cost estimate, the unit of [Progress].
+type StatusReport struct {
+	N      int
+	Method Method
+	Placed []Square
+	// Shards is how many shards the plan was split into (1: none).
+	Shards int
+	// Total sums every shard; Rate and ETA are the sums of the shards
+	// in progress, at their current rates.
+	Total ShardStatus
+	// PerShard has one entry per shard, in order.
+	PerShard []ShardStatus
+	// Missing lists the shards with no file yet.
+	Missing []int
+}
+
+// ShardStatus is one shard's progress (or all shards', in
+// [StatusReport].Total).
+type ShardStatus struct {
+	Shard            int
+	Files            []string
+	TasksDone, Tasks int
+	Work, WorkDone   float64
+	// Rate is estimated work per second, from journals that record when
+	// they were started and whose modification time is known; 0 when
+	// unknown. ETA is the time left at that rate, 0 when unknown or done.
+	Rate float64
+	ETA  time.Duration
+}
+
+// Complete reports whether every task of the shard is counted.
+func (s ShardStatus) Complete() bool { return s.TasksDone == s.Tasks }
+
+// Fraction is the estimated share of the shard's work that is done.
+func (s ShardStatus) Fraction() float64 {
+	if s.Work == 0 {
+		return 1
+	}
+	return s.WorkDone / s.Work
+}
+
+// Status reads the journals and shard files of one count, as [Merge] does
+// (with the same checks, except that tasks may be missing), and reports
+// per shard and in all the tasks counted of those planned, the estimated
+// share of the work done, which shards have no file yet, and a rate and
+// ETA where journals tell when they started.
+func Status(files ...File) (StatusReport, error) {
+	ps, plan, _, err := readPieces(files)
+	if err != nil {
+		return StatusReport{}, err
+	}
+	l, err := ledgerOf(ps, plan)
+	if err != nil {
+		return StatusReport{}, err
+	}
+	m := 1
+	for _, p := range ps {
+		m = max(m, p.file.Header.Shards)
+	}
+	shardOf, err := plan.Shards(m)
+	if err != nil {
+		return StatusReport{}, err
+	}
+	rep := StatusReport{N: plan.N, Method: plan.Method, Placed: plan.Placed, Shards: m, PerShard: make([]ShardStatus, m)}
+	for s := range rep.PerShard {
+		rep.PerShard[s].Shard = s
+	}
+	for i, t := range plan.Tasks {
+		s := &rep.PerShard[shardOf[i]]
+		s.Tasks++
+		s.Work += float64(t.Cost)
+		if l.have[i] {
+			s.TasksDone++
+			s.WorkDone += float64(t.Cost)
+		}
+	}
+	for _, p := range ps {
+		h := p.file.Header
+		s := &rep.PerShard[h.Shard]
+		if h.Shards <= 1 && m > 1 {
+			s = &rep.Total // a journal of the whole plan
+		}
+		s.Files = append(s.Files, p.name)
+		if h.Kind != resultfile.Journal || h.Started == 0 || p.mod.IsZero() {
+			continue
+		}
+		elapsed := p.mod.Sub(time.Unix(h.Started, 0)).Seconds()
+		var work float64
+		for _, r := range p.file.Records {
+			work += float64(plan.Tasks[l.index[r.ID]].Cost)
+		}
+		if elapsed > 0 {
+			s.Rate += work / elapsed
+		}
+	}
+	t := &rep.Total
+	t.Shard = -1
+	for s := range rep.PerShard {
+		ss := &rep.PerShard[s]
+		if len(ss.Files) == 0 && m > 1 {
+			rep.Missing = append(rep.Missing, s)
+		}
+		if ss.Rate > 0 && !ss.Complete() {
+			ss.ETA = time.Duration((ss.Work - ss.WorkDone) / ss.Rate * float64(time.Second))
+			t.Rate += ss.Rate
+		}
+		t.TasksDone += ss.TasksDone
+		t.Tasks += ss.Tasks
+		t.Work += ss.Work
+		t.WorkDone += ss.WorkDone
+	}
+	if t.Rate > 0 && !t.Complete() {
+		t.ETA = time.Duration((t.Work - t.WorkDone) / t.Rate * float64(time.Second))
+	}
+	return rep, nil
+}

@@ -1,0 +1,230 @@
+// Package nqueens counts the solutions of the n-queens problem on every CPU
+// core, exactly: the total (OEIS A000170), the classes under the 8
+// symmetries of the square (A002562) and the solutions equal to their own
+// 180° and 90° rotations (A032522, A033148).
+//
+// One call counts a board:
+//
+//	c, err := nqueens.Count(ctx, 12)
+//	fmt.Println(c)        // 14200
+//	u, ok := c.Unique()   // 1787, true
+//
+// [Count] takes options: the method ([WithMethod]), the workers, a memory
+// limit, queens placed in advance, a progress callback, a journal that a
+// later run resumes from, and a shard of the work for a cluster, whose
+// pieces [Merge] puts together and [Status] reports on. [Table] counts a
+// range of boards. [Solve], [List] and [Verify] work with single
+// solutions.
+//
+// Every run goes through one runner (runner.go): the plan
+// ([partition.Plan]) minus the tasks a journal already holds is counted by
+// the engine ([engine.Run]), each task's result is kept by task ID in a
+// ledger that takes each task exactly once, and the counts are its sum. The
+// command cmd/nqueens is this package with flags.
+package nqueens
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// Method names a way of counting; see the constants.
+type Method = partition.Method
+
+// The methods. Auto, the default, is Join for n = 12..32 and Sym
+// otherwise (Mirror with placed queens).
+const (
+	// Auto picks the fastest method for the board.
+	Auto = partition.Auto
+	// Join counts pairs of west and east half-boards that share no
+	// diagonal (meet in the middle) and the symmetric solutions apart:
+	// all four counts, unique by Burnside's lemma. n ≤ 32.
+	Join = partition.Join
+	// Sym backtracks over one representative of each class of solutions
+	// under the 8 symmetries and classifies it: all four counts.
+	Sym = partition.Sym
+	// Mirror backtracks over half the board, halved by the left-right
+	// mirror: the total alone. It is the method for placed queens.
+	Mirror = partition.Mirror
+)
+
+// Square is a square of the board: row 0 is the first row printed, column 0
+// the first column.
+type Square = partition.Square
+
+// Uint128 is an exact count; fmt prints it in decimal.
+type Uint128 = engine.Uint128
+
+// MaxN is the largest board [Count] accepts (32 for the join method).
+const MaxN = partition.MaxN
+
+// ErrInvalid is wrapped by every error that comes from the caller's input
+// (a board size, method, placement, shard, memory limit or journal that
+// does not fit the count): errors.Is(err, ErrInvalid) tells them from
+// failures (I/O, corrupt files, a count that breaks Burnside's lemma).
+var ErrInvalid = errors.New("nqueens: invalid input")
+
+// invalidError marks an input error without changing its message.
+type invalidError struct{ err error }
+
+func (e *invalidError) Error() string        { return e.err.Error() }
+func (e *invalidError) Unwrap() error        { return e.err }
+func (e *invalidError) Is(target error) bool { return target == ErrInvalid }
+
+// invalid marks err as the caller's input error.
+func invalid(err error) error {
+	if err == nil || errors.Is(err, ErrInvalid) {
+		return err
+	}
+	return &invalidError{err}
+}
+
+// invalidf formats an input error.
+func invalidf(format string, args ...any) error { return invalid(fmt.Errorf(format, args...)) }
+
+// Option configures [Count], [Table], [Solve] and [List].
+type Option func(*config)
+
+type config struct {
+	method  Method
+	workers int
+	memory  int64
+	placed  []Square
+	// progress is called after each finished task.
+	progress func(Progress)
+	journal  Journal
+	jname    string
+	shard    int
+	shards   int
+	out      io.Writer
+	grace    time.Duration
+	graceSet bool
+	onWait   func(Waiting)
+}
+
+// WithMethod sets the counting method (default [Auto]).
+func WithMethod(m Method) Option { return func(c *config) { c.method = m } }
+
+// WithWorkers sets how many tasks run at once (default: the logical cores
+// that cpuid detects, [engine.DefaultWorkers]).
+func WithWorkers(n int) Option { return func(c *config) { c.workers = n } }
+
+// WithMemory bounds, in bytes, what a count may take (default: half of
+// physical memory). Only the join method's memory depends on it; a limit
+// below what the join needs is an error before anything is counted.
+func WithMemory(bytes int64) Option { return func(c *config) { c.memory = bytes } }
+
+// WithPlaced counts only the solutions that hold these queens (mirror
+// method; halved only when the placement is its own mirror image). Their
+// order does not matter.
+func WithPlaced(queens ...Square) Option {
+	return func(c *config) { c.placed = append([]Square(nil), queens...) }
+}
+
+// Progress says how much of a run is done. Work is measured by the
+// planner's cost estimates of finished tasks, not their number, since task
+// sizes vary a lot; Done/Planned is the fraction done, on which an ETA can
+// be based.
+type Progress struct {
+	Done, Planned    float64 // estimated work
+	TasksDone, Tasks int
+	N                int    // the board being counted (a table's current row)
+	Method           Method // its method
+}
+
+// WithProgress calls f after each finished task (never concurrently with
+// itself), and once before the first with the work a journal already
+// holds. It should return quickly.
+func WithProgress(f func(Progress)) Option { return func(c *config) { c.progress = f } }
+
+// Journal is where a run keeps its finished tasks, so that a later run of
+// the same count resumes from it after a stop, a crash or kill -9: an
+// *os.File opened for reading and writing is one. A run reads it from the
+// start, drops a torn last record, appends each finished task, and syncs
+// every few seconds and at the end.
+type Journal interface {
+	io.ReadWriteSeeker
+	Truncate(size int64) error
+	Sync() error
+}
+
+// WithJournal journals the run to j; name names it in messages. A journal
+// of another count (another n, method, placement, shard or plan) is
+// refused with an error wrapping [ErrInvalid].
+func WithJournal(j Journal, name string) Option {
+	return func(c *config) { c.journal, c.jname = j, name }
+}
+
+// WithShard counts only shard i (0-based) of m, balanced by estimated cost
+// ([partition.Plan.Shards]), and writes its per-task counts to out as a
+// shard file for [Merge] (out may be nil with a journal, which merges
+// too). The counts of a shard are partial: [Counts.Unique] of a join shard
+// is absent.
+func WithShard(i, m int, out io.Writer) Option {
+	return func(c *config) { c.shard, c.shards, c.out = i, m, out }
+}
+
+// WithGrace sets how long tasks still running when the context is
+// cancelled may finish (default 30 s); tasks still running after it are
+// abandoned (a journal counts them again on resume).
+func WithGrace(d time.Duration) Option { return func(c *config) { c.grace, c.graceSet = d, true } }
+
+// Waiting describes a cancelled run waiting for its running tasks.
+type Waiting struct {
+	Running int
+	Grace   time.Duration
+}
+
+// WithWaiting calls f once when the context is cancelled while tasks are
+// still running, before the grace period starts.
+func WithWaiting(f func(Waiting)) Option { return func(c *config) { c.onWait = f } }
+
+// newConfig applies opts over the defaults and checks them.
+func newConfig(opts []Option) (*config, error) {
+	c := &config{method: Auto, shards: 1, grace: 30 * time.Second}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.workers == 0 {
+		c.workers = engine.DefaultWorkers()
+	}
+	switch {
+	case c.workers < 1:
+		return nil, invalidf("%w (got %d)", engine.ErrWorkers, c.workers)
+	case c.memory < 0:
+		return nil, invalidf("nqueens: memory limit %d is negative", c.memory)
+	case c.grace < 0:
+		return nil, invalidf("nqueens: grace period %s is negative", c.grace)
+	case c.shards < 1 || c.shard < 0 || c.shard >= c.shards:
+		return nil, invalidf("%w: %d/%d (accepted: I/M with 0 ≤ I < M)", partition.ErrShard, c.shard, c.shards)
+	}
+	if _, err := partition.ParseMethod(string(c.method)); err != nil && c.method != "" {
+		return nil, invalid(err)
+	}
+	if len(c.placed) > 0 && c.method != Auto && c.method != "" && c.method != Mirror {
+		return nil, invalid(partition.ErrPlacedMethod)
+	}
+	return c, nil
+}
+
+// plan makes the plan for an n×n board under c.
+func (c *config) plan(n int) (*partition.Plan, error) {
+	p, err := partition.Make(partition.Job{N: n, Method: c.method, Placed: c.placed})
+	if err != nil {
+		return nil, invalid(err)
+	}
+	return p, nil
+}
+
+// version is the version of this module's code that journals and shard
+// files record; release builds may set it with
+// -ldflags "-X github.com/nqueens/nqueens.version=…".
+var version = "0.2.0"
+
+// Version returns the version of nqueens.
+func Version() string { return version }

@@ -1,0 +1,363 @@
+package nqueens
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/reference"
+	"github.com/nqueens/nqueens/internal/resultfile"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// memJournal is a Journal in memory, so that tests need no files.
+type memJournal struct {
+	data  []byte
+	off   int64
+	syncs int
+	fail  error // returned by Write once set
+}
+
+func (m *memJournal) Read(p []byte) (int, error) {
+	if m.off >= int64(len(m.data)) {
+		return 0, io.EOF
+	}
+	n := copy(p, m.data[m.off:])
+	m.off += int64(n)
+	return n, nil
+}
+
+func (m *memJournal) Write(p []byte) (int, error) {
+	if m.fail != nil {
+		return 0, m.fail
+	}
+	if end := m.off + int64(len(p)); end > int64(len(m.data)) {
+		m.data = append(m.data, make([]byte, end-int64(len(m.data)))...)
+	}
+	copy(m.data[m.off:], p)
+	m.off += int64(len(p))
+	return len(p), nil
+}
+
+func (m *memJournal) Seek(off int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekStart:
+		m.off = off
+	case io.SeekCurrent:
+		m.off += off
+	case io.SeekEnd:
+		m.off = int64(len(m.data)) + off
+	}
+	return m.off, nil
+}
+
+func (m *memJournal) Truncate(size int64) error { m.data = m.data[:size]; return nil }
+func (m *memJournal) Sync() error               { m.syncs++; return nil }
+
+func want(t *testing.T, n int, c Counts) {
+	t.Helper()
+	assert.Equal(t, fmt.Sprint(known.Total[n]), c.Total.String(), "Count(%d) total", n)
+	if u, ok := c.Unique(); ok {
+		assert.Equal(t, fmt.Sprint(known.Unique[n]), u.String(), "Count(%d) unique", n)
+	}
+	if p, ok := c.PointSymmetric(); ok {
+		r, _ := c.Rot90Symmetric()
+		assert.Equal(t, fmt.Sprint(known.PointSym(n)), p.String(), "Count(%d) point", n)
+		assert.Equal(t, fmt.Sprint(known.Rot90Sym[n]), r.String(), "Count(%d) rot90", n)
+	}
+}
+
+// TestCount counts small boards with every method: the published counts,
+// and every class count present exactly where the method gives it.
+func TestCount(t *testing.T) {
+	ctx := context.Background()
+	for _, m := range []Method{Auto, Join, Sym, Mirror} {
+		for n := 0; n <= 13; n++ {
+			c, err := Count(ctx, n, WithMethod(m), WithWorkers(2))
+			require.NoError(t, err, "n=%d %s", n, m)
+			want(t, n, c)
+			_, hasU := c.Unique()
+			_, hasP := c.PointSymmetric()
+			assert.Equal(t, c.Method != Mirror, hasU, "n=%d %s unique", n, m)
+			assert.Equal(t, c.Method != Mirror, hasP, "n=%d %s symmetric", n, m)
+			assert.Equal(t, n, c.N)
+			assert.False(t, c.Partial())
+			if m != Auto {
+				assert.Equal(t, m, c.Method)
+			}
+		}
+	}
+	c, err := Count(ctx, 12)
+	require.NoError(t, err)
+	assert.Equal(t, Join, c.Method, "auto is join from n = 12")
+	assert.Equal(t, "14200", fmt.Sprint(c))
+	assert.Equal(t, "14200", fmt.Sprintf("%d", c))
+	assert.Positive(t, c.MemoryLimit)
+}
+
+// TestCountAgainstReference counts placed queens and small boards against
+// the slow, obviously correct reference.
+func TestCountAgainstReference(t *testing.T) {
+	for n := 0; n <= 9; n++ {
+		var k uint64
+		reference.Solutions(n, func([]int) bool { k++; return true })
+		c, err := Count(context.Background(), n, WithMethod(Sym))
+		require.NoError(t, err)
+		assert.Equal(t, k, c.Total.Lo, "n=%d", n)
+	}
+}
+
+func TestCountInvalid(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		n    int
+		opts []Option
+		msg  string
+	}{
+		{-1, nil, "board size out of range"},
+		{65, nil, "board size out of range"},
+		{33, []Option{WithMethod(Join)}, "too large for the join method"},
+		{8, []Option{WithMethod("fast")}, "unknown method"},
+		{8, []Option{WithWorkers(-2)}, "workers must be at least 1"},
+		{8, []Option{WithMemory(-1)}, "negative"},
+		{8, []Option{WithShard(3, 3, nil)}, "bad shard"},
+		{8, []Option{WithShard(0, 0, nil)}, "bad shard"},
+		{8, []Option{WithPlaced(Square{Row: 0, Col: 0}), WithMethod(Sym)}, "mirror method only"},
+		{8, []Option{WithPlaced(Square{Row: 8, Col: 0})}, "off the 8×8 board"},
+		{8, []Option{WithGrace(-time.Second)}, "negative"},
+		{16, []Option{WithMethod(Join), WithMemory(100 << 10), WithWorkers(4)}, "too small for the join method"},
+	} {
+		_, err := Count(ctx, tc.n, tc.opts...)
+		require.Error(t, err, "n=%d", tc.n)
+		assert.ErrorIs(t, err, ErrInvalid, "n=%d: %v", tc.n, err)
+		assert.ErrorContains(t, err, tc.msg)
+	}
+	_, err := Count(ctx, 16, WithMethod(Join), WithMemory(100<<10), WithWorkers(4))
+	var me *engine.MemoryError
+	assert.ErrorAs(t, err, &me, "the memory error says what is needed")
+}
+
+// TestBurnside checks the unique count's derivation, past 2^64 too.
+func TestBurnside(t *testing.T) {
+	u, err := burnside(8, Uint128{Lo: 92}, Uint128{Lo: 4}, Uint128{})
+	require.NoError(t, err)
+	assert.Equal(t, "12", u.String())
+	u, err = burnside(30, Uint128{Hi: 1, Lo: 8}, Uint128{}, Uint128{})
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprint(uint64(1)<<61+1), u.String())
+	_, err = burnside(8, Uint128{Lo: 92}, Uint128{Lo: 3}, Uint128{})
+	assert.ErrorIs(t, err, ErrBurnside)
+	u, err = burnside(1, Uint128{Lo: 1}, Uint128{Lo: 1}, Uint128{Lo: 1})
+	require.NoError(t, err)
+	assert.Equal(t, "1", u.String(), "n ≤ 1: the one board is its own class")
+}
+
+// TestJournal resumes from a journal in memory: a finished journal gives
+// the answer without counting, a torn record is counted again, a journal
+// of another count is refused, and the duplicate rule is the ledger's.
+func TestJournal(t *testing.T) {
+	ctx := context.Background()
+	var j memJournal
+	c, err := Count(ctx, 11, WithJournal(&j, "j"))
+	require.NoError(t, err)
+	want(t, 11, c)
+	assert.Zero(t, c.Resumed)
+	assert.Positive(t, j.syncs)
+	f, err := resultfile.Read(bytes.NewReader(j.data))
+	require.NoError(t, err)
+	assert.Len(t, f.Records, c.Tasks)
+	assert.Positive(t, f.Header.Started, "the journal says when it started")
+
+	c, err = Count(ctx, 11, WithJournal(&j, "j"))
+	require.NoError(t, err)
+	want(t, 11, c)
+	assert.Equal(t, c.Tasks, c.Resumed, "everything came from the journal")
+
+	// A torn last record: noted, counted again.
+	torn := memJournal{data: slices.Clone(j.data[:len(j.data)-5])}
+	c, err = Count(ctx, 11, WithJournal(&torn, "torn"))
+	require.NoError(t, err)
+	want(t, 11, c)
+	assert.Equal(t, c.Tasks-1, c.Resumed)
+	require.Len(t, c.Notes, 1)
+	assert.Contains(t, c.Notes[0], "incomplete")
+
+	// Another count's journal.
+	_, err = Count(ctx, 11, WithMethod(Mirror), WithJournal(&memJournal{data: slices.Clone(j.data)}, "j"))
+	assert.ErrorIs(t, err, ErrInvalid)
+	assert.ErrorContains(t, err, "belongs to another count")
+
+	// A task twice: identical is accepted once; different is refused.
+	last := f.Records[len(f.Records)-1]
+	dup := memJournal{data: resultfile.AppendRecord(slices.Clone(j.data), last)}
+	c, err = Count(ctx, 11, WithJournal(&dup, "dup"))
+	require.NoError(t, err)
+	want(t, 11, c)
+	assert.Contains(t, strings.Join(c.Notes, "\n"), "identical counts")
+	last.Total += 2
+	bad := memJournal{data: resultfile.AppendRecord(slices.Clone(j.data), last)}
+	_, err = Count(ctx, 11, WithJournal(&bad, "bad"))
+	assert.ErrorContains(t, err, "has different counts")
+	assert.NotErrorIs(t, err, ErrInvalid, "a damaged journal is a failure")
+}
+
+// TestJournalWriteError stops a count whose journal cannot be written.
+func TestJournalWriteError(t *testing.T) {
+	full := errors.New("no space left on device")
+	j := &memJournal{fail: full}
+	_, err := Count(context.Background(), 12, WithMethod(Mirror), WithJournal(j, "full"))
+	assert.ErrorIs(t, err, full)
+	assert.ErrorContains(t, err, "journal full")
+}
+
+// TestShardsMergeStatus counts a join board in shards, checks what Status
+// says while shards are missing and after, and merges them.
+func TestShardsMergeStatus(t *testing.T) {
+	ctx := context.Background()
+	const n, m = 13, 5
+	var files []File
+	var tasks int
+	for i := range m {
+		var out bytes.Buffer
+		c, err := Count(ctx, n, WithShard(i, m, &out), WithWorkers(2))
+		require.NoError(t, err)
+		assert.True(t, c.Partial())
+		_, ok := c.Unique()
+		assert.False(t, ok, "a join shard has no unique count")
+		_, ok = c.PointSymmetric()
+		assert.True(t, ok, "but its symmetric counts")
+		tasks += c.Tasks
+		files = append(files, File{Name: fmt.Sprintf("s%d", i), R: bytes.NewReader(out.Bytes())})
+	}
+	p, err := partition.Make(partition.Job{N: n})
+	require.NoError(t, err)
+	assert.Equal(t, len(p.Tasks), tasks, "the shards hold every task once")
+
+	reread := func(fs []File) []File {
+		var out []File
+		for _, f := range fs {
+			f.R.(*bytes.Reader).Seek(0, io.SeekStart)
+			out = append(out, f)
+		}
+		return out
+	}
+	_, err = Merge(reread(files[:3])...)
+	assert.ErrorContains(t, err, "missing or incomplete shards of 5: 3, 4")
+	st, err := Status(reread(files[:3])...)
+	require.NoError(t, err)
+	assert.Equal(t, []int{3, 4}, st.Missing)
+	assert.False(t, st.Total.Complete())
+	assert.True(t, st.PerShard[0].Complete())
+	assert.Less(t, st.Total.Fraction(), 1.0)
+	assert.Greater(t, st.Total.Fraction(), 0.3)
+
+	c, err := Merge(reread(files)...)
+	require.NoError(t, err)
+	want(t, n, c)
+	_, ok := c.Unique()
+	assert.True(t, ok, "merged: unique by Burnside's lemma")
+	st, err = Status(reread(files)...)
+	require.NoError(t, err)
+	assert.True(t, st.Total.Complete())
+	assert.Empty(t, st.Missing)
+}
+
+// TestStopped cancels a count: a StoppedError that says how far it got,
+// and a journal that resumes to the right answer.
+func TestStopped(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("stop")
+	var j memJournal
+	done := 0
+	_, err := Count(ctx, 14, WithMethod(Mirror), WithWorkers(1), WithJournal(&j, "j"), WithProgress(func(p Progress) {
+		if done = p.TasksDone; done == 10 {
+			cancel(stop)
+		}
+	}))
+	var se *StoppedError
+	require.ErrorAs(t, err, &se)
+	assert.ErrorIs(t, err, stop)
+	assert.GreaterOrEqual(t, se.Done, 10)
+	assert.Less(t, se.Done, se.Tasks)
+	assert.Contains(t, se.Error(), "saved in j")
+	c, err := Count(context.Background(), 14, WithMethod(Mirror), WithJournal(&j, "j"))
+	require.NoError(t, err)
+	want(t, 14, c)
+	assert.Equal(t, se.Done, c.Resumed)
+}
+
+// TestTableProgress checks that a table's progress grows to its plan and
+// is weighted by work across n: the last row is most of it.
+func TestTableProgress(t *testing.T) {
+	var seen []Progress
+	var rows []int
+	for c, err := range Table(context.Background(), 0, 13, WithMethod(Sym), WithProgress(func(p Progress) { seen = append(seen, p) })) {
+		require.NoError(t, err)
+		want(t, c.N, c)
+		rows = append(rows, c.N)
+	}
+	assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}, rows)
+	require.NotEmpty(t, seen)
+	for i := 1; i < len(seen); i++ {
+		assert.GreaterOrEqual(t, seen[i].Done, seen[i-1].Done, "progress never goes back")
+	}
+	last := seen[len(seen)-1]
+	assert.InDelta(t, last.Planned, last.Done, 1e-6*last.Planned)
+	assert.Equal(t, last.Tasks, last.TasksDone)
+	// When row 13 starts, under a fifth of the work is done (it has 73712
+	// of the 94,000 solutions).
+	for _, p := range seen {
+		if p.N == 13 {
+			assert.Less(t, p.Done/p.Planned, 0.25)
+			break
+		}
+	}
+	for _, err := range Table(context.Background(), 10, 16, WithMemory(100<<10), WithWorkers(4)) {
+		assert.ErrorIs(t, err, ErrInvalid, "memory checked before the first row")
+		break
+	}
+}
+
+// TestList checks List's order against the reference, its early stop, and
+// placed queens.
+func TestList(t *testing.T) {
+	for _, n := range []int{0, 1, 4, 8, 9} {
+		var want, got [][]int
+		reference.Solutions(n, func(s []int) bool { want = append(want, slices.Clone(s)); return true })
+		for cols, err := range List(context.Background(), n) {
+			require.NoError(t, err)
+			got = append(got, slices.Clone(cols))
+		}
+		assert.Equal(t, want, got, "n=%d", n)
+	}
+	k := 0
+	for range List(context.Background(), 12) {
+		if k++; k == 3 {
+			break
+		}
+	}
+	assert.Equal(t, 3, k)
+	cols, err := Solve(context.Background(), 6, WithPlaced(Square{Row: 0, Col: 1}))
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 3, 5, 0, 2, 4}, cols)
+	_, err = Solve(context.Background(), 6, WithPlaced(Square{Row: 0, Col: 0}))
+	assert.ErrorIs(t, err, ErrNoSolution)
+	_, err = Solve(context.Background(), 3)
+	assert.ErrorIs(t, err, ErrNoSolution)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, err := range List(ctx, 12) {
+		assert.ErrorIs(t, err, context.Canceled)
+	}
+}

@@ -1,0 +1,222 @@
+package nqueens
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/resultfile"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// This file is the runner: one run from plan to counts, for every entry
+// point (Count, Table, the command's count and bench). The plan's tasks of
+// this shard, minus those a journal holds, go to the engine; each result is
+// kept in the ledger by task ID and appended to the journal; the counts are
+// the ledger's sum, with unique derived for a whole join plan; a shard's
+// records go to its shard file. It knows nothing about a method beyond
+// what countsOf derives.
+
+// StoppedError is returned when a run's context is cancelled before every
+// task was counted. Its Cause is the context's cause.
+type StoppedError struct {
+	// Done tasks of Tasks were counted (resumed ones included).
+	Done, Tasks int
+	// Journal names the journal that holds them, "" without one.
+	Journal string
+	// Abandoned is set when tasks still running after the grace period
+	// were abandoned.
+	Abandoned bool
+	Grace     time.Duration
+	Cause     error
+}
+
+func (e *StoppedError) Error() string {
+	msg := fmt.Sprintf("stopped after %d of %d tasks", e.Done, e.Tasks)
+	if e.Abandoned {
+		msg += fmt.Sprintf(" (tasks still running after the %s grace period were abandoned)", e.Grace)
+	}
+	if e.Journal != "" {
+		msg += fmt.Sprintf("; %d tasks are saved in %s: run the same command again to resume", e.Done, e.Journal)
+	}
+	return msg
+}
+
+func (e *StoppedError) Unwrap() error { return e.Cause }
+
+// shardTasks returns the indices of the plan's tasks in shard i of m (all
+// of them for m = 1), in plan order.
+func shardTasks(plan *partition.Plan, i, m int) ([]int, error) {
+	mine := make([]int, 0, len(plan.Tasks))
+	if m <= 1 {
+		for k := range plan.Tasks {
+			mine = append(mine, k)
+		}
+		return mine, nil
+	}
+	shardOf, err := plan.Shards(m)
+	if err != nil {
+		return nil, invalid(err)
+	}
+	for k, s := range shardOf {
+		if s == i {
+			mine = append(mine, k)
+		}
+	}
+	return mine, nil
+}
+
+// header describes the plan's shard in journals and shard files.
+func header(plan *partition.Plan, shard, shards int) resultfile.Header {
+	return resultfile.Header{Tool: version, N: plan.N, Method: string(plan.Method), Placed: partition.PlacedString(plan.Placed),
+		Plan: plan.Fingerprint(), Tasks: len(plan.Tasks), Shard: shard, Shards: shards}
+}
+
+// run counts the plan's shard under c.
+func run(ctx context.Context, plan *partition.Plan, c *config) (Counts, error) {
+	start := time.Now()
+	mine, err := shardTasks(plan, c.shard, c.shards)
+	if err != nil {
+		return Counts{}, err
+	}
+	inShard := make([]bool, len(plan.Tasks))
+	for _, i := range mine {
+		inShard[i] = true
+	}
+	l := newLedger(plan)
+	h := header(plan, c.shard, c.shards)
+	var jw *journalWriter
+	var notes []string
+	if c.journal != nil {
+		if jw, notes, err = openJournal(c.journal, c.jname, h, l, func(i int) bool { return inShard[i] }); err != nil {
+			return Counts{}, err
+		}
+		defer jw.close()
+	}
+	todo := make([]int, 0, len(mine)) // never nil: nil would run every task
+	prog := Progress{N: plan.N, Method: plan.Method, Tasks: len(mine)}
+	for _, i := range mine {
+		prog.Planned += float64(plan.Tasks[i].Cost)
+		if l.have[i] {
+			prog.Done += float64(plan.Tasks[i].Cost)
+			prog.TasksDone++
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	resumed := prog.TasksDone
+	if c.progress != nil {
+		c.progress(prog)
+	}
+
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if jw != nil {
+		jw.onError = func(err error) { cancel(err) }
+		jw.start()
+	}
+	// The engine calls OnResult under its own lock, one result at a time;
+	// finished is read here only once the engine is done, or under
+	// progress's snapshot after a stop.
+	finished := make(chan int, 1)
+	finished <- resumed
+	ran := make(chan struct{})
+	var over atomic.Bool // set when run returns without waiting for the engine
+	var runErr error
+	go func() {
+		defer close(ran)
+		_, runErr = engine.Run(runCtx, plan, engine.Options{Workers: c.workers, Tasks: todo, Memory: c.memory, OnResult: func(r engine.Result) {
+			if over.Load() {
+				return
+			}
+			rec := recordOf(plan.Tasks[r.Task].ID, r)
+			l.put(r.Task, rec, "this run")
+			if jw != nil {
+				if err := jw.add(rec); err != nil {
+					cancel(fmt.Errorf("journal %s: %w", c.jname, err))
+				}
+			}
+			done := <-finished + 1
+			finished <- done
+			if c.progress != nil {
+				prog.Done += float64(plan.Tasks[r.Task].Cost)
+				prog.TasksDone = done
+				c.progress(prog)
+			}
+		}})
+	}()
+	abandoned := false
+	select {
+	case <-ran:
+	case <-runCtx.Done():
+		// No new task starts; running ones may finish within the grace
+		// period, after which they are abandoned (and counted again on
+		// resume). A journal that cannot be written stops at once.
+		grace := c.grace
+		if ctx.Err() == nil {
+			grace = 0
+		}
+		select {
+		case <-ran:
+		default:
+			if c.onWait != nil && grace > 0 {
+				c.onWait(Waiting{Grace: grace})
+			}
+			select {
+			case <-ran:
+			case <-time.After(grace):
+				abandoned = true
+			}
+		}
+	}
+	if abandoned {
+		// The engine goroutine still runs: runErr is not ours to read,
+		// and what it finishes from now on is dropped.
+		over.Store(true)
+		runErr = runCtx.Err()
+	}
+	if jw != nil {
+		if cerr := jw.close(); cerr != nil && runErr == nil {
+			runErr = cerr
+		}
+	}
+	if runErr != nil {
+		var me *engine.MemoryError
+		switch {
+		case errors.As(runErr, &me):
+			return Counts{}, invalid(runErr)
+		case ctx.Err() != nil:
+			done := <-finished
+			finished <- done
+			return Counts{}, &StoppedError{Done: done, Tasks: len(mine), Journal: c.jname, Abandoned: abandoned, Grace: c.grace, Cause: context.Cause(ctx)}
+		case runCtx.Err() != nil:
+			return Counts{}, context.Cause(runCtx) // the journal failed
+		}
+		return Counts{}, runErr
+	}
+	counts, err := countsOf(plan, l.sum(mine), c.shards <= 1)
+	if err != nil {
+		return Counts{}, err
+	}
+	counts.Resumed, counts.Shard, counts.Shards, counts.Notes = resumed, c.shard, c.shards, notes
+	counts.Elapsed = time.Since(start)
+	if engine.MinMemory(plan, c.workers) > 0 {
+		counts.MemoryLimit = cmp.Or(c.memory, engine.DefaultMemory())
+	}
+	if c.out != nil {
+		h.Kind = resultfile.Shard
+		recs := l.records(mine)
+		b := resultfile.AppendHeader(nil, h)
+		for _, r := range recs {
+			b = resultfile.AppendRecord(b, r)
+		}
+		if _, err := c.out.Write(resultfile.AppendEnd(b, recs)); err != nil {
+			return Counts{}, fmt.Errorf("shard file: %w", err)
+		}
+	}
+	return counts, nil
+}
