@@ -178,9 +178,9 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 			fmt.Fprintf(stderr, "nqueens: resuming from %s: %d of %d tasks already counted\n", f.checkpoint, p.TasksDone, p.Tasks)
 		}
 		first = false
-		prog.update(p)
+		prog.Update(p)
 	}))...)
-	prog.stop()
+	prog.Stop()
 	if err != nil {
 		return countError(err)
 	}
@@ -198,8 +198,8 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		other := partition.Other(c.Method)
 		prog := f.progress.start(stderr, label)
 		c2, err := nqueens.Count(ctx, n, nqueens.WithMethod(other), nqueens.WithWorkers(f.workers), nqueens.WithMemory(memory),
-			nqueens.WithGrace(f.grace), nqueens.WithProgress(prog.update))
-		prog.stop()
+			nqueens.WithGrace(f.grace), nqueens.WithProgress(prog.Update))
+		prog.Stop()
 		if err != nil {
 			return countError(err)
 		}

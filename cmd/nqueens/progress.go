@@ -1,18 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
-	"golang.org/x/term"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/progress"
 )
 
 // progressFlags are --progress and --quiet, shared by count, table and bench.
@@ -29,158 +24,7 @@ func (f *progressFlags) register(fs *pflag.FlagSet) {
 	_ = fs.MarkHidden("progress-interval")
 }
 
-// progress shows the library's [nqueens.Progress] on stderr: a bar on a
-// terminal, status lines with --progress otherwise (and on a terminal of
-// no width), nothing with --quiet. Updates come once per finished task,
-// never per node, so progress costs nothing measurable.
-type progress struct {
-	mu        sync.Mutex
-	label     func(nqueens.Progress) string
-	last      nqueens.Progress
-	seen      bool
-	base      float64 // the fraction done at the first update (resumed work)
-	start     time.Time
-	bar       *mpb.Bar
-	container *mpb.Progress
-	plainOut  io.Writer
-	stopc     chan struct{}
-	stopped   sync.Once
-	wg        sync.WaitGroup
-}
-
-// start begins showing progress on stderr; label names the run from its
-// latest progress.
-func (f progressFlags) start(stderr io.Writer, label func(nqueens.Progress) string) *progress {
-	p := &progress{label: label, start: time.Now(), stopc: make(chan struct{})}
-	if f.quiet {
-		return p
-	}
-	if terminalWidth(stderr) > 0 {
-		p.container = mpb.New(mpb.WithOutput(stderr), mpb.WithWidth(40), mpb.WithRefreshRate(200*time.Millisecond))
-		p.bar = p.container.AddBar(0,
-			mpb.PrependDecorators(decor.Any(func(decor.Statistics) string { return p.labelNow() + " " }), decor.Percentage(decor.WCSyncSpace)),
-			mpb.AppendDecorators(decor.Elapsed(decor.ET_STYLE_MMSS), decor.Name(" ETA "), decor.Any(func(decor.Statistics) string { return p.eta(time.Now()) })),
-		)
-		return p
-	}
-	// Status lines with --progress, and on a terminal that reports no
-	// width (a serial console, some CI runners), where a bar cannot be drawn.
-	if f.plain || isTerminal(stderr) {
-		p.plainOut = stderr
-		interval := f.interval
-		if interval <= 0 {
-			interval = 5 * time.Second
-		}
-		p.wg.Add(1)
-		go p.plainLoop(interval)
-	}
-	return p
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// terminalWidth is w's width in columns if it is a terminal that reports
-// one, else 0.
-func terminalWidth(w io.Writer) int {
-	if !isTerminal(w) {
-		return 0
-	}
-	width, _, err := term.GetSize(int(w.(*os.File).Fd()))
-	if err != nil {
-		return 0
-	}
-	return width
-}
-
-// update takes the library's progress report.
-func (p *progress) update(pr nqueens.Progress) {
-	p.mu.Lock()
-	if !p.seen && pr.Planned > 0 {
-		p.base = pr.Done / pr.Planned
-	}
-	p.last, p.seen = pr, true
-	p.mu.Unlock()
-	if p.bar != nil {
-		p.bar.SetTotal(int64(pr.Planned), false)
-		p.bar.SetCurrent(int64(pr.Done))
-	}
-}
-
-// rows returns where result rows go while progress is shown: through the
-// bar's container when stdout is a terminal too (the bar's redraw would
-// erase them otherwise), else stdout itself.
-func (p *progress) rows(stdout io.Writer) io.Writer {
-	if p.container != nil && isTerminal(stdout) {
-		return p.container
-	}
-	return stdout
-}
-
-func (p *progress) labelNow() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.label(p.last)
-}
-
-// eta is the time left, from the rate of the work done since the first
-// update (work a journal already held is not counted in the rate).
-func (p *progress) eta(now time.Time) string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	frac := 0.0
-	if p.last.Planned > 0 {
-		frac = p.last.Done / p.last.Planned
-	}
-	if frac <= p.base {
-		return "unknown"
-	}
-	rate := (frac - p.base) / now.Sub(p.start).Seconds()
-	return (time.Duration((1 - frac) / rate * float64(time.Second))).Round(time.Second).String()
-}
-
-func (p *progress) plainLoop(interval time.Duration) {
-	defer p.wg.Done()
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-p.stopc:
-			return
-		case <-t.C:
-			p.mu.Lock()
-			seen := p.seen
-			p.mu.Unlock()
-			if seen { // nothing to say before the run has planned
-				fmt.Fprintln(p.plainOut, p.status(time.Now()))
-			}
-		}
-	}
-}
-
-// status is the plain progress line.
-func (p *progress) status(now time.Time) string {
-	eta := p.eta(now)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	frac := 0.0
-	if p.last.Planned > 0 {
-		frac = p.last.Done / p.last.Planned
-	}
-	return fmt.Sprintf("nqueens: %s: %.1f%% of the estimated work, %d tasks done, %s elapsed, ETA %s",
-		p.label(p.last), 100*frac, p.last.TasksDone, now.Sub(p.start).Round(time.Second), eta)
-}
-
-// stop ends the display; it is safe to call more than once.
-func (p *progress) stop() {
-	p.stopped.Do(func() {
-		close(p.stopc)
-		p.wg.Wait()
-		if p.bar != nil {
-			p.bar.Abort(true)
-			p.container.Wait()
-		}
-	})
+// start begins showing progress on stderr as the flags ask.
+func (f progressFlags) start(stderr io.Writer, label func(nqueens.Progress) string) *progress.Display {
+	return progress.Start(stderr, progress.Options{Plain: f.plain, Quiet: f.quiet, Interval: f.interval}, label)
 }

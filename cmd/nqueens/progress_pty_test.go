@@ -6,7 +6,10 @@ import (
 	"bytes"
 	"io"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 	"github.com/stretchr/testify/assert"
@@ -44,5 +47,42 @@ func TestProgressTerminal(t *testing.T) {
 		ptmx.Close()
 		assert.Equal(t, "14772512\n", stdout.String(), "cols %d", tc.cols)
 		assert.Contains(t, errs.String(), tc.want, "cols %d", tc.cols)
+	}
+}
+
+// TestTableRowsStayOnScreen runs table in a real terminal (tmux) with the
+// progress bar shown: every row must still be on the screen at the end
+// (the bar's redraw used to erase the row printed just before it).
+func TestTableRowsStayOnScreen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a table in a terminal")
+	}
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("no tmux")
+	}
+	bin := nqueensBinary(t)
+	dir := t.TempDir()
+	var sock string
+	run := func(args ...string) string {
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		require.NoError(t, err, "tmux %v: %s", args, out)
+		return string(out)
+	}
+	for _, format := range []string{"markdown", "csv", "text"} {
+		sock = filepath.Join(dir, format+".sock")
+		run("new-session", "-d", "-x", "120", "-y", "30", bin+" table 12 15 -m mirror -j 1 --format "+format+"; echo END; sleep 60")
+		var screen string
+		deadline := time.Now().Add(time.Minute)
+		for time.Now().Before(deadline) {
+			if screen = run("capture-pane", "-p"); strings.Contains(screen, "END") {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		run("kill-server")
+		for _, n := range []string{"12", "13", "14", "15"} {
+			assert.Regexp(t, `(?m)^(\| |\s*)`+n+`\b`, screen, "%s: row %s on the screen:\n%s", format, n, screen)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/progress"
 )
 
 // TestProgressPlain renders progress without a terminal: status lines with
@@ -31,25 +31,6 @@ func TestProgressPlain(t *testing.T) {
 	}
 }
 
-func TestProgressStatus(t *testing.T) {
-	label := func(p nqueens.Progress) string { return fmt.Sprintf("count %d (%s)", p.N, p.Method) }
-	p := &progress{label: label, start: time.Unix(1000, 0), stopc: make(chan struct{})}
-	p.update(nqueens.Progress{N: 20, Method: nqueens.Sym, Planned: 400, Tasks: 2})
-	assert.Equal(t, "nqueens: count 20 (sym): 0.0% of the estimated work, 0 tasks done, 10s elapsed, ETA unknown", p.status(time.Unix(1010, 0)))
-	// A quarter of the work in 10 s: 30 s to go, though only one of two
-	// tasks is left: the estimate follows cost, not task count.
-	p.update(nqueens.Progress{N: 20, Method: nqueens.Sym, Done: 100, Planned: 400, TasksDone: 1, Tasks: 2})
-	assert.Equal(t, "nqueens: count 20 (sym): 25.0% of the estimated work, 1 tasks done, 10s elapsed, ETA 30s", p.status(time.Unix(1010, 0)))
-	p.stop()
-	p.stop() // idempotent
-	// Work a journal held before the run is not in the rate: half done at
-	// the start, three quarters after 10 s: 10 s to go.
-	p = &progress{label: label, start: time.Unix(1000, 0), stopc: make(chan struct{})}
-	p.update(nqueens.Progress{N: 20, Method: nqueens.Sym, Done: 200, Planned: 400, TasksDone: 1, Tasks: 3})
-	p.update(nqueens.Progress{N: 20, Method: nqueens.Sym, Done: 300, Planned: 400, TasksDone: 2, Tasks: 3})
-	assert.Equal(t, "nqueens: count 20 (sym): 75.0% of the estimated work, 2 tasks done, 10s elapsed, ETA 10s", p.status(time.Unix(1010, 0)))
-}
-
 // BenchmarkProgress shows that progress costs nothing measurable: a count
 // with the progress display against one without.
 func BenchmarkProgress(b *testing.B) {
@@ -61,16 +42,16 @@ func BenchmarkProgress(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				opts := []nqueens.Option{nqueens.WithWorkers(2), nqueens.WithMethod(nqueens.Sym)}
-				var p *progress
+				var p *progress.Display
 				if on {
 					p = progressFlags{plain: true, interval: time.Millisecond}.start(&bytes.Buffer{}, func(nqueens.Progress) string { return "bench" })
-					opts = append(opts, nqueens.WithProgress(p.update))
+					opts = append(opts, nqueens.WithProgress(p.Update))
 				}
 				if _, err := nqueens.Count(context.Background(), 13, opts...); err != nil {
 					b.Fatal(err)
 				}
 				if p != nil {
-					p.stop()
+					p.Stop()
 				}
 			}
 		})

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -132,13 +133,13 @@ func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, metho
 		return err
 	}
 	prog := f.progress.start(stderr, func(nqueens.Progress) string { return fmt.Sprintf("table %d..%d", from, to) })
-	defer prog.stop()
-	w := &tableWriter{out: prog.rows(stdout), f: f, from: from, to: to}
+	defer prog.Stop()
+	w := &tableWriter{out: prog.Rows(stdout), f: f, from: from, to: to}
 	began, next := false, from
 	for c, err := range nqueens.Table(ctx, from, to, nqueens.WithMethod(method), nqueens.WithWorkers(f.workers),
-		nqueens.WithMemory(memory), nqueens.WithProgress(prog.update)) {
+		nqueens.WithMemory(memory), nqueens.WithProgress(prog.Update)) {
 		if err != nil {
-			prog.stop()
+			prog.Stop()
 			var stopped *nqueens.StoppedError
 			if errors.As(err, &stopped) {
 				return interrupted(ctx, fmt.Sprintf("stopped at n = %d", next))
@@ -214,7 +215,7 @@ func (w *tableWriter) row(c nqueens.Counts, workers int) error {
 				rate = c.Nodes.Float64() / s
 			}
 			row = append(row, strconv.Itoa(workers), c.Nodes.String(), strconv.FormatFloat(rate, 'f', 0, 64),
-				cpuBrand(), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
+				benchmark.Detect().CPU, runtime.Version(), time.Now().UTC().Format("2006-01-02"))
 		}
 		err = w.csv.Write(row)
 		w.csv.Flush()

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/known"
 )
 
@@ -91,14 +92,14 @@ func TestBFileFormat(t *testing.T) {
 func TestBenchQuickJSON(t *testing.T) {
 	out, _ := runOK(t, "bench", "--quick", "-j", "2", "--format", "json")
 	var rep struct {
-		Workload        string  `json:"workload"`
-		WorkloadVersion int     `json:"workload_version"`
-		Machine         machine `json:"machine"`
-		Rows            []benchRow
+		Workload        string            `json:"workload"`
+		WorkloadVersion int               `json:"workload_version"`
+		Machine         benchmark.Machine `json:"machine"`
+		Rows            []benchmark.Row
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &rep))
 	assert.Equal(t, "quick", rep.Workload)
-	assert.Equal(t, benchWorkloadVersion, rep.WorkloadVersion)
+	assert.Equal(t, benchmark.Version, rep.WorkloadVersion)
 	assert.NotEmpty(t, rep.Machine.CPU)
 	assert.Len(t, rep.Machine.Caches, 4)
 	assert.Len(t, rep.Machine.Features, 3)
@@ -128,8 +129,8 @@ func TestBenchWorkers(t *testing.T) {
 	assert.Equal(t, []int{1, 2}, engine.WorkerSteps(2))
 	assert.Equal(t, []int{1, 2, 4, 8, 12}, engine.WorkerSteps(12))
 	assert.Equal(t, []int{1, 2, 4, 8, 16}, engine.WorkerSteps(16))
-	assert.InDelta(t, 2.0, median([]float64{3, 1, 2}), 0)
-	assert.InDelta(t, 2.5, median([]float64{4, 1, 2, 3}), 0)
+	assert.InDelta(t, 2.0, benchmark.Median([]float64{3, 1, 2}), 0)
+	assert.InDelta(t, 2.5, benchmark.Median([]float64{4, 1, 2, 3}), 0)
 }
 
 // secondsRE matches the only column that changes from run to run, and

@@ -1,4 +1,4 @@
-package main
+package benchmark
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// plotSpeedup draws speedup against workers, one line per (n, method), with
+// Plot draws speedup against workers, one line per (n, method), with
 // the ideal speedup as a dashed diagonal, to an .svg or .png file.
-func plotSpeedup(path string, m machine, wl workload, rows []benchRow) error {
+func Plot(path string, m Machine, wl Workload, rows []Row) error {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("nqueens bench v%d-%s: %s", benchWorkloadVersion, wl.name, m.CPU)
+	p.Title.Text = fmt.Sprintf("nqueens bench v%d-%s: %s", Version, wl.Name, m.CPU)
 	p.X.Label.Text = "workers"
 	p.Y.Label.Text = "speedup over 1 worker"
 	p.Legend.Top = true
@@ -55,7 +55,7 @@ func plotSpeedup(path string, m machine, wl workload, rows []benchRow) error {
 	p.X.Min, p.Y.Min = 0, 0
 	p.X.Max, p.Y.Max = float64(maxW)+0.5, float64(maxW)+0.5
 	if err := p.Save(6*vg.Inch, 4.5*vg.Inch, path); err != nil {
-		return fmt.Errorf("--plot: %w", err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
 }

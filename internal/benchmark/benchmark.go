@@ -1,0 +1,295 @@
+// Package benchmark is the hardware benchmark of nqueens bench: a fixed,
+// versioned workload of counts timed for 1, 2, 4, … workers, the machine
+// it ran on (from cpuid), and the formats its results are written in
+// (text, CSV, JSON, the Go benchmark format for benchstat, a speedup plot).
+package benchmark
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/known"
+)
+
+// Version changes whenever the workloads change, so that results from
+// different versions are never compared as equals. Version 1 had no join.
+const Version = 2
+
+// Case is one count of a workload.
+type Case struct {
+	N      int
+	Method nqueens.Method
+}
+
+// Workload is a fixed list of counts, timed Repeats times after one
+// warm-up count.
+type Workload struct {
+	Name    string
+	Cases   []Case
+	Warmup  Case
+	Repeats int
+}
+
+// Default and Quick time what count runs: join (the default from n = 12)
+// beside the backtracking kernels sym and mirror.
+var (
+	Default = Workload{"default", []Case{{16, nqueens.Join}, {17, nqueens.Join}, {15, nqueens.Sym}, {16, nqueens.Sym}, {15, nqueens.Mirror}, {16, nqueens.Mirror}}, Case{13, nqueens.Sym}, 5}
+	Quick   = Workload{"quick", []Case{{13, nqueens.Join}, {14, nqueens.Join}, {13, nqueens.Sym}, {14, nqueens.Sym}, {13, nqueens.Mirror}, {14, nqueens.Mirror}}, Case{12, nqueens.Sym}, 3}
+)
+
+// Row is the result of one (case, workers) pair.
+type Row struct {
+	N          int       `json:"n"`
+	Method     string    `json:"method"`
+	Workers    int       `json:"workers"`
+	Runs       []float64 `json:"runs_seconds"`
+	Median     float64   `json:"median_seconds"`
+	Nodes      string    `json:"nodes"`
+	Total      string    `json:"total"`
+	NodeUnit   string    `json:"node_unit"`
+	NodesPerS  float64   `json:"nodes_per_second"`
+	SolsPerS   float64   `json:"solutions_per_second"`
+	Speedup    float64   `json:"speedup"`
+	Efficiency float64   `json:"efficiency"`
+}
+
+// Machine describes where a benchmark ran.
+type Machine struct {
+	CPU            string   `json:"cpu"`
+	Vendor         string   `json:"vendor"`
+	PhysicalCores  int      `json:"physical_cores"`
+	LogicalCores   int      `json:"logical_cores"`
+	ThreadsPerCore int      `json:"threads_per_core"`
+	Caches         []string `json:"caches"`
+	Features       []string `json:"features"`
+	X86Level       string   `json:"x86_64_level"`
+	Go             string   `json:"go"`
+	GOOS           string   `json:"goos"`
+	GOARCH         string   `json:"goarch"`
+	GOMAXPROCS     int      `json:"gomaxprocs"`
+}
+
+// Detect describes this machine.
+func Detect() Machine {
+	c := cpuid.CPU
+	m := Machine{
+		CPU: OrUnknown(c.BrandName), Vendor: OrUnknown(c.VendorString),
+		PhysicalCores: c.PhysicalCores, LogicalCores: c.LogicalCores, ThreadsPerCore: c.ThreadsPerCore,
+		Go: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GOMAXPROCS: runtime.GOMAXPROCS(0),
+		X86Level: "unknown",
+	}
+	for _, cache := range []struct {
+		name string
+		size int
+	}{{"L1d", c.Cache.L1D}, {"L1i", c.Cache.L1I}, {"L2", c.Cache.L2}, {"L3", c.Cache.L3}} {
+		s := "unknown"
+		if cache.size > 0 {
+			s = byteSize(cache.size)
+		}
+		m.Caches = append(m.Caches, cache.name+" "+s)
+	}
+	for _, feat := range []struct {
+		name string
+		id   cpuid.FeatureID
+	}{{"POPCNT", cpuid.POPCNT}, {"BMI2", cpuid.BMI2}, {"AVX2", cpuid.AVX2}} {
+		v := "no"
+		switch {
+		case c.VendorID == cpuid.VendorUnknown && c.BrandName == "":
+			v = "unknown"
+		case c.Supports(feat.id):
+			v = "yes"
+		}
+		m.Features = append(m.Features, feat.name+" "+v)
+	}
+	if l := c.X64Level(); l > 0 {
+		m.X86Level = "x86-64-v" + strconv.Itoa(l)
+	}
+	return m
+}
+
+func byteSize(b int) string {
+	switch {
+	case b >= 1<<20 && b%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", b>>20)
+	case b >= 1<<10:
+		return fmt.Sprintf("%d KiB", b>>10)
+	}
+	return fmt.Sprintf("%d B", b)
+}
+
+// OrUnknown is s, or "unknown" for an empty string.
+func OrUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// Run times the workload for workers = 1, 2, 4, … up to maxWorkers,
+// reporting each count's progress to progress (if set), and checks every
+// total against the published one. A cancelled context stops it with the
+// library's error (a *nqueens.StoppedError).
+func Run(ctx context.Context, wl Workload, maxWorkers int, progress func(nqueens.Progress)) ([]Row, error) {
+	workers := engine.WorkerSteps(maxWorkers)
+	count := func(bc Case, w int, progress func(nqueens.Progress)) (nqueens.Counts, error) {
+		opts := []nqueens.Option{nqueens.WithMethod(bc.Method), nqueens.WithWorkers(w)}
+		if progress != nil {
+			opts = append(opts, nqueens.WithProgress(progress))
+		}
+		return nqueens.Count(ctx, bc.N, opts...)
+	}
+	if _, err := count(wl.Warmup, workers[len(workers)-1], nil); err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for _, bc := range wl.Cases {
+		var one float64
+		for _, w := range workers {
+			row := Row{N: bc.N, Method: string(bc.Method), Workers: w, NodeUnit: NodeUnit(bc.Method)}
+			var c nqueens.Counts
+			for range wl.Repeats {
+				var err error
+				if c, err = count(bc, w, progress); err != nil {
+					return nil, err
+				}
+				row.Runs = append(row.Runs, c.Elapsed.Seconds())
+			}
+			if want := fmt.Sprint(known.Total[bc.N]); c.Total.String() != want {
+				return nil, fmt.Errorf("bench: %s counted %s for n = %d, want %s", bc.Method, c.Total, bc.N, want)
+			}
+			row.Median = Median(row.Runs)
+			row.Nodes, row.Total = c.Nodes.String(), c.Total.String()
+			row.NodesPerS = c.Nodes.Float64() / row.Median
+			row.SolsPerS = c.Total.Float64() / row.Median
+			if w == 1 {
+				one = row.Median
+			}
+			if one > 0 {
+				row.Speedup = one / row.Median
+				row.Efficiency = row.Speedup / float64(w)
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows, nil
+}
+
+// NodeUnit names what a method's nodes count.
+func NodeUnit(m nqueens.Method) string {
+	if m == nqueens.Join {
+		return "pairs"
+	}
+	return "queens"
+}
+
+// Median is the median of xs.
+func Median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// CSVHeader names the columns of CSV rows.
+var CSVHeader = []string{"date", "workload", "cpu", "logical_cores", "go", "n", "method", "workers", "median_seconds", "nodes_per_second", "solutions_per_second", "speedup", "efficiency", "node_unit"}
+
+func csvRow(m Machine, wl Workload, r Row, date string) []string {
+	return []string{date, fmt.Sprintf("v%d-%s", Version, wl.Name), m.CPU, strconv.Itoa(m.LogicalCores), m.Go,
+		strconv.Itoa(r.N), r.Method, strconv.Itoa(r.Workers), strconv.FormatFloat(r.Median, 'f', 4, 64),
+		strconv.FormatFloat(r.NodesPerS, 'f', 0, 64), strconv.FormatFloat(r.SolsPerS, 'f', 0, 64),
+		strconv.FormatFloat(r.Speedup, 'f', 3, 64), strconv.FormatFloat(r.Efficiency, 'f', 3, 64), r.NodeUnit}
+}
+
+// AppendCSV appends the rows to the CSV file at path, with a header if
+// the file is new.
+func AppendCSV(path string, m Machine, wl Workload, rows []Row) error {
+	fi, statErr := os.Stat(path)
+	file, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(file)
+	if statErr != nil || fi.Size() == 0 {
+		_ = w.Write(CSVHeader)
+	}
+	date := time.Now().UTC().Format(time.RFC3339)
+	for _, r := range rows {
+		_ = w.Write(csvRow(m, wl, r, date))
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		file.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return file.Close()
+}
+
+// Formats lists what [Write] writes.
+var Formats = []string{"text", "csv", "json", "gobench"}
+
+// Write writes the results in one of [Formats].
+func Write(out io.Writer, format string, m Machine, wl Workload, rows []Row) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"workload": wl.Name, "workload_version": Version, "repeats": wl.Repeats, "machine": m, "rows": rows})
+	case "csv":
+		w := csv.NewWriter(out)
+		_ = w.Write(CSVHeader)
+		date := time.Now().UTC().Format(time.RFC3339)
+		for _, r := range rows {
+			_ = w.Write(csvRow(m, wl, r, date))
+		}
+		w.Flush()
+		return w.Error()
+	case "gobench":
+		fmt.Fprintf(out, "goos: %s\ngoarch: %s\npkg: github.com/nqueens/nqueens\ncpu: %s\n", m.GOOS, m.GOARCH, m.CPU)
+		fmt.Fprintf(out, "nqueens-workload: v%d-%s\nlogical-cores: %d\ngo: %s\n", Version, wl.Name, m.LogicalCores, m.Go)
+		for _, r := range rows {
+			nodes, _ := strconv.ParseFloat(r.Nodes, 64)
+			total, _ := strconv.ParseFloat(r.Total, 64)
+			for _, s := range r.Runs {
+				unit := "nodes/s"
+				if r.NodeUnit == "pairs" {
+					unit = "pairs/s" // a unit of its own: benchstat never compares it with queens
+				}
+				fmt.Fprintf(out, "BenchmarkCount/method=%s/n=%d/workers=%d-%d\t1\t%.0f ns/op\t%.0f %s\t%.0f solutions/s\n",
+					r.Method, r.N, r.Workers, m.GOMAXPROCS, s*1e9, nodes/s, unit, total/s)
+			}
+		}
+		return nil
+	}
+	fmt.Fprintf(out, "nqueens bench: workload v%d-%s, median of %d runs after a warm-up\n", Version, wl.Name, wl.Repeats)
+	fmt.Fprintf(out, "cpu:      %s (%s)\n", m.CPU, m.Vendor)
+	fmt.Fprintf(out, "cores:    %d physical, %d logical, %d threads per core\n", m.PhysicalCores, m.LogicalCores, m.ThreadsPerCore)
+	fmt.Fprintf(out, "caches:   %s\n", strings.Join(m.Caches, ", "))
+	fmt.Fprintf(out, "features: %s, %s\n", strings.Join(m.Features, ", "), m.X86Level)
+	fmt.Fprintf(out, "go:       %s %s/%s, GOMAXPROCS %d\n\n", m.Go, m.GOOS, m.GOARCH, m.GOMAXPROCS)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "n\tmethod\tworkers\tmedian s\tnodes/s\tnode\tsolutions/s\tspeedup\tefficiency\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%.4f\t%.4g\t%s\t%.4g\t%.2f\t%.0f%%\t\n", r.N, r.Method, r.Workers, r.Median, r.NodesPerS, r.NodeUnit, r.SolsPerS, r.Speedup, 100*r.Efficiency)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(out, "\nnodes: queens placed (sym, mirror) or pairs of quarter placements tried (join); compare solutions/s across methods")
+	return err
+}
