@@ -361,3 +361,32 @@ func TestList(t *testing.T) {
 		assert.ErrorIs(t, err, context.Canceled)
 	}
 }
+
+// TestStatusRate checks the rate and ETA Status derives from a journal's
+// start and its last write.
+func TestStatusRate(t *testing.T) {
+	var j memJournal
+	_, err := Count(context.Background(), 12, WithShard(0, 2, nil), WithJournal(&j, "j"))
+	require.NoError(t, err)
+	f, err := resultfile.Read(bytes.NewReader(j.data))
+	require.NoError(t, err)
+	// Keep the first half of the records: a run in progress.
+	half := resultfile.AppendHeader(nil, f.Header)
+	for _, r := range f.Records[:len(f.Records)/2] {
+		half = resultfile.AppendRecord(half, r)
+	}
+	started := time.Unix(f.Header.Started, 0)
+	st, err := Status(File{Name: "j", R: bytes.NewReader(half), ModTime: started.Add(10 * time.Second)})
+	require.NoError(t, err)
+	s := st.PerShard[0]
+	assert.Equal(t, len(f.Records)/2, s.TasksDone)
+	assert.InDelta(t, s.WorkDone/10, s.Rate, 1e-9, "work per second since the journal started")
+	assert.InDelta(t, (s.Work-s.WorkDone)/s.Rate, s.ETA.Seconds(), 1e-6)
+	assert.Equal(t, []int{1}, st.Missing)
+	assert.Equal(t, s.Rate, st.Total.Rate)
+	// Without a modification time there is no rate.
+	st, err = Status(File{Name: "j", R: bytes.NewReader(half)})
+	require.NoError(t, err)
+	assert.Zero(t, st.PerShard[0].Rate)
+	assert.Zero(t, st.Total.ETA)
+}

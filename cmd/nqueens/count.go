@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -146,13 +146,15 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 				fmt.Fprintf(stderr, "nqueens: stopping: waiting up to %s for the running tasks to finish\n", w.Grace)
 			}
 		})}
-	var out *outFile
+	var out *resultfile.Pending
 	if f.out != "" {
 		// Fail now, not after hours of counting, if --out cannot be written.
-		if out, err = createOut(f.out); err != nil {
-			return err
+		if out, err = resultfile.Create(f.out); errors.Is(err, resultfile.ErrNotRegular) {
+			return usagef("--out %w", err)
+		} else if err != nil {
+			return fmt.Errorf("--out: %w", err)
 		}
-		defer out.abort()
+		defer out.Abort()
 		opts = append(opts, nqueens.WithShard(shard, shards, out))
 	} else if shards > 1 {
 		opts = append(opts, nqueens.WithShard(shard, shards, nil))
@@ -188,8 +190,8 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		fmt.Fprintf(stderr, "nqueens: note: %s\n", note)
 	}
 	if out != nil {
-		if err := out.commit(); err != nil {
-			return err
+		if err := out.Commit(); err != nil {
+			return fmt.Errorf("--out: %w", err)
 		}
 	}
 	rep := reportOf(c)
@@ -267,8 +269,9 @@ func workersOf(flag int) int {
 	return engine.DefaultWorkers()
 }
 
-// selectShard returns the shard to count: --shard, else Slurm's array
-// variables, else JOB_COMPLETION_INDEX with --shards; 0 of 1 otherwise.
+// selectShard returns the shard to count: --shard, else the scheduler's
+// environment (Slurm's job arrays, or JOB_COMPLETION_INDEX with --shards);
+// 0 of 1 otherwise.
 func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
 	if f.shard != "" {
 		i, m, err := partition.ParseShard(f.shard)
@@ -277,80 +280,14 @@ func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
 		}
 		return i, m, nil
 	}
-	if id := os.Getenv("SLURM_ARRAY_TASK_ID"); id != "" && os.Getenv("SLURM_ARRAY_TASK_COUNT") != "" {
-		i, err1 := strconv.Atoi(id)
-		m, err2 := strconv.Atoi(os.Getenv("SLURM_ARRAY_TASK_COUNT"))
-		lo := 0
-		var err3 error
-		if s := os.Getenv("SLURM_ARRAY_TASK_MIN"); s != "" {
-			lo, err3 = strconv.Atoi(s)
-		}
-		if err1 != nil || err2 != nil || err3 != nil || m < 1 || i-lo < 0 || i-lo >= m {
-			return 0, 0, usagef("SLURM_ARRAY_TASK_ID=%s, SLURM_ARRAY_TASK_COUNT=%s, SLURM_ARRAY_TASK_MIN=%s do not name a shard (the array must be contiguous, e.g. --array=0-7)",
-				quote(id), quote(os.Getenv("SLURM_ARRAY_TASK_COUNT")), quote(os.Getenv("SLURM_ARRAY_TASK_MIN")))
-		}
-		fmt.Fprintf(stderr, "nqueens: shard %d/%d from SLURM_ARRAY_TASK_ID\n", i-lo, m)
-		return i - lo, m, nil
-	}
-	if f.shards != 0 {
-		idx := os.Getenv("JOB_COMPLETION_INDEX")
-		i, err := strconv.Atoi(idx)
-		if f.shards < 1 {
-			return 0, 0, usagef("--shards must be at least 1, got %d", f.shards)
-		}
-		if idx == "" || err != nil || i < 0 || i >= f.shards {
-			return 0, 0, usagef("--shards %d needs JOB_COMPLETION_INDEX in 0..%d (a Kubernetes Indexed Job sets it), got %s; or use --shard I/M", f.shards, f.shards-1, quote(idx))
-		}
-		fmt.Fprintf(stderr, "nqueens: shard %d/%d from JOB_COMPLETION_INDEX\n", i, f.shards)
-		return i, f.shards, nil
-	}
-	return 0, 1, nil
-}
-
-// outFile is a shard file being written: a temporary file beside the
-// target, renamed over it once complete and synced.
-type outFile struct {
-	path string
-	tmp  *os.File
-	done bool
-}
-
-// createOut checks that path can take a shard file (a regular file or
-// nothing, in a writable folder) and creates the temporary file.
-func createOut(path string) (*outFile, error) {
-	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, usagef("--out %s exists and is not a regular file (a shard file replaces only a regular file)", path)
-	}
-	tmp, err := os.Create(path + ".tmp")
+	i, m, from, err := nqueens.ShardFromEnv(os.Getenv, f.shards)
 	if err != nil {
-		return nil, fmt.Errorf("--out: %w", err)
+		return 0, 0, fmt.Errorf("%w; or use --shard I/M", err)
 	}
-	return &outFile{path: path, tmp: tmp}, nil
-}
-
-func (o *outFile) Write(b []byte) (int, error) { return o.tmp.Write(b) }
-
-// commit syncs the file and renames it over the target.
-func (o *outFile) commit() error {
-	if err := o.tmp.Sync(); err != nil {
-		return fmt.Errorf("--out %s: %w", o.path, err)
+	if from != "" {
+		fmt.Fprintf(stderr, "nqueens: shard %d/%d from %s\n", i, m, from)
 	}
-	if err := o.tmp.Close(); err != nil {
-		return fmt.Errorf("--out %s: %w", o.path, err)
-	}
-	if err := os.Rename(o.tmp.Name(), o.path); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
-	o.done = true
-	return nil
-}
-
-// abort removes the temporary file unless it was committed.
-func (o *outFile) abort() {
-	if !o.done {
-		o.tmp.Close()
-		os.Remove(o.tmp.Name())
-	}
+	return i, m, nil
 }
 
 // parseMethod checks a --method value.

@@ -1,0 +1,59 @@
+package resultfile
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// ErrNotRegular is returned by [Create] for a path that exists and is not a
+// regular file (a directory, a device, a link).
+var ErrNotRegular = errors.New("exists and is not a regular file")
+
+// Pending is a shard file being written: a temporary file beside its path,
+// renamed over it by Commit once complete and synced, removed by Abort.
+// A crash or a failed write never leaves a partial file at the path.
+type Pending struct {
+	path string
+	tmp  *os.File
+	done bool
+}
+
+// Create checks that path can take a result file (a regular file or
+// nothing) and creates the temporary file, path + ".tmp".
+func Create(path string) (*Pending, error) {
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s %w (a result file replaces only a regular file)", path, ErrNotRegular)
+	}
+	tmp, err := os.Create(path + ".tmp")
+	if err != nil {
+		return nil, err
+	}
+	return &Pending{path: path, tmp: tmp}, nil
+}
+
+func (p *Pending) Write(b []byte) (int, error) { return p.tmp.Write(b) }
+
+// Commit syncs the file and renames it over the path.
+func (p *Pending) Commit() error {
+	if err := p.tmp.Sync(); err != nil {
+		return fmt.Errorf("%s: %w", p.path, err)
+	}
+	if err := p.tmp.Close(); err != nil {
+		return fmt.Errorf("%s: %w", p.path, err)
+	}
+	if err := os.Rename(p.tmp.Name(), p.path); err != nil {
+		return err
+	}
+	p.done = true
+	return nil
+}
+
+// Abort removes the temporary file unless it was committed; it is safe to
+// call after Commit.
+func (p *Pending) Abort() {
+	if !p.done {
+		p.tmp.Close()
+		os.Remove(p.tmp.Name())
+	}
+}
