@@ -12,7 +12,8 @@ import (
 
 // Count counts the solutions of the n×n board (n = 0..[MaxN]): every count
 // the method gives, exactly. Without options it uses the fastest method
-// and every core. When ctx is cancelled, tasks still running may finish
+// and every core; [WithCheck] counts it again by another method. When ctx
+// is cancelled, tasks still running may finish
 // within the grace period ([WithGrace]), a journal keeps what was counted,
 // and the error is a [*StoppedError].
 func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
@@ -24,7 +25,25 @@ func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
 	if err != nil {
 		return Counts{}, err
 	}
-	return run(ctx, plan, c)
+	counts, err := run(ctx, plan, c)
+	if err != nil || !c.check {
+		return counts, err
+	}
+	other := *c
+	other.method, other.journal = partition.Other(plan.Method), nil
+	plan2, err := other.plan(n)
+	if err != nil {
+		return Counts{}, err
+	}
+	again, err := run(ctx, plan2, &other)
+	if err != nil {
+		return Counts{}, err
+	}
+	if err := agree(counts, again); err != nil {
+		return Counts{}, err
+	}
+	counts.CheckedBy, counts.Elapsed = again.Method, counts.Elapsed+again.Elapsed
+	return counts, nil
 }
 
 // Table counts every board from n = from to to, in order, yielding each

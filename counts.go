@@ -30,6 +30,11 @@ type Counts struct {
 	// Shard and Shards name the shard counted; Shards is 1 for a whole
 	// count.
 	Shard, Shards int
+	// Workers is how many tasks ran at once (0 for a merge).
+	Workers int
+	// CheckedBy is the method that counted the board again and agreed
+	// ([WithCheck]), or "".
+	CheckedBy Method
 	// Elapsed is the time the count took (0 for a merge).
 	Elapsed time.Duration
 	// MemoryLimit is the limit a join ran under (0 for other methods).
@@ -71,6 +76,26 @@ func (c Counts) String() string { return c.Total.String() }
 
 // Format prints the total as [Uint128] does, with any integer verb.
 func (c Counts) Format(f fmt.State, verb rune) { c.Total.Format(f, verb) }
+
+// ErrMismatch is returned by a checked count ([WithCheck]) whose two
+// methods disagree: one of them is wrong.
+var ErrMismatch = errors.New("nqueens: the two methods disagree")
+
+// agree returns an error unless a and b, counts of one board by two
+// methods, have the same total and, where both have them, the same class
+// counts.
+func agree(a, b Counts) error {
+	if a.Total != b.Total {
+		return fmt.Errorf("%w for n = %d: %s counted %s, %s counted %s", ErrMismatch, a.N, a.Method, a.Total, b.Method, b.Total)
+	}
+	ua, ok1 := a.Unique()
+	ub, ok2 := b.Unique()
+	if ok1 && ok2 && (ua != ub || a.point != b.point || a.rot90 != b.rot90) {
+		return fmt.Errorf("%w for n = %d: %s counted unique %s, point_symmetric %s, rot90_symmetric %s; %s counted %s, %s, %s",
+			ErrMismatch, a.N, a.Method, ua, a.point, a.rot90, b.Method, ub, b.point, b.rot90)
+	}
+	return nil
+}
 
 // ErrBurnside is returned when counts break Burnside's lemma: a count is
 // wrong.

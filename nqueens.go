@@ -105,6 +105,7 @@ type config struct {
 	grace    time.Duration
 	graceSet bool
 	onWait   func(Waiting)
+	check    bool
 }
 
 // WithMethod sets the counting method (default [Auto]).
@@ -169,6 +170,13 @@ func WithShard(i, m int, out io.Writer) Option {
 	return func(c *config) { c.shard, c.shards, c.out = i, m, out }
 }
 
+// WithCheck counts the board a second time with an independent method
+// (sym for join and mirror, mirror for sym) and fails with [ErrMismatch]
+// unless both give the same total and, where both have them, the same
+// class counts. The counts say which method checked them
+// ([Counts].CheckedBy). It does not work with placed queens or shards.
+func WithCheck() Option { return func(c *config) { c.check = true } }
+
 // WithGrace sets how long tasks still running when the context is
 // cancelled may finish (default 30 s); tasks still running after it are
 // abandoned (a journal counts them again on resume).
@@ -208,6 +216,9 @@ func newConfig(opts []Option) (*config, error) {
 	}
 	if len(c.placed) > 0 && c.method != Auto && c.method != "" && c.method != Mirror {
 		return nil, invalid(partition.ErrPlacedMethod)
+	}
+	if c.check && (len(c.placed) > 0 || c.shards > 1) {
+		return nil, invalidf("nqueens: a check counts the whole board twice: it does not work with placed queens or shards")
 	}
 	return c, nil
 }

@@ -390,3 +390,27 @@ func TestStatusRate(t *testing.T) {
 	assert.Zero(t, st.PerShard[0].Rate)
 	assert.Zero(t, st.Total.ETA)
 }
+
+// TestCheck counts with a second method, and agree refuses counts that
+// differ in the total or in a class count.
+func TestCheck(t *testing.T) {
+	for _, m := range []Method{Join, Sym, Mirror} {
+		c, err := Count(context.Background(), 12, WithMethod(m), WithCheck())
+		require.NoError(t, err, "%s", m)
+		want(t, 12, c)
+		assert.Equal(t, partition.Other(m), c.CheckedBy, "%s", m)
+	}
+	_, err := Count(context.Background(), 8, WithCheck(), WithShard(0, 2, nil))
+	assert.ErrorIs(t, err, ErrInvalid)
+	a := Counts{N: 8, Method: Sym, Total: Uint128{Lo: 92}, has: hasUnique | hasSymmetric, unique: Uint128{Lo: 12}, point: Uint128{Lo: 4}}
+	b := a
+	b.Method = Join
+	assert.NoError(t, agree(a, b))
+	b.point = Uint128{Lo: 5}
+	assert.ErrorIs(t, agree(a, b), ErrMismatch)
+	b = a
+	b.Total = Uint128{Lo: 93}
+	assert.ErrorIs(t, agree(a, b), ErrMismatch)
+	b = Counts{N: 8, Method: Mirror, Total: Uint128{Lo: 92}}
+	assert.NoError(t, agree(a, b), "mirror has no class counts to compare")
+}

@@ -203,6 +203,7 @@ func run(ctx context.Context, plan *partition.Plan, c *config) (Counts, error) {
 		return Counts{}, err
 	}
 	counts.Resumed, counts.Shard, counts.Shards, counts.Notes = resumed, c.shard, c.shards, notes
+	counts.Workers = c.workers
 	counts.Elapsed = time.Since(start)
 	if engine.MinMemory(plan, c.workers) > 0 {
 		counts.MemoryLimit = cmp.Or(c.memory, engine.DefaultMemory())

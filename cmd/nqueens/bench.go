@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/benchmark"
 )
 
@@ -91,7 +93,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	prog := f.progress.start(stderr, func(p nqueens.Progress) string {
 		return fmt.Sprintf("bench %s: n = %d %s", wl.Name, p.N, p.Method)
 	})
-	rows, err := benchmark.Run(ctx, wl, workersOf(f.workers), prog.Update)
+	rows, err := benchmark.Run(ctx, wl, cmp.Or(f.workers, engine.DefaultWorkers()), prog.Update)
 	prog.Stop()
 	var stopped *nqueens.StoppedError
 	if errors.As(err, &stopped) {

@@ -146,6 +146,9 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 				fmt.Fprintf(stderr, "nqueens: stopping: waiting up to %s for the running tasks to finish\n", w.Grace)
 			}
 		})}
+	if f.verify {
+		opts = append(opts, nqueens.WithCheck())
+	}
 	var out *resultfile.Pending
 	if f.out != "" {
 		// Fail now, not after hours of counting, if --out cannot be written.
@@ -195,22 +198,6 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		}
 	}
 	rep := reportOf(c)
-	rep.Workers = workersOf(f.workers)
-	if f.verify {
-		other := partition.Other(c.Method)
-		prog := f.progress.start(stderr, label)
-		c2, err := nqueens.Count(ctx, n, nqueens.WithMethod(other), nqueens.WithWorkers(f.workers), nqueens.WithMemory(memory),
-			nqueens.WithGrace(f.grace), nqueens.WithProgress(prog.Update))
-		prog.Stop()
-		if err != nil {
-			return countError(err)
-		}
-		if err := agree(c, c2); err != nil {
-			return err
-		}
-		rep.VerifiedBy = string(other)
-		rep.Seconds = (c.Elapsed + c2.Elapsed).Seconds()
-	}
 	if f.json {
 		return writeJSON(stdout, rep)
 	}
@@ -221,25 +208,6 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		return nil
 	}
 	return writeLine(stdout, c.Total.String())
-}
-
-// agree checks two counts of one board by different methods: the totals,
-// and the class counts where both have them.
-func agree(a, b nqueens.Counts) error {
-	if a.Total != b.Total {
-		return fmt.Errorf("verification failed for n = %d: %s counted %s, %s counted %s", a.N, a.Method, a.Total, b.Method, b.Total)
-	}
-	ua, ok1 := a.Unique()
-	ub, ok2 := b.Unique()
-	pa, _ := a.PointSymmetric()
-	pb, _ := b.PointSymmetric()
-	ra, _ := a.Rot90Symmetric()
-	rb, _ := b.Rot90Symmetric()
-	if ok1 && ok2 && (ua != ub || pa != pb || ra != rb) {
-		return fmt.Errorf("verification failed for n = %d: %s counted unique %s, point_symmetric %s, rot90_symmetric %s; %s counted %s, %s, %s",
-			a.N, a.Method, ua, pa, ra, b.Method, ub, pb, rb)
-	}
-	return nil
 }
 
 // countError words the library's errors with the command's flags.
@@ -259,14 +227,6 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
-}
-
-// workersOf is the worker count a run used.
-func workersOf(flag int) int {
-	if flag > 0 {
-		return flag
-	}
-	return engine.DefaultWorkers()
 }
 
 // selectShard returns the shard to count: --shard, else the scheduler's
@@ -341,7 +301,7 @@ type countReport struct {
 
 // reportOf fills the fields of a report that come from the counts.
 func reportOf(c nqueens.Counts) countReport {
-	rep := countReport{N: c.N, Method: string(c.Method), Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: c.Tasks,
+	rep := countReport{N: c.N, Method: string(c.Method), Workers: c.Workers, Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: c.Tasks,
 		Resumed: c.Resumed, Seconds: c.Elapsed.Seconds()}
 	for _, q := range c.Placed {
 		rep.Placed = append(rep.Placed, q.String())
@@ -359,6 +319,7 @@ func reportOf(c nqueens.Counts) countReport {
 	if c.Partial() {
 		rep.Shard, rep.Partial = fmt.Sprintf("%d/%d", c.Shard, c.Shards), true
 	}
+	rep.VerifiedBy = string(c.CheckedBy)
 	if c.MemoryLimit > 0 {
 		rep.Memory = humanize.IBytes(uint64(c.MemoryLimit))
 	}

@@ -32,7 +32,7 @@ started (the rate is averaged since then, pauses included).`,
 					return err
 				}
 				if asJSON {
-					return writeJSON(cmd.OutOrStdout(), statusJSONOf(rep))
+					return writeJSON(cmd.OutOrStdout(), rep)
 				}
 				return writeStatus(cmd.OutOrStdout(), rep)
 			})
@@ -40,46 +40,6 @@ started (the rate is averaged since then, pauses included).`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return cmd
-}
-
-type shardJSON struct {
-	Shard       *int     `json:"shard,omitempty"`
-	Files       []string `json:"files,omitempty"`
-	TasksDone   int      `json:"tasks_done"`
-	Tasks       int      `json:"tasks"`
-	WorkPercent float64  `json:"work_done_percent"`
-	Complete    bool     `json:"complete"`
-	Rate        float64  `json:"work_per_second,omitempty"`
-	ETA         float64  `json:"eta_seconds,omitempty"`
-}
-
-type statusJSON struct {
-	N        int         `json:"n"`
-	Method   string      `json:"method"`
-	Shards   int         `json:"shards"`
-	Total    shardJSON   `json:"total"`
-	Missing  []int       `json:"missing_shards"`
-	PerShard []shardJSON `json:"per_shard"`
-}
-
-func shardJSONOf(s nqueens.ShardStatus, index bool) shardJSON {
-	j := shardJSON{Files: s.Files, TasksDone: s.TasksDone, Tasks: s.Tasks, WorkPercent: 100 * s.Fraction(), Complete: s.Complete(),
-		Rate: s.Rate, ETA: s.ETA.Seconds()}
-	if index {
-		j.Shard = &s.Shard
-	}
-	return j
-}
-
-func statusJSONOf(r nqueens.StatusReport) statusJSON {
-	j := statusJSON{N: r.N, Method: string(r.Method), Shards: r.Shards, Total: shardJSONOf(r.Total, false), Missing: r.Missing}
-	if j.Missing == nil {
-		j.Missing = []int{}
-	}
-	for _, s := range r.PerShard {
-		j.PerShard = append(j.PerShard, shardJSONOf(s, true))
-	}
-	return j
 }
 
 func writeStatus(w io.Writer, r nqueens.StatusReport) error {

@@ -19,19 +19,6 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// sequences names the columns a b-file can hold, with their OEIS numbers
-// and first n (OEIS offset).
-var sequences = map[string]struct {
-	oeis   string
-	title  string
-	offset int
-}{
-	"total":  {"A000170", "Number of ways of placing n nonattacking queens on an n X n board", 0},
-	"unique": {"A002562", "Number of ways of placing n nonattacking queens on an n X n board, up to rotations and reflections", 1},
-	"point":  {"A032522", "Number of n-queens solutions symmetric under 180-degree rotation", 1},
-	"rot90":  {"A033148", "Number of n-queens solutions symmetric under 90-degree rotation", 1},
-}
-
 var tableFormats = []string{"text", "csv", "json", "markdown", "bfile"}
 
 type tableFlags struct {
@@ -88,7 +75,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 			if err := checkChoice("format", f.format, tableFormats); err != nil {
 				return err
 			}
-			if _, ok := sequences[f.seq]; !ok {
+			if _, ok := known.Sequences[f.seq]; !ok {
 				return usagef("unknown sequence %s for --seq (accepted: total, unique, point, rot90)", quote(f.seq))
 			}
 			method, err := parseMethod(f.method)
@@ -154,7 +141,7 @@ func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, metho
 			}
 			began = true
 		}
-		if err := w.row(c, workersOf(f.workers)); err != nil {
+		if err := w.row(c); err != nil {
 			return err
 		}
 		next = c.N + 1
@@ -189,7 +176,7 @@ func (w *tableWriter) begin() error {
 		w.widths = textWidths(w.from, w.to)
 		_, err = io.WriteString(w.out, alignRight(tableHeader, w.widths))
 	case "bfile":
-		s := sequences[w.f.seq]
+		s := known.Sequences[w.f.seq]
 		method := w.f.method
 		if method == string(nqueens.Auto) {
 			method = fmt.Sprintf("join for n = %d..%d, sym otherwise", partition.JoinFrom, partition.JoinMaxN)
@@ -197,14 +184,14 @@ func (w *tableWriter) begin() error {
 				method = string(partition.Best(w.from)) // one method for every row
 			}
 		}
-		_, err = fmt.Fprintf(w.out, "# %s: %s.\n# Computed by nqueens (github.com/nqueens/nqueens), method %s.\n", s.oeis, s.title, method)
+		_, err = fmt.Fprintf(w.out, "# %s: %s.\n# Computed by nqueens (github.com/nqueens/nqueens), method %s.\n", s.OEIS, s.Title, method)
 	}
 	return writeErr(err)
 }
 
 var metaHeader = []string{"workers", "nodes", "nodes_per_second", "cpu", "go_version", "date"}
 
-func (w *tableWriter) row(c nqueens.Counts, workers int) error {
+func (w *tableWriter) row(c nqueens.Counts) error {
 	var err error
 	switch w.f.format {
 	case "csv":
@@ -214,22 +201,20 @@ func (w *tableWriter) row(c nqueens.Counts, workers int) error {
 			if s := c.Elapsed.Seconds(); s > 0 {
 				rate = c.Nodes.Float64() / s
 			}
-			row = append(row, strconv.Itoa(workers), c.Nodes.String(), strconv.FormatFloat(rate, 'f', 0, 64),
+			row = append(row, strconv.Itoa(c.Workers), c.Nodes.String(), strconv.FormatFloat(rate, 'f', 0, 64),
 				benchmark.Detect().CPU, runtime.Version(), time.Now().UTC().Format("2006-01-02"))
 		}
 		err = w.csv.Write(row)
 		w.csv.Flush()
 		err = firstErr(err, w.csv.Error())
 	case "json":
-		rep := reportOf(c)
-		rep.Workers = workers
-		return writeJSON(w.out, rep)
+		return writeJSON(w.out, reportOf(c))
 	case "markdown":
 		_, err = fmt.Fprintf(w.out, "| %s |\n", strings.Join(cells(c), " | "))
 	case "text":
 		_, err = io.WriteString(w.out, alignRight(cells(c), w.widths))
 	case "bfile":
-		if c.N < sequences[w.f.seq].offset {
+		if c.N < known.Sequences[w.f.seq].Offset {
 			return nil
 		}
 		v := c.Total

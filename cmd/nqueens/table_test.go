@@ -69,7 +69,7 @@ func TestBFileFormat(t *testing.T) {
 		out, _ := runOK(t, "table", "0", "14", "--format", "bfile", "--seq", seq)
 		require.True(t, strings.HasSuffix(out, "\n"))
 		assert.NotContains(t, out, "\r")
-		next, inComments := sequences[seq].offset, true
+		next, inComments := known.Sequences[seq].Offset, true
 		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 			if strings.HasPrefix(line, "#") {
 				assert.True(t, inComments, "comment after data: %q", line)

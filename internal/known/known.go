@@ -39,3 +39,19 @@ func PointSym(n int) uint64 {
 
 // MaxN is the largest n with published counts here.
 const MaxN = 27
+
+// Sequence describes one of the OEIS sequences the counts make.
+type Sequence struct {
+	OEIS   string // A-number
+	Title  string // as OEIS names it
+	Offset int    // the first n OEIS lists
+}
+
+// Sequences are the counts' OEIS sequences, by the name nqueens gives
+// them: total, unique, point and rot90.
+var Sequences = map[string]Sequence{
+	"total":  {"A000170", "Number of ways of placing n nonattacking queens on an n X n board", 0},
+	"unique": {"A002562", "Number of ways of placing n nonattacking queens on an n X n board, up to rotations and reflections", 1},
+	"point":  {"A032522", "Number of n-queens solutions symmetric under 180-degree rotation", 1},
+	"rot90":  {"A033148", "Number of n-queens solutions symmetric under 90-degree rotation", 1},
+}
