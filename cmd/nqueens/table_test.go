@@ -175,3 +175,34 @@ func TestTableGolden(t *testing.T) {
 }
 
 var update = flag.Bool("update", false, "rewrite the golden files")
+
+// cancelOnRow cancels a run when the row of n = 4 reaches it.
+type cancelOnRow struct {
+	bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (w *cancelOnRow) Write(p []byte) (int, error) {
+	if regexp.MustCompile(`(?m)^(\| |\s*)4\b|"n":4,`).Match(p) {
+		w.cancel()
+	}
+	return w.Buffer.Write(p)
+}
+
+func (w *cancelOnRow) WriteString(s string) (int, error) { return w.Write([]byte(s)) }
+
+// TestTableStreams checks that every format writes each row as soon as it
+// is counted, the aligned text too (its widths are known before the first
+// row): a reader that stops the run on seeing the first row stops it before
+// the last row is counted.
+func TestTableStreams(t *testing.T) {
+	for _, format := range tableFormats {
+		ctx, cancel := context.WithCancel(context.Background())
+		out := &cancelOnRow{cancel: cancel}
+		var errb bytes.Buffer
+		err := run(ctx, []string{"table", "4", "13", "--format", format}, strings.NewReader(""), out, &errb)
+		cancel()
+		assert.Error(t, err, "%s: stopped after the first row:\n%s", format, out.String())
+		assert.NotContains(t, out.String(), "73712", "%s: row 13 never counted", format)
+	}
+}
