@@ -10,6 +10,8 @@ import (
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/partition"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // This file holds single solutions: one constructed or searched (Solve),
@@ -63,8 +65,12 @@ func List(ctx context.Context, n int, opts ...Option) iter.Seq2[[]int, error] {
 		c, err := newConfig(opts)
 		var plan *partition.Plan
 		if err == nil {
-			plan, err = partition.Make(partition.Job{N: n, Method: Mirror, Placed: c.placed, Every: true})
-			err = invalid(err)
+			plan, err = partition.MakeContext(ctx, partition.Job{N: n, Method: Mirror, Placed: c.placed, Every: true})
+			if err != nil && ctx.Err() != nil {
+				err = context.Cause(ctx)
+			} else {
+				err = invalid(err)
+			}
 		}
 		if err != nil {
 			yield(nil, err)
@@ -72,24 +78,22 @@ func List(ctx context.Context, n int, opts ...Option) iter.Seq2[[]int, error] {
 		}
 		cols := make([]int, n)
 		stopped := false
-		found := 0
 		for i := range plan.Tasks {
 			if err := ctx.Err(); err != nil {
 				yield(nil, context.Cause(ctx))
 				return
 			}
-			err := engine.Each(plan, i, func(c []uint8) bool {
-				// Checking the context costs a lock: once every 1024
-				// solutions, and between tasks.
-				if found++; found%1024 == 0 && ctx.Err() != nil {
-					return false
-				}
+			err := engine.Each(ctx, plan, i, func(c []uint8) bool {
 				for r, v := range c {
 					cols[r] = int(v)
 				}
 				stopped = !yield(cols, nil)
 				return !stopped
 			})
+			if err != nil && ctx.Err() != nil {
+				yield(nil, context.Cause(ctx))
+				return
+			}
 			if err != nil {
 				yield(nil, err)
 				return
@@ -97,9 +101,6 @@ func List(ctx context.Context, n int, opts ...Option) iter.Seq2[[]int, error] {
 			if stopped {
 				return
 			}
-		}
-		if ctx.Err() != nil {
-			yield(nil, context.Cause(ctx))
 		}
 	}
 }
@@ -261,7 +262,7 @@ func parseColumns(line string) ([]int, error) {
 	for r, f := range fields {
 		c, err := strconv.Atoi(f)
 		if err != nil {
-			return nil, invalidf("column %s of row %d is not an integer (accepted: 0-based columns separated by spaces or commas)", quote(f), r)
+			return nil, invalidf("column %s of row %d is not an integer (accepted: 0-based columns separated by spaces or commas)", msg.Quote(f), r)
 		}
 		if c < 0 || c >= n {
 			return nil, invalidf("column %d of row %d is off the %d×%d board (accepted: 0..%d)", c, r, n, n, n-1)
@@ -269,14 +270,6 @@ func parseColumns(line string) ([]int, error) {
 		cols[r] = c
 	}
 	return cols, nil
-}
-
-// quote quotes s for a message, cut to at most 80 bytes.
-func quote(s string) string {
-	if len(s) > 80 {
-		return strconv.Quote(s[:77]) + "…"
-	}
-	return strconv.Quote(s)
 }
 
 // ParseSquares parses queens placed in advance: a comma-separated list of

@@ -3,6 +3,8 @@ package nqueens
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // ShardFromEnv returns the shard a cluster scheduler assigned to this
@@ -24,7 +26,7 @@ func ShardFromEnv(getenv func(string) string, shards int) (i, m int, from string
 		}
 		if err1 != nil || err2 != nil || err3 != nil || m < 1 || i-lo < 0 || i-lo >= m {
 			return 0, 0, "", invalidf("SLURM_ARRAY_TASK_ID=%s, SLURM_ARRAY_TASK_COUNT=%s, SLURM_ARRAY_TASK_MIN=%s do not name a shard (the array must be contiguous, e.g. --array=0-7)",
-				quote(id), quote(count), quote(getenv("SLURM_ARRAY_TASK_MIN")))
+				msg.Quote(id), msg.Quote(count), msg.Quote(getenv("SLURM_ARRAY_TASK_MIN")))
 		}
 		return i - lo, m, "SLURM_ARRAY_TASK_ID", nil
 	}
@@ -37,7 +39,7 @@ func ShardFromEnv(getenv func(string) string, shards int) (i, m int, from string
 	idx := getenv("JOB_COMPLETION_INDEX")
 	i, err = strconv.Atoi(idx)
 	if idx == "" || err != nil || i < 0 || i >= shards {
-		return 0, 0, "", invalid(fmt.Errorf("a Job of %d shards needs JOB_COMPLETION_INDEX in 0..%d (a Kubernetes Indexed Job sets it), got %s", shards, shards-1, quote(idx)))
+		return 0, 0, "", invalid(fmt.Errorf("a Job of %d shards needs JOB_COMPLETION_INDEX in 0..%d (a Kubernetes Indexed Job sets it), got %s", shards, shards-1, msg.Quote(idx)))
 	}
 	return i, shards, "JOB_COMPLETION_INDEX", nil
 }

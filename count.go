@@ -21,7 +21,7 @@ func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
 	if err != nil {
 		return Counts{}, err
 	}
-	plan, err := c.plan(n)
+	plan, err := c.plan(ctx, n)
 	if err != nil {
 		return Counts{}, err
 	}
@@ -31,7 +31,7 @@ func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
 	}
 	other := *c
 	other.method, other.journal = partition.Other(plan.Method), nil
-	plan2, err := other.plan(n)
+	plan2, err := other.plan(ctx, n)
 	if err != nil {
 		return Counts{}, err
 	}
@@ -74,7 +74,7 @@ func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, 
 			limit = engine.DefaultMemory()
 		}
 		for n := from; n <= to; n++ {
-			p, err := c.plan(n)
+			p, err := c.plan(ctx, n)
 			if err == nil && engine.MinMemory(p, c.workers) > limit {
 				err = invalid(&engine.MemoryError{N: n, Workers: min(c.workers, max(1, len(p.Tasks))), Limit: limit, Need: engine.MinMemory(p, c.workers)})
 			}

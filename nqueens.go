@@ -24,6 +24,7 @@
 package nqueens
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -105,6 +106,7 @@ type config struct {
 	grace    time.Duration
 	graceSet bool
 	onWait   func(Waiting)
+	now      <-chan struct{}
 	check    bool
 }
 
@@ -182,6 +184,11 @@ func WithCheck() Option { return func(c *config) { c.check = true } }
 // abandoned (a journal counts them again on resume).
 func WithGrace(d time.Duration) Option { return func(c *config) { c.grace, c.graceSet = d, true } }
 
+// WithStopNow abandons the running tasks at once, without waiting out the
+// grace period, when now is closed after the context was cancelled (a
+// second Ctrl-C). The journal still holds every finished task.
+func WithStopNow(now <-chan struct{}) Option { return func(c *config) { c.now = now } }
+
 // Waiting describes a cancelled run waiting for its running tasks.
 type Waiting struct {
 	Running int
@@ -224,9 +231,12 @@ func newConfig(opts []Option) (*config, error) {
 }
 
 // plan makes the plan for an n×n board under c.
-func (c *config) plan(n int) (*partition.Plan, error) {
-	p, err := partition.Make(partition.Job{N: n, Method: c.method, Placed: c.placed})
-	if err != nil {
+func (c *config) plan(ctx context.Context, n int) (*partition.Plan, error) {
+	p, err := partition.MakeContext(ctx, partition.Job{N: n, Method: c.method, Placed: c.placed})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))
+	case err != nil:
 		return nil, invalid(err)
 	}
 	return p, nil

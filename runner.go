@@ -170,6 +170,8 @@ func run(ctx context.Context, plan *partition.Plan, c *config) (Counts, error) {
 			case <-ran:
 			case <-time.After(grace):
 				abandoned = true
+			case <-c.now:
+				abandoned = true
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 
@@ -9,10 +10,12 @@ import (
 
 // Each calls yield with every completion of the plan's task i, as the
 // column of each row's queen, in lexicographic order; it stops early when
-// yield returns false. The slice is reused between calls. Only plans made
-// with [partition.Job].Every list solutions (their tasks search every
-// solution, without symmetry); any other task is [ErrList].
-func Each(plan *partition.Plan, i int, yield func(cols []uint8) bool) error {
+// yield returns false, and with ctx's error when ctx is done (checked
+// every few thousand queens placed, solutions or not). The slice is reused
+// between calls. Only plans made with [partition.Job].Every list solutions
+// (their tasks search every solution, without symmetry); any other task is
+// [ErrList].
+func Each(ctx context.Context, plan *partition.Plan, i int, yield func(cols []uint8) bool) error {
 	if plan == nil || i < 0 || i >= len(plan.Tasks) {
 		return fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)
 	}
@@ -31,12 +34,19 @@ func Each(plan *partition.Plan, i int, yield func(cols []uint8) bool) error {
 		s = s.place(1 << c)
 	}
 	ban := (*[maxRows]uint64)(t.Bans)
+	var placed uint
+	var err error
 	var rec func(s start) bool
 	rec = func(s start) bool {
 		if s.Row == n {
 			return yield(cols)
 		}
 		for free := ^(s.LD | s.Cols | s.RD | ban[s.Row&63]); free != 0; free &= free - 1 {
+			if placed++; placed%4096 == 0 {
+				if err = ctx.Err(); err != nil {
+					return false
+				}
+			}
 			bit := free & -free
 			cols[s.Row] = uint8(bits.TrailingZeros64(bit))
 			if !rec(s.place(bit)) {
@@ -46,5 +56,5 @@ func Each(plan *partition.Plan, i int, yield func(cols []uint8) bool) error {
 		return true
 	}
 	rec(s)
-	return nil
+	return err
 }

@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/bits"
@@ -28,7 +29,7 @@ const JoinMaxN = 32
 // 2), and only the mirror acts on its row sets; a queen in the centre keeps
 // both maps. That is 4 of the 8 symmetries of the square; the other 4
 // (transpositions) do not keep the cut between west and east.
-func joinTasks(n int) ([]Task, error) {
+func joinTasks(ctx context.Context, n int) ([]Task, error) {
 	if n > JoinMaxN {
 		return nil, fmt.Errorf("%w: %d is too large for the join method (accepted: 0..%d; sym and mirror accept up to %d)", ErrSize, n, JoinMaxN, MaxN)
 	}
@@ -42,19 +43,20 @@ func joinTasks(n int) ([]Task, error) {
 		splits = uint64(h+1) * binomial(n-1, h)
 	}
 	tasks = slices.Grow(tasks, int(splits)+8)
+	wk := &walker{ctx: ctx}
 	if n%2 == 0 {
-		forEachSubset(all, h, func(e uint64) {
+		forEachSubset(wk, all, h, func(e uint64) {
 			if w := orbit(e, all, n, true); w > 0 {
 				tasks = append(tasks, Task{ID: fmt.Sprintf("e%0*x", width, e), Kind: Halves, Weight: w,
 					Cost: joinCost(e, all&^e, -1), Rows: e, Middle: -1})
 			}
 		})
-		return tasks, nil
+		return tasks, wk.err
 	}
 	for a := 0; a <= h; a++ {
 		rest := all &^ (1 << uint(a))
 		flip := a == h // the centre queen keeps the up-down flip
-		forEachSubset(rest, h, func(e uint64) {
+		forEachSubset(wk, rest, h, func(e uint64) {
 			w := orbit(e, rest, n, flip)
 			if a < h {
 				w *= 2 // and the middle queen in row n-1-a
@@ -65,7 +67,7 @@ func joinTasks(n int) ([]Task, error) {
 			}
 		})
 	}
-	return tasks, nil
+	return tasks, wk.err
 }
 
 // symmetricTasks counts the solutions equal to their 180° and to their 90°
@@ -91,10 +93,13 @@ func symmetricTasks(n int) []Task {
 }
 
 // forEachSubset calls f with every k-element subset of set, in increasing
-// numeric order.
-func forEachSubset(set uint64, k int, f func(uint64)) {
+// numeric order, until w stops.
+func forEachSubset(w *walker, set uint64, k int, f func(uint64)) {
 	var rec func(rest uint64, k int, acc uint64)
 	rec = func(rest uint64, k int, acc uint64) {
+		if w.stopped() {
+			return
+		}
 		if k == 0 {
 			f(acc)
 			return

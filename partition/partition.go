@@ -8,6 +8,7 @@
 package partition
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -211,7 +212,11 @@ func ParseMethod(s string) (Method, error) {
 
 // Make plans job. The method [Auto] (or none) is [Best](n), or mirror when
 // queens are placed or every solution is to be listed.
-func Make(job Job) (*Plan, error) {
+func Make(job Job) (*Plan, error) { return MakeContext(context.Background(), job) }
+
+// MakeContext is [Make] that stops with ctx's error when ctx is done:
+// planning a large board takes a while (n = 64 about a minute).
+func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 	if job.N < 0 || job.N > MaxN {
 		return nil, fmt.Errorf("%w: %d (accepted: 0..%d)", ErrSize, job.N, MaxN)
 	}
@@ -229,7 +234,7 @@ func Make(job Job) (*Plan, error) {
 	case job.Method != Mirror && job.Method != Sym && job.Method != Join:
 		return nil, fmt.Errorf("%w %q", ErrMethod, job.Method)
 	case job.Method == Join && len(job.Placed) == 0 && !job.Every:
-		tasks, err := joinTasks(job.N)
+		tasks, err := joinTasks(ctx, job.N)
 		if err != nil {
 			return nil, err
 		}
@@ -247,10 +252,14 @@ func Make(job Job) (*Plan, error) {
 	default:
 		seeds = symSeeds(job.N)
 	}
-	depth := chooseDepth(job.N, seeds)
+	w := &walker{ctx: ctx}
+	depth := chooseDepth(w, job.N, seeds)
 	p := &Plan{N: job.N, Method: job.Method, Placed: job.Placed, Depth: depth}
 	for _, s := range seeds {
-		p.Tasks = expand(job.N, s, s.depth(depth), p.Tasks)
+		p.Tasks = expand(w, job.N, s, s.depth(depth), p.Tasks)
+	}
+	if w.err != nil {
+		return nil, w.err
 	}
 	return p, nil
 }
@@ -302,13 +311,13 @@ const maxTasks = 1 << 22
 // chooseDepth returns the shallowest prefix depth (at least 2) giving
 // targetTasks(n) tasks, or the deepest one below maxTasks when the next
 // level would jump past it.
-func chooseDepth(n int, seeds []seed) int {
+func chooseDepth(w *walker, n int, seeds []seed) int {
 	target := targetTasks(n)
 	depth := 2
-	for ; depth < maxDepth(n) && depth < n; depth++ {
+	for ; depth < maxDepth(n) && depth < n && w.err == nil; depth++ {
 		total := 0
 		for _, s := range seeds {
-			total += countPrefixes(n, s, s.depth(depth))
+			total += countPrefixes(w, n, s, s.depth(depth))
 		}
 		if total >= target {
 			if total > maxTasks && depth > 2 {
@@ -365,10 +374,26 @@ func (s seed) allowed(r int) uint64 {
 	return ^uint64(0)
 }
 
+// walker stops prefix walks once its context is done, checking it every
+// few thousand prefixes; err is then the context's error.
+type walker struct {
+	ctx   context.Context
+	steps uint
+	err   error
+}
+
+// stopped reports whether the walk should end.
+func (w *walker) stopped() bool {
+	if w.steps++; w.err == nil && w.steps%4096 == 0 {
+		w.err = w.ctx.Err()
+	}
+	return w.err != nil
+}
+
 // prefixes calls visit with every prefix the seed gives at the given
 // depth, in lexicographic order, and the board it leaves. The prefix slice
 // is reused between calls.
-func prefixes(n int, s seed, depth int, visit func(b board, prefix []uint8)) {
+func prefixes(w *walker, n int, s seed, depth int, visit func(b board, prefix []uint8)) {
 	b, ok := s.start(n)
 	if !ok {
 		return
@@ -376,6 +401,9 @@ func prefixes(n int, s seed, depth int, visit func(b board, prefix []uint8)) {
 	prefix := append([]uint8(nil), s.prefix...)
 	var rec func(b board)
 	rec = func(b board) {
+		if w.stopped() {
+			return
+		}
 		if b.row >= depth || b.row >= n {
 			visit(b, prefix)
 			return
@@ -391,16 +419,16 @@ func prefixes(n int, s seed, depth int, visit func(b board, prefix []uint8)) {
 }
 
 // countPrefixes counts the tasks a seed gives at the given depth.
-func countPrefixes(n int, s seed, depth int) int {
+func countPrefixes(w *walker, n int, s seed, depth int) int {
 	k := 0
-	prefixes(n, s, depth, func(board, []uint8) { k++ })
+	prefixes(w, n, s, depth, func(board, []uint8) { k++ })
 	return k
 }
 
 // expand appends the seed's tasks at the given depth to tasks, in
 // lexicographic order of their prefixes.
-func expand(n int, s seed, depth int, tasks []Task) []Task {
-	prefixes(n, s, depth, func(b board, prefix []uint8) {
+func expand(w *walker, n int, s seed, depth int, tasks []Task) []Task {
+	prefixes(w, n, s, depth, func(b board, prefix []uint8) {
 		tasks = append(tasks, Task{
 			ID:     s.tag + taskID(prefix),
 			Kind:   s.kind,

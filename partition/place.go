@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // Square is a square of the board: row 0 is the first row printed, column 0
@@ -30,7 +32,7 @@ func ParseSquares(s string) ([]Square, error) {
 	for _, tok := range strings.Split(s, ",") {
 		tok = strings.TrimSpace(tok)
 		if tok == "" {
-			return nil, fmt.Errorf("%w: empty square in %q (accepted: row:col pairs like 0:1, or chess squares like b1, separated by commas)", ErrPlacement, s)
+			return nil, fmt.Errorf("%w: empty square in %s (accepted: row:col pairs like 0:1, or chess squares like b1, separated by commas)", ErrPlacement, msg.Quote(s))
 		}
 		sq, err := parseSquare(tok)
 		if err != nil {
@@ -42,7 +44,7 @@ func ParseSquares(s string) ([]Square, error) {
 }
 
 func parseSquare(tok string) (Square, error) {
-	bad := fmt.Errorf("%w: %q is not a square (accepted: row:col like 0:1, or a chess square like b1)", ErrPlacement, tok)
+	bad := fmt.Errorf("%w: %s is not a square (accepted: row:col like 0:1, or a chess square like b1)", ErrPlacement, msg.Quote(tok))
 	if r, c, ok := strings.Cut(tok, ":"); ok {
 		row, err1 := strconv.Atoi(r)
 		col, err2 := strconv.Atoi(c)

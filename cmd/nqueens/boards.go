@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -27,7 +29,14 @@ func parsePlacement(s string, n int) ([]nqueens.Square, error) {
 		return nil, usagef("--place: %w", err)
 	}
 	if err := nqueens.CheckPlacement(n, placed); err != nil {
-		return nil, usagef("--place: %w", err)
+		// Name the squares as they were typed ("z9", not "8:25").
+		msg := err.Error()
+		for i, tok := range strings.Split(s, ",") {
+			if tok = strings.TrimSpace(tok); tok != placed[i].String() {
+				msg = regexp.MustCompile(`\b`+regexp.QuoteMeta(placed[i].String())+`\b`).ReplaceAllLiteralString(msg, tok)
+			}
+		}
+		return nil, usagef("--place: %s", msg)
 	}
 	return placed, nil
 }

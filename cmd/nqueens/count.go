@@ -17,6 +17,8 @@ import (
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 type countFlags struct {
@@ -141,9 +143,9 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		return usagef("--verify counts the whole board twice: it does not work with --place or shards")
 	}
 	opts := []nqueens.Option{nqueens.WithMethod(method), nqueens.WithWorkers(f.workers), nqueens.WithMemory(memory),
-		nqueens.WithPlaced(placed...), nqueens.WithGrace(f.grace), nqueens.WithWaiting(func(w nqueens.Waiting) {
+		nqueens.WithPlaced(placed...), nqueens.WithGrace(f.grace), nqueens.WithStopNow(stopNow(ctx)), nqueens.WithWaiting(func(w nqueens.Waiting) {
 			if w.Grace >= time.Second { // a shorter wait needs no word
-				fmt.Fprintf(stderr, "nqueens: stopping: waiting up to %s for the running tasks to finish\n", w.Grace)
+				fmt.Fprintf(stderr, "nqueens: stopping: waiting up to %s for the running tasks to finish; Ctrl-C again to stop now\n", w.Grace)
 			}
 		})}
 	if f.verify {
@@ -154,6 +156,8 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		// Fail now, not after hours of counting, if --out cannot be written.
 		if out, err = resultfile.Create(f.out); errors.Is(err, resultfile.ErrNotRegular) {
 			return usagef("--out %w", err)
+		} else if errors.Is(err, resultfile.ErrLocked) {
+			return fmt.Errorf("--out %w: another nqueens run is writing it", err)
 		} else if err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
@@ -163,11 +167,19 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		opts = append(opts, nqueens.WithShard(shard, shards, nil))
 	}
 	if f.checkpoint != "" {
+		if st, err := os.Stat(f.checkpoint); err == nil && !st.Mode().IsRegular() {
+			return usagef("--checkpoint %s is not a regular file", f.checkpoint)
+		}
 		j, err := os.OpenFile(f.checkpoint, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
 			return fmt.Errorf("--checkpoint: %w", err)
 		}
 		defer j.Close()
+		// One run per journal: a second is refused at once (a requeued
+		// Slurm task racing its old self, two pods on one volume).
+		if err := resultfile.Lock(j); err != nil {
+			return fmt.Errorf("--checkpoint %w: another nqueens run is writing it", err)
+		}
 		opts = append(opts, nqueens.WithJournal(j, f.checkpoint))
 	}
 	label := func(p nqueens.Progress) string {
@@ -186,7 +198,10 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		prog.Update(p)
 	}))...)
 	prog.Stop()
-	if err != nil {
+	var stopped *nqueens.StoppedError
+	if err != nil && ctx.Err() != nil && !errors.As(err, &stopped) {
+		return fmt.Errorf("%w; no count printed", interrupted(ctx, fmt.Sprintf("stopped while planning n = %d", n)))
+	} else if err != nil {
 		return countError(err)
 	}
 	for _, note := range c.Notes {
@@ -236,7 +251,7 @@ func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
 	if f.shard != "" {
 		i, m, err := partition.ParseShard(f.shard)
 		if err != nil {
-			return 0, 0, usagef("bad --shard %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", quote(f.shard))
+			return 0, 0, usagef("bad --shard %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", msg.Quote(f.shard))
 		}
 		return i, m, nil
 	}
@@ -254,7 +269,7 @@ func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
 func parseMethod(s string) (nqueens.Method, error) {
 	m, err := partition.ParseMethod(s)
 	if err != nil {
-		return "", usagef("unknown method %s (accepted: auto, sym, mirror, join)", quote(s))
+		return "", usagef("unknown method %s (accepted: auto, sym, mirror, join)", msg.Quote(s))
 	}
 	return m, nil
 }
@@ -271,7 +286,7 @@ func memoryLimit(s string) (int64, error) {
 	}
 	b, err := humanize.ParseBytes(s)
 	if err != nil || b == 0 || b > 1<<62 {
-		return 0, usagef("invalid --memory %s (accepted: a size such as 8GiB, 500MB or 1073741824)", quote(s))
+		return 0, usagef("invalid --memory %s (accepted: a size such as 8GiB, 500MB or 1073741824)", msg.Quote(s))
 	}
 	return int64(b), nil
 }

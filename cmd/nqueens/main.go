@@ -24,6 +24,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/nqueens/nqueens"
 )
@@ -47,17 +48,18 @@ func main() {
 func mainCode() int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	sigs := make(chan os.Signal, 1)
+	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, stopSignals...)
 	defer signal.Stop(sigs)
+	// The first signal stops handing out tasks; a second one stops
+	// waiting for the running ones.
+	now := make(chan struct{})
 	go func() {
-		select {
-		case s := <-sigs:
-			cancel(&signalError{sig: s})
-		case <-ctx.Done():
-		}
+		cancel(&signalError{sig: <-sigs})
+		<-sigs
+		close(now)
 	}()
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	err := run(context.WithValue(ctx, stopNowKey{}, (<-chan struct{})(now)), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	return report(err, os.Stderr)
 }
 
@@ -74,15 +76,35 @@ func report(err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "nqueens: %v: %v; no count printed\n", sig, stopped)
 		return signalExitCode(sig.sig)
 	case errors.As(err, &sig):
-		fmt.Fprintf(stderr, "nqueens: %v\n", err)
+		fmt.Fprintf(stderr, "nqueens: %s\n", unprefixed(err))
 		return signalExitCode(sig.sig)
 	}
-	fmt.Fprintf(stderr, "nqueens: %v\n", err)
+	fmt.Fprintf(stderr, "nqueens: %s\n", unprefixed(err))
 	var u *usageError
 	if errors.As(err, &u) || errors.Is(err, nqueens.ErrInvalid) {
 		return exitUsage
 	}
 	return exitFailure
+}
+
+// stopNowKey holds, in the context of run, a channel closed by a second
+// stop signal.
+type stopNowKey struct{}
+
+// stopNow is the channel a second stop signal closes (nil in tests).
+func stopNow(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(stopNowKey{}).(<-chan struct{})
+	return ch
+}
+
+// unprefixed is err's message without the packages' prefixes ("engine: ",
+// "partition: ", …): the command speaks as nqueens alone.
+func unprefixed(err error) string {
+	msg := err.Error()
+	for _, p := range []string{"nqueens: ", "engine: ", "partition: ", "resultfile: "} {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	return msg
 }
 
 // signalError is the cause of a run cancelled by a signal.
@@ -107,7 +129,7 @@ func interrupted(ctx context.Context, what string) error {
 	cause := context.Cause(ctx)
 	var sig *signalError
 	if errors.As(cause, &sig) {
-		return fmt.Errorf("%w: %s; no count printed", sig, what)
+		return fmt.Errorf("%w: %s", sig, what)
 	}
 	return fmt.Errorf("%s: %w", what, cause)
 }

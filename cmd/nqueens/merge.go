@@ -57,10 +57,16 @@ func minArgs(msg string) cobra.PositionalArgs {
 	}
 }
 
-// withFiles opens the files for the library and closes them after f.
+// withFiles opens the files for the library and closes them after f. Only
+// regular files are opened (a FIFO would block, a device never end).
 func withFiles(paths []string, f func([]nqueens.File) error) error {
 	var files []nqueens.File
 	for _, p := range paths {
+		if st, err := os.Stat(p); err != nil {
+			return err
+		} else if !st.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a regular file (shard files and journals are)", p)
+		}
 		fh, err := os.Open(p)
 		if err != nil {
 			return err

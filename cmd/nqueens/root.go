@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // run is the whole command: it parses args, runs the subcommand (reading
@@ -77,20 +79,12 @@ func flagError(_ *cobra.Command, err error) error {
 func parseN(s string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, usagef("board size %s is not an integer (accepted: 0..%d)", quote(s), nqueens.MaxN)
+		return 0, usagef("board size %s is not an integer (accepted: 0..%d)", msg.Quote(s), nqueens.MaxN)
 	}
 	if n < 0 || n > nqueens.MaxN {
 		return 0, usagef("board size %d out of range (accepted: 0..%d)", n, nqueens.MaxN)
 	}
 	return n, nil
-}
-
-// quote quotes s for a message, cut to at most 80 bytes.
-func quote(s string) string {
-	if len(s) > 80 {
-		return strconv.Quote(s[:77]) + "…"
-	}
-	return strconv.Quote(s)
 }
 
 // exactArgs is cobra.ExactArgs with a message that names what is expected.

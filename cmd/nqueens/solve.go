@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // maxBoardN is the largest board solve prints as a board (n² squares).
@@ -41,7 +43,7 @@ solution: exit 1.`, nqueens.MaxSolveN, maxBoardN, nqueens.MaxN),
 			}
 			n, err := strconv.Atoi(args[0])
 			if err != nil {
-				return usagef("board size %s is not an integer (accepted: 0..%d)", quote(args[0]), nqueens.MaxSolveN)
+				return usagef("board size %s is not an integer (accepted: 0..%d)", msg.Quote(args[0]), nqueens.MaxSolveN)
 			}
 			if n < 0 || n > nqueens.MaxSolveN {
 				return usagef("board size %d out of range (accepted: 0..%d)", n, nqueens.MaxSolveN)

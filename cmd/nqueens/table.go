@@ -17,6 +17,8 @@ import (
 	"github.com/nqueens/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/partition"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 var tableFormats = []string{"text", "csv", "json", "markdown", "bfile"}
@@ -76,7 +78,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 				return err
 			}
 			if _, ok := known.Sequences[f.seq]; !ok {
-				return usagef("unknown sequence %s for --seq (accepted: total, unique, point, rot90)", quote(f.seq))
+				return usagef("unknown sequence %s for --seq (accepted: total, unique, point, rot90)", msg.Quote(f.seq))
 			}
 			method, err := parseMethod(f.method)
 			if err != nil {

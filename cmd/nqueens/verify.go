@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -28,8 +29,8 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 			boards := args
 			if len(args) == 0 {
 				var err error
-				if boards, err = readBoards(cmd.InOrStdin()); err != nil {
-					return fmt.Errorf("reading stdin: %w", err)
+				if boards, err = readStdin(cmd.Context(), cmd.InOrStdin()); err != nil {
+					return err
 				}
 				if len(boards) == 0 {
 					return usagef("no board on stdin (give boards as arguments or on stdin, separated by blank lines)")
@@ -63,6 +64,29 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 			}
 			return nil
 		},
+	}
+}
+
+// readStdin reads the boards on stdin, or returns when ctx is done (a
+// signal while a pipe's writer is still thinking).
+func readStdin(ctx context.Context, r io.Reader) ([]string, error) {
+	type result struct {
+		boards []string
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := readBoards(r)
+		done <- result{b, err}
+	}()
+	select {
+	case res := <-done:
+		if res.err != nil {
+			return nil, fmt.Errorf("reading stdin: %w", res.err)
+		}
+		return res.boards, nil
+	case <-ctx.Done():
+		return nil, interrupted(ctx, "stopped while reading stdin")
 	}
 }
 

@@ -6,6 +6,9 @@ import (
 	"os"
 )
 
+// ErrLocked is wrapped by [Lock]'s error for a file another run holds.
+var ErrLocked = errors.New("is in use: locked")
+
 // ErrNotRegular is returned by [Create] for a path that exists and is not a
 // regular file (a directory, a device, a link).
 var ErrNotRegular = errors.New("exists and is not a regular file")
@@ -20,13 +23,23 @@ type Pending struct {
 }
 
 // Create checks that path can take a result file (a regular file or
-// nothing) and creates the temporary file, path + ".tmp".
+// nothing) and creates the temporary file, path + ".tmp", locked ([Lock])
+// for as long as it is written, so that two runs never write one file.
 func Create(path string) (*Pending, error) {
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s %w (a result file replaces only a regular file)", path, ErrNotRegular)
 	}
-	tmp, err := os.Create(path + ".tmp")
+	tmp, err := os.OpenFile(path+".tmp", os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
+		return nil, err
+	}
+	if err := Lock(tmp); err != nil {
+		tmp.Close() // another run's file: not ours to remove
+		return nil, err
+	}
+	if err := tmp.Truncate(0); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
 		return nil, err
 	}
 	return &Pending{path: path, tmp: tmp}, nil

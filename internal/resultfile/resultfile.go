@@ -133,14 +133,20 @@ func Read(r io.Reader) (*File, error) {
 	f := &File{}
 	var offset int64
 	for lineNo := 1; ; lineNo++ {
-		raw, err := br.ReadBytes('\n')
+		raw, err := readLine(br)
 		if len(raw) == 0 && err == io.EOF {
 			break
+		}
+		if errors.Is(err, errLong) {
+			return nil, fmt.Errorf("%w: line %d is longer than %d bytes: this is not a journal or shard file", ErrCorrupt, lineNo, MaxLine)
 		}
 		if err != nil && err != io.EOF {
 			return nil, err
 		}
 		complete := bytes.HasSuffix(raw, []byte("\n"))
+		if bytes.HasSuffix(raw, []byte("\r\n")) {
+			return nil, fmt.Errorf("%w: line %d ends in CR LF: the file was converted to Windows line endings (convert it back, e.g. with dos2unix; the checksums cover LF endings)", ErrCorrupt, lineNo)
+		}
 		line, ok := checkLine(bytes.TrimSuffix(raw, []byte("\n")))
 		last := err == io.EOF || isEOF(br)
 		if !ok || !complete {
@@ -201,6 +207,27 @@ func Read(r io.Reader) (*File, error) {
 		}
 	}
 	return f, nil
+}
+
+// MaxLine bounds a line's length: real lines are a few hundred bytes.
+const MaxLine = 64 << 10
+
+var errLong = errors.New("line too long")
+
+// readLine reads one line with its '\n' (none at the end of the input),
+// refusing lines longer than MaxLine.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > MaxLine {
+			return nil, errLong
+		}
+		line = append(line, chunk...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
+	}
 }
 
 func isEOF(br *bufio.Reader) bool {

@@ -2,6 +2,7 @@ package resultfile
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
@@ -123,4 +124,32 @@ func FuzzRead(f *testing.F) {
 		assert.Equal(t, file.Header, again.Header)
 		assert.Equal(t, len(file.Records), len(again.Records))
 	})
+}
+
+// TestReadRefuses names the cause of files that are no result files: a line
+// without end (/dev/zero), Windows line endings.
+func TestReadRefuses(t *testing.T) {
+	_, err := Read(io.LimitReader(zeros{}, 10<<20))
+	assert.ErrorIs(t, err, ErrCorrupt)
+	assert.ErrorContains(t, err, "line 1 is longer than")
+	crlf := bytes.ReplaceAll(shardFile(), []byte("\n"), []byte("\r\n"))
+	_, err = Read(bytes.NewReader(crlf))
+	assert.ErrorContains(t, err, "CR LF")
+	// A shard file's end line with sums that are not its records'.
+	good := shardFile()
+	f, err := Read(bytes.NewReader(good))
+	require.NoError(t, err)
+	b := AppendHeader(nil, f.Header)
+	for _, r := range f.Records[1:] {
+		b = AppendRecord(b, r)
+	}
+	_, err = Read(bytes.NewReader(AppendEnd(b, f.Records)))
+	assert.ErrorContains(t, err, "sums do not match")
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
 }

@@ -1,0 +1,31 @@
+//go:build unix
+
+package resultfile
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// Lock takes an exclusive advisory lock (flock(2)) on f, held until f is
+// closed, or fails at once with an error wrapping [ErrLocked] that names the
+// file and, where the system tells (Linux's /proc/locks), the holder's
+// process ID. On Linux NFS clients flock is carried out with the server's
+// byte-range locks, so it holds across machines where the server locks
+// (NFSv4, or NFSv3 with its lock manager; not on a "nolock" mount).
+func Lock(f *os.File) error {
+	err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, unix.EWOULDBLOCK):
+		if pid := holder(f); pid > 0 {
+			return fmt.Errorf("%s: %w by process %d", f.Name(), ErrLocked, pid)
+		}
+		return fmt.Errorf("%s: %w by another process", f.Name(), ErrLocked)
+	}
+	return fmt.Errorf("locking %s: %w", f.Name(), err)
+}
