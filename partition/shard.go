@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // Fingerprint identifies the plan: a hash of the planning rules' version, n,
@@ -60,10 +62,10 @@ func ParseShard(s string) (i, m int, err error) {
 	i, err1 := strconv.Atoi(a)
 	m, err2 := strconv.Atoi(b)
 	if !ok || err1 != nil || err2 != nil {
-		return 0, 0, fmt.Errorf("%w: %q (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", ErrShard, s)
+		return 0, 0, fmt.Errorf("%w: %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", ErrShard, msg.Quote(s))
 	}
 	if m < 1 || i < 0 || i >= m {
-		return 0, 0, fmt.Errorf("%w: %q (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", ErrShard, s)
+		return 0, 0, fmt.Errorf("%w: %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", ErrShard, msg.Quote(s))
 	}
 	return i, m, nil
 }

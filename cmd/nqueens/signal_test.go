@@ -33,7 +33,7 @@ func TestSignals(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			require.NoError(t, cmd.Start())
-			time.Sleep(500 * time.Millisecond) // let it install its handler and start counting
+			waitForJournal(t, journal) // planned, and counting
 			require.NoError(t, cmd.Process.Signal(tc.sig))
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()

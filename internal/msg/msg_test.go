@@ -9,7 +9,9 @@ import (
 
 func TestQuote(t *testing.T) {
 	assert.Equal(t, `"abc"`, Quote("abc"))
-	long := Quote(strings.Repeat("x", 5<<20))
-	assert.Less(t, len(long), MaxQuote+8)
-	assert.True(t, strings.HasSuffix(long, `"…`))
+	for _, long := range []string{strings.Repeat("x", 5<<20), strings.Repeat("\x01é\xff", 1000)} {
+		q := Quote(long)
+		assert.LessOrEqual(t, len(q), MaxQuote+len(`""…`), q)
+		assert.True(t, strings.HasSuffix(q, `"…`), q)
+	}
 }

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/resultfile"
+)
+
+// failWriter fails every write, as a full disk or a closed terminal does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestWriteFailureExitsOne: a failed write of the result is a failure (exit
+// 1), not bad input (2), for every command that prints one.
+func TestWriteFailureExitsOne(t *testing.T) {
+	dir := t.TempDir()
+	shard := filepath.Join(dir, "all.journal")
+	runOK(t, "count", "10", "--checkpoint", shard)
+	for _, args := range [][]string{
+		{"count", "12"}, {"count", "12", "--json"}, {"merge", shard}, {"merge", "--json", shard},
+		{"solve", "8"}, {"table", "4", "8"}, {"table", "4", "8", "--format", "csv"}, {"verify", "1 3 0 2"},
+		{"list", "6"}, {"status", shard},
+	} {
+		var errb bytes.Buffer
+		err := run(context.Background(), args, strings.NewReader(""), failWriter{}, &errb)
+		assert.Equal(t, exitFailure, report(err, &errb), "%v: %s", args, errb.String())
+	}
+}
+
+// TestJournalDuplicates: resume and merge apply one rule to a task given
+// twice: identical counts are accepted once, different ones refused.
+func TestJournalDuplicates(t *testing.T) {
+	dir := t.TempDir()
+	j := filepath.Join(dir, "n12.journal")
+	runOK(t, "count", "12", "-m", "mirror", "--checkpoint", j)
+	b, err := os.ReadFile(j)
+	require.NoError(t, err)
+	f, err := resultfile.Read(bytes.NewReader(b))
+	require.NoError(t, err)
+	last := f.Records[len(f.Records)-1]
+
+	same := filepath.Join(dir, "same.journal")
+	require.NoError(t, os.WriteFile(same, resultfile.AppendRecord(bytes.Clone(b), last), 0o644))
+	out, errs := runOK(t, "count", "12", "-m", "mirror", "--checkpoint", same)
+	assert.Equal(t, "14200\n", out)
+	assert.Contains(t, errs, "identical counts")
+	out, _ = runOK(t, "merge", same)
+	assert.Equal(t, "14200\n", out)
+
+	last.Total += 2
+	other := filepath.Join(dir, "other.journal")
+	require.NoError(t, os.WriteFile(other, resultfile.AppendRecord(bytes.Clone(b), last), 0o644))
+	for _, args := range [][]string{{"count", "12", "-m", "mirror", "--checkpoint", other}, {"merge", other}} {
+		out, errs, code := runErr(t, args...)
+		assert.Equal(t, exitFailure, code, "%v", args)
+		assert.Empty(t, out, "%v", args)
+		assert.Contains(t, errs, "has different counts", "%v", args)
+	}
+
+	// A journal with an end line (which journals never have) is refused,
+	// not appended to.
+	ended := filepath.Join(dir, "ended.journal")
+	require.NoError(t, os.WriteFile(ended, resultfile.AppendEnd(bytes.Clone(b), f.Records), 0o644))
+	_, errs, code := runErr(t, "count", "12", "-m", "mirror", "--checkpoint", ended)
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "has an end line")
+	after, err := os.ReadFile(ended)
+	require.NoError(t, err)
+	assert.Equal(t, resultfile.AppendEnd(bytes.Clone(b), f.Records), after, "left as it was")
+}
+
+// TestMergeShape: merge checks a shard file's shard against its tasks and
+// names Windows line endings as the cause.
+func TestMergeShape(t *testing.T) {
+	dir := t.TempDir()
+	files := shardFiles(t, dir, 10, 3, "sym")
+	b, err := os.ReadFile(files[1])
+	require.NoError(t, err)
+	f, err := resultfile.Read(bytes.NewReader(b))
+	require.NoError(t, err)
+	f.Header.Shard = 2 // shard 1's tasks, labelled shard 2
+	moved := resultfile.AppendHeader(nil, f.Header)
+	for _, r := range f.Records {
+		moved = resultfile.AppendRecord(moved, r)
+	}
+	bad := filepath.Join(dir, "moved.result")
+	require.NoError(t, os.WriteFile(bad, resultfile.AppendEnd(moved, f.Records), 0o644))
+	_, errs, code := runErr(t, "merge", files[0], bad, files[2])
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "belongs to shard 1/3, not to the file's shard 2")
+
+	crlf := filepath.Join(dir, "crlf.result")
+	require.NoError(t, os.WriteFile(crlf, bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")), 0o644))
+	_, errs, code = runErr(t, "merge", files[0], crlf, files[2])
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "CR LF")
+}
+
+// TestOutLeavesNothing: a count stopped before it finishes leaves no
+// temporary file beside --out, and no --out.
+func TestOutLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "s.result")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(&signalError{sig: os.Interrupt})
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, []string{"count", "14", "--shard", "0/2", "--out", out}, strings.NewReader(""), &stdout, &stderr)
+	assert.Equal(t, exitInterrupted, report(err, &stderr))
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing left in %s", dir)
+}
+
+// TestLongMessages: a 5 MB token gets a short line on stderr.
+func TestLongMessages(t *testing.T) {
+	_, errs, code := runErr(t, "verify", "1 3 "+strings.Repeat("x", 5<<20))
+	assert.Equal(t, exitUsage, code)
+	assert.Less(t, len(errs), 300, "stderr: %.300s", errs)
+}
+
+// TestStopsOnSignal: commands that read, plan or search for long stop on
+// a signal with its exit code.
+func TestStopsOnSignal(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		stdin io.Reader
+	}{
+		{[]string{"verify"}, blockingReader{}}, // a pipe whose writer thinks
+		{[]string{"list", "64"}, nil},          // a search that finds little
+		{[]string{"count", "64"}, nil},         // a minute of planning
+		{[]string{"count", "64", "-m", "mirror"}, nil},
+	} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		time.AfterFunc(200*time.Millisecond, func() { cancel(&signalError{sig: syscall.SIGTERM}) })
+		stdin := tc.stdin
+		if stdin == nil {
+			stdin = strings.NewReader("")
+		}
+		var stdout, stderr bytes.Buffer
+		err := run(ctx, tc.args, stdin, &stdout, &stderr)
+		assert.Equal(t, exitTerminated, report(err, &stderr), "%v: %s", tc.args, stderr.String())
+		assert.Contains(t, stderr.String(), "interrupted by SIGTERM", "%v", tc.args)
+		cancel(nil)
+	}
+}
+
+type blockingReader struct{}
+
+func (blockingReader) Read([]byte) (int, error) { select {} }
+
+// pipeWriter accepts one line, then reports a closed pipe (| head -1).
+type pipeWriter struct{ lines int }
+
+func (w *pipeWriter) Write(p []byte) (int, error) {
+	if w.lines > 0 {
+		return 0, syscall.EPIPE
+	}
+	w.lines += bytes.Count(p, []byte("\n"))
+	return len(p), nil
+}
+
+// TestListStreams: the first solution of a large board comes at once and
+// a closed pipe ends the listing quietly (list 30 | head -1 used to print
+// nothing in 11 minutes).
+func TestListStreams(t *testing.T) {
+	w := &pipeWriter{}
+	var stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"list", "30"}, strings.NewReader(""), w, &stderr))
+	assert.Equal(t, 1, w.lines)
+}
+
+// waitForJournal waits until a count has planned and begun its journal.
+func waitForJournal(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(path); err == nil && bytes.HasPrefix(b, []byte("nqueens journal")) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no journal at %s", path)
+}
+
+// TestTwoRunsOneJournal: a second run on a journal another process is
+// writing is refused at once, naming the holder; the first one's journal
+// then resumes to the right count (it used to be corrupted).
+func TestTwoRunsOneJournal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a count in a subprocess")
+	}
+	bin := nqueensBinary(t)
+	j := filepath.Join(t.TempDir(), "n16.journal")
+	first := exec.Command(bin, "count", "16", "-m", "mirror", "-j", "1", "--checkpoint", j)
+	require.NoError(t, first.Start())
+	waitForJournal(t, j)
+	out, errs, code := runErr(t, "count", "16", "-m", "mirror", "-j", "1", "--checkpoint", j)
+	assert.Equal(t, exitFailure, code)
+	assert.Empty(t, out)
+	if runtime.GOOS == "linux" { // only Linux tells who holds a lock
+		assert.Contains(t, errs, fmt.Sprintf("locked by process %d", first.Process.Pid))
+	}
+	assert.Contains(t, errs, "another nqueens run is writing it")
+	require.NoError(t, first.Wait())
+	out, _ = runOK(t, "count", "16", "-m", "mirror", "--checkpoint", j)
+	assert.Equal(t, "14772512\n", out)
+}
+
+// TestSecondSignal: a second Ctrl-C stops a count at once instead of
+// waiting out the grace period, and the journal keeps what was counted.
+func TestSecondSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a count in a subprocess")
+	}
+	bin := nqueensBinary(t)
+	j := filepath.Join(t.TempDir(), "n21.journal")
+	cmd := exec.Command(bin, "count", "21", "-j", "2", "--checkpoint", j, "--grace", "10m")
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	waitForJournal(t, j)
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	sc := bufio.NewScanner(stderr)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.Contains(sc.Text(), "Ctrl-C again to stop now") {
+			require.NoError(t, cmd.Process.Signal(os.Interrupt))
+		}
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "stderr: %v", lines)
+	assert.Equal(t, exitInterrupted, exit.ExitCode())
+	all := strings.Join(lines, "\n")
+	assert.Contains(t, all, "waiting up to 10m0s for the running tasks to finish; Ctrl-C again to stop now")
+	assert.Contains(t, all, "were abandoned")
+	assert.Contains(t, all, "run the same command again to resume")
+}

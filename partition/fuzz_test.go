@@ -1,0 +1,47 @@
+package partition
+
+import (
+	"fmt"
+	"testing"
+)
+
+// FuzzParseSquares: any text is a placement or an error; a placement
+// written back reads the same.
+func FuzzParseSquares(f *testing.F) {
+	for _, s := range []string{"0:1,3:2", "b1,c4", "a1", "", ",", "z9", "1-1", "0:-1", "A10", " 0:1 , 2:3 ", "99999999999999999999:0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		placed, err := ParseSquares(s)
+		if err != nil {
+			if len(err.Error()) > 400 {
+				t.Fatalf("message of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		again, err := ParseSquares(PlacedString(placed))
+		if err != nil || fmt.Sprint(again) != fmt.Sprint(placed) {
+			t.Fatalf("%q: %v, written back %q: %v, %v", s, placed, PlacedString(placed), again, err)
+		}
+		_ = CheckPlacement(8, placed)
+	})
+}
+
+// FuzzParseShard: any text is a shard I/M with 0 ≤ I < M, or an error.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"0/8", "7/8", "8/8", "-1/3", "1/0", "", "/", "3", "a/b", "1/2/3", " 1/2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		i, m, err := ParseShard(s)
+		if err != nil {
+			if len(err.Error()) > 300 {
+				t.Fatalf("message of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		if m < 1 || i < 0 || i >= m {
+			t.Fatalf("%q: shard %d/%d", s, i, m)
+		}
+	})
+}
