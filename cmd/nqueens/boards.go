@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,49 +62,4 @@ func noteConflict(stderr io.Writer, placed []nqueens.Square) bool {
 		fmt.Fprintf(stderr, "nqueens: note: placed queens %s and %s share a diagonal, so no solution contains both\n", a, b)
 	}
 	return ok
-}
-
-// appendColumns appends "c0 c1 … cn-1\n".
-func appendColumns(dst []byte, cols []int) []byte {
-	for i, c := range cols {
-		if i > 0 {
-			dst = append(dst, ' ')
-		}
-		dst = strconv.AppendInt(dst, int64(c), 10)
-	}
-	return append(dst, '\n')
-}
-
-// appendBoard appends the board, one row per line, squares separated by
-// spaces: ". Q . .".
-func appendBoard(dst []byte, cols []int) []byte {
-	n := len(cols)
-	for _, c := range cols {
-		for j := 0; j < n; j++ {
-			if j > 0 {
-				dst = append(dst, ' ')
-			}
-			if j == int(c) {
-				dst = append(dst, 'Q')
-			} else {
-				dst = append(dst, '.')
-			}
-		}
-		dst = append(dst, '\n')
-	}
-	return dst
-}
-
-// appendJSON appends {"n":N,"columns":[…]}.
-func appendJSON(dst []byte, cols []int) []byte {
-	dst = append(dst, `{"n":`...)
-	dst = strconv.AppendInt(dst, int64(len(cols)), 10)
-	dst = append(dst, `,"columns":[`...)
-	for i, c := range cols {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = strconv.AppendInt(dst, int64(c), 10)
-	}
-	return append(dst, "]}\n"...)
 }

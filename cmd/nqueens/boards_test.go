@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/report"
 )
 
 // TestSolveVerify runs solve and feeds its output to verify, as a user
@@ -64,6 +65,6 @@ func TestListEight(t *testing.T) {
 		cols, err := nqueens.ParseBoard(b)
 		require.NoError(t, err)
 		assert.True(t, nqueens.Verify(cols) == nil, "board %d", i)
-		assert.Equal(t, first10[i]+"\n", string(appendColumns(nil, cols)), "board %d is the %d-th solution", i, i)
+		assert.Equal(t, first10[i]+"\n", string(report.Columns(nil, cols)), "board %d is the %d-th solution", i, i)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/report"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -26,7 +27,7 @@ func runErr(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	code = report(err, &errb)
+	code = exitCode(err, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -55,7 +56,7 @@ func TestShardsMerge(t *testing.T) {
 		files := shardFiles(t, dir, tc.n, tc.m, tc.method)
 		rng.Shuffle(len(files), func(a, b int) { files[a], files[b] = files[b], files[a] })
 		out, _ := runOK(t, append([]string{"merge", "--json"}, files...)...)
-		var rep countReport
+		var rep report.Count
 		require.NoError(t, json.Unmarshal([]byte(out), &rep))
 		assert.Equal(t, fmt.Sprint(known.Total[tc.n]), rep.Total, "n=%d M=%d %s", tc.n, tc.m, tc.method)
 		if tc.method != "mirror" {
@@ -258,7 +259,7 @@ func TestKill9Resume(t *testing.T) {
 			again := exec.Command(bin, "count", n, "-m", method, "--checkpoint", j, "--json")
 			again.Stdout, again.Stderr = &out, &errb
 			require.NoError(t, again.Run(), errb.String())
-			var rep countReport
+			var rep report.Count
 			require.NoError(t, json.Unmarshal(out.Bytes(), &rep))
 			assert.Equal(t, fmt.Sprint(known.Total[tc.n]), rep.Total)
 			assert.Positive(t, rep.Resumed, "some tasks came from the journal")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 	"github.com/nqueens/nqueens/partition"
 
 	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/internal/report"
 )
 
 type countFlags struct {
@@ -212,9 +212,9 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 			return fmt.Errorf("--out: %w", err)
 		}
 	}
-	rep := reportOf(c)
+	rep := report.Of(c)
 	if f.json {
-		return writeJSON(stdout, rep)
+		return report.WriteJSON(stdout, rep)
 	}
 	if c.Partial() {
 		// A shard's total is not the answer: say where it went instead.
@@ -289,64 +289,6 @@ func memoryLimit(s string) (int64, error) {
 		return 0, usagef("invalid --memory %s (accepted: a size such as 8GiB, 500MB or 1073741824)", msg.Quote(s))
 	}
 	return int64(b), nil
-}
-
-// report is the JSON object of count --json, merge --json and each row of
-// table --format json: the same keys in the same order.
-type countReport struct {
-	N          int      `json:"n"`
-	Method     string   `json:"method"`
-	Workers    int      `json:"workers,omitempty"`
-	Total      string   `json:"total"`
-	Unique     string   `json:"unique,omitempty"`
-	PointSym   string   `json:"point_symmetric,omitempty"`
-	Rot90Sym   string   `json:"rot90_symmetric,omitempty"`
-	Nodes      string   `json:"nodes"`
-	Tasks      int      `json:"tasks"`
-	Placed     []string `json:"placed,omitempty"`
-	Shard      string   `json:"shard,omitempty"`
-	Partial    bool     `json:"partial,omitempty"`
-	Resumed    int      `json:"resumed_tasks,omitempty"`
-	Seconds    float64  `json:"seconds,omitempty"`
-	VerifiedBy string   `json:"verified_by,omitempty"`
-	Memory     string   `json:"memory_limit,omitempty"`
-	Note       string   `json:"note,omitempty"`
-	Files      []string `json:"files,omitempty"`
-}
-
-// reportOf fills the fields of a report that come from the counts.
-func reportOf(c nqueens.Counts) countReport {
-	rep := countReport{N: c.N, Method: string(c.Method), Workers: c.Workers, Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: c.Tasks,
-		Resumed: c.Resumed, Seconds: c.Elapsed.Seconds()}
-	for _, q := range c.Placed {
-		rep.Placed = append(rep.Placed, q.String())
-	}
-	if u, ok := c.Unique(); ok {
-		rep.Unique = u.String()
-	}
-	if p, ok := c.PointSymmetric(); ok {
-		rep.PointSym = p.String()
-		r, _ := c.Rot90Symmetric()
-		rep.Rot90Sym = r.String()
-	} else {
-		rep.Note = fmt.Sprintf("the %s method counts the total only; --method sym or join also give unique, point_symmetric and rot90_symmetric", c.Method)
-	}
-	if c.Partial() {
-		rep.Shard, rep.Partial = fmt.Sprintf("%d/%d", c.Shard, c.Shards), true
-	}
-	rep.VerifiedBy = string(c.CheckedBy)
-	if c.MemoryLimit > 0 {
-		rep.Memory = humanize.IBytes(uint64(c.MemoryLimit))
-	}
-	return rep
-}
-
-// writeJSON writes v as one line of JSON.
-func writeJSON(w io.Writer, v any) error {
-	if err := json.NewEncoder(w).Encode(v); err != nil {
-		return fmt.Errorf("writing the result: %w", err)
-	}
-	return nil
 }
 
 // writeLine writes s and a newline.

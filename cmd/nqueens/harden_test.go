@@ -40,7 +40,7 @@ func TestWriteFailureExitsOne(t *testing.T) {
 	} {
 		var errb bytes.Buffer
 		err := run(context.Background(), args, strings.NewReader(""), failWriter{}, &errb)
-		assert.Equal(t, exitFailure, report(err, &errb), "%v: %s", args, errb.String())
+		assert.Equal(t, exitFailure, exitCode(err, &errb), "%v: %s", args, errb.String())
 	}
 }
 
@@ -122,7 +122,7 @@ func TestOutLeavesNothing(t *testing.T) {
 	cancel(&signalError{sig: os.Interrupt})
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, []string{"count", "14", "--shard", "0/2", "--out", out}, strings.NewReader(""), &stdout, &stderr)
-	assert.Equal(t, exitInterrupted, report(err, &stderr))
+	assert.Equal(t, exitInterrupted, exitCode(err, &stderr))
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "nothing left in %s", dir)
@@ -155,7 +155,7 @@ func TestStopsOnSignal(t *testing.T) {
 		}
 		var stdout, stderr bytes.Buffer
 		err := run(ctx, tc.args, stdin, &stdout, &stderr)
-		assert.Equal(t, exitTerminated, report(err, &stderr), "%v: %s", tc.args, stderr.String())
+		assert.Equal(t, exitTerminated, exitCode(err, &stderr), "%v: %s", tc.args, stderr.String())
 		assert.Contains(t, stderr.String(), "interrupted by SIGTERM", "%v", tc.args)
 		cancel(nil)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/report"
 )
 
 type listFlags struct {
@@ -61,12 +62,12 @@ func runList(ctx context.Context, stdout, stderr io.Writer, n int, placed []nque
 	if limited && f.limit == 0 {
 		return nil
 	}
-	format := appendColumns
+	format := report.Columns
 	switch {
 	case f.json:
-		format = appendJSON
+		format = report.JSON
 	case f.board:
-		format = appendBoard
+		format = report.Board
 	}
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	var printed int64

@@ -60,12 +60,12 @@ func mainCode() int {
 		close(now)
 	}()
 	err := run(context.WithValue(ctx, stopNowKey{}, (<-chan struct{})(now)), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	return report(err, os.Stderr)
+	return exitCode(err, os.Stderr)
 }
 
-// report prints err, if any, as one line on stderr and returns the exit
+// exitCode prints err, if any, as one line on stderr and returns the exit
 // code it calls for.
-func report(err error, stderr io.Writer) int {
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}

@@ -43,7 +43,7 @@ func TestRunCancelled(t *testing.T) {
 	cancel(&signalError{sig: os.Interrupt})
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, []string{"count", "14"}, strings.NewReader(""), &stdout, &stderr)
-	assert.Equal(t, exitInterrupted, report(err, &stderr))
+	assert.Equal(t, exitInterrupted, exitCode(err, &stderr))
 	assert.Empty(t, stdout.String())
 	assert.Contains(t, stderr.String(), "nqueens: interrupted")
 	assert.Contains(t, stderr.String(), "no count printed")

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/report"
 )
 
 func mergeCmd() *cobra.Command {
@@ -35,9 +36,9 @@ Any failed check is exit 1 and no count is printed.`,
 					fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: note: %s\n", note)
 				}
 				if asJSON {
-					rep := reportOf(c)
+					rep := report.Of(c)
 					rep.Files = args
-					return writeJSON(cmd.OutOrStdout(), rep)
+					return report.WriteJSON(cmd.OutOrStdout(), rep)
 				}
 				return writeLine(cmd.OutOrStdout(), c.Total.String())
 			})

@@ -16,7 +16,7 @@ import (
 )
 
 // run is the whole command: it parses args, runs the subcommand (reading
-// stdin where one reads input) and returns its error for [report]. Tests
+// stdin where one reads input) and returns its error for [exitCode]. Tests
 // call it directly.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	started := false // set once flags and arguments are parsed

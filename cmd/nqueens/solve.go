@@ -12,6 +12,7 @@ import (
 	"github.com/nqueens/nqueens"
 
 	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/internal/report"
 )
 
 // maxBoardN is the largest board solve prints as a board (n² squares).
@@ -89,11 +90,11 @@ func runSolve(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 	var buf []byte
 	switch {
 	case asJSON:
-		buf = appendJSON(buf, cols)
+		buf = report.JSON(buf, cols)
 	case format == "columns":
-		buf = appendColumns(buf, cols)
+		buf = report.Columns(buf, cols)
 	default:
-		buf = appendBoard(buf, cols)
+		buf = report.Board(buf, cols)
 	}
 	if _, err := stdout.Write(buf); err != nil {
 		return fmt.Errorf("writing the solution: %w", err)

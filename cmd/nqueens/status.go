@@ -1,15 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"strings"
-	"text/tabwriter"
-	"time"
-
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/report"
 )
 
 func statusCmd() *cobra.Command {
@@ -32,45 +27,12 @@ started (the rate is averaged since then, pauses included).`,
 					return err
 				}
 				if asJSON {
-					return writeJSON(cmd.OutOrStdout(), rep)
+					return report.WriteJSON(cmd.OutOrStdout(), rep)
 				}
-				return writeStatus(cmd.OutOrStdout(), rep)
+				return report.WriteStatus(cmd.OutOrStdout(), rep)
 			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	return cmd
-}
-
-func writeStatus(w io.Writer, r nqueens.StatusReport) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "count %d (%s), %d shards\n", r.N, r.Method, r.Shards)
-	fmt.Fprintln(tw, "shard\ttasks\twork\tETA\tfiles")
-	line := func(name string, s nqueens.ShardStatus) {
-		eta := "-"
-		switch {
-		case s.Complete():
-			eta = "done"
-		case s.ETA > 0:
-			eta = s.ETA.Round(time.Second).String()
-		case len(s.Files) == 0 && name != "total":
-			eta = "no file yet"
-		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%.1f%%\t%s\t%s\n", name, s.TasksDone, s.Tasks, 100*s.Fraction(), eta, strings.Join(s.Files, " "))
-	}
-	for _, s := range r.PerShard {
-		line(fmt.Sprint(s.Shard), s)
-	}
-	line("total", r.Total)
-	if len(r.Missing) > 0 {
-		ms := make([]string, len(r.Missing))
-		for i, m := range r.Missing {
-			ms[i] = fmt.Sprint(m)
-		}
-		fmt.Fprintf(tw, "shards with no file yet: %s\n", strings.Join(ms, ", "))
-	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("writing the status: %w", err)
-	}
-	return nil
 }

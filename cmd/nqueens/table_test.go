@@ -20,6 +20,7 @@ import (
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/report"
 )
 
 func runOK(t *testing.T, args ...string) (stdout, stderr string) {
@@ -36,7 +37,7 @@ func TestTableCSVParses(t *testing.T) {
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
 	require.NoError(t, err)
 	require.Len(t, recs, 15)
-	assert.Equal(t, append(append([]string(nil), tableHeader...), metaHeader...), recs[0])
+	assert.Equal(t, append(append([]string(nil), report.Header...), report.MetaHeader...), recs[0])
 	for n, rec := range recs[1:] {
 		assert.Equal(t, fmt.Sprint(n), rec[0])
 		assert.Equal(t, fmt.Sprint(known.Total[n]), rec[1], "n=%d total", n)
@@ -141,7 +142,7 @@ var secondsRE = regexp.MustCompile(`\d+\.\d{3}\b|"seconds":[0-9.e-]+|"workers":\
 // in testdata/golden, the seconds replaced by a placeholder of the same
 // width. Run with -update to rewrite them.
 func TestTableGolden(t *testing.T) {
-	for _, format := range tableFormats {
+	for _, format := range report.Formats {
 		for _, seq := range []string{"total", "unique"} {
 			if format != "bfile" && seq != "total" {
 				continue
@@ -196,7 +197,7 @@ func (w *cancelOnRow) WriteString(s string) (int, error) { return w.Write([]byte
 // row): a reader that stops the run on seeing the first row stops it before
 // the last row is counted.
 func TestTableStreams(t *testing.T) {
-	for _, format := range tableFormats {
+	for _, format := range report.Formats {
 		ctx, cancel := context.WithCancel(context.Background())
 		out := &cancelOnRow{cancel: cancel}
 		var errb bytes.Buffer
