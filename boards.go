@@ -1,9 +1,11 @@
 package nqueens
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"strconv"
 	"strings"
@@ -292,4 +294,34 @@ func DiagonalConflict(placed []Square) (a, b Square, ok bool) {
 // row or column (a shared diagonal is no error: the answer is 0).
 func CheckPlacement(n int, placed []Square) error {
 	return invalid(partition.CheckPlacement(n, placed))
+}
+
+// SplitBoards reads boards for [ParseBoard] from r: boards of rows are
+// separated by blank lines; a line of columns ("1 3 0 2") is a board of
+// its own. Lines may be up to 1 GiB long (boards of a million rows).
+func SplitBoards(r io.Reader) ([]string, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	var boards []string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			boards = append(boards, strings.Join(cur, "\n"))
+			cur = nil
+		}
+	}
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "":
+			flush()
+		case strings.ContainsAny(line, "0123456789"):
+			flush()
+			boards = append(boards, line)
+		default:
+			cur = append(cur, line)
+		}
+	}
+	flush()
+	return boards, sc.Err()
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -76,7 +75,7 @@ func readStdin(ctx context.Context, r io.Reader) ([]string, error) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		b, err := readBoards(r)
+		b, err := nqueens.SplitBoards(r)
 		done <- result{b, err}
 	}()
 	select {
@@ -88,33 +87,4 @@ func readStdin(ctx context.Context, r io.Reader) ([]string, error) {
 	case <-ctx.Done():
 		return nil, interrupted(ctx, "stopped while reading stdin")
 	}
-}
-
-// readBoards splits r into boards at blank lines. A file of column lists,
-// one per line, is one board per line.
-func readBoards(r io.Reader) ([]string, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	var boards []string
-	var cur []string
-	flush := func() {
-		if len(cur) > 0 {
-			boards = append(boards, strings.Join(cur, "\n"))
-			cur = nil
-		}
-	}
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		switch {
-		case line == "":
-			flush()
-		case strings.ContainsAny(line, "0123456789"):
-			flush()
-			boards = append(boards, line)
-		default:
-			cur = append(cur, line)
-		}
-	}
-	flush()
-	return boards, sc.Err()
 }
