@@ -185,7 +185,7 @@ type Job struct {
 	Placed []Square
 	// Every asks for a plan that searches every solution, without
 	// symmetry, so that its tasks list all solutions in lexicographic order
-	// (for listing them).
+	// (for listing them): prefixes of two rows, at most n² tasks.
 	Every bool
 }
 
@@ -253,7 +253,12 @@ func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 		seeds = symSeeds(job.N)
 	}
 	w := &walker{ctx: ctx}
-	depth := chooseDepth(w, job.N, seeds)
+	// Listing is one search in order: a few tasks keep its plan small
+	// (and quick) at any n.
+	depth := min(2, job.N)
+	if !job.Every {
+		depth = chooseDepth(w, job.N, seeds)
+	}
 	p := &Plan{N: job.N, Method: job.Method, Placed: job.Placed, Depth: depth}
 	for _, s := range seeds {
 		p.Tasks = expand(w, job.N, s, s.depth(depth), p.Tasks)
