@@ -270,8 +270,9 @@ func RunTask(plan *partition.Plan, i int) (Result, error) {
 	if err := checkTask(plan.N, t); err != nil {
 		return Result{}, err
 	}
-	js := newJoinScratch(defaultJoinChunk)
+	var js *joinScratch // the backtracking kernels need none: no allocation
 	if t.Kind == partition.Halves {
+		js = newJoinScratch(defaultJoinChunk)
 		js.cache = newQuarterCache(plan.N, defaultQuarterBudget)
 	}
 	r := runTask(plan.N, t, js)
