@@ -171,8 +171,9 @@ func checkTask(n int, t *partition.Task) error {
 // all) and returns their sum. Workers goroutines in an errgroup take tasks
 // from one queue in order of decreasing estimated cost, so that the big
 // ones do not finish last. When ctx is cancelled no new task starts,
-// running ones finish, and Run returns ctx's error with the counts of the
-// tasks that did finish. Invalid input (a plan no kernel can run, a worker
+// running backtracking tasks finish (they are small), running join tasks
+// stop within a block of work and are dropped, and Run returns ctx's error
+// with the counts of the tasks that did finish. Invalid input (a plan no kernel can run, a worker
 // count below 1, task indices out of range, a memory limit too small) is
 // an error before any task starts.
 func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error) {
@@ -226,11 +227,15 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	// left: a goroutine grows its stack to the kernels' size once, not once
 	// per task, and the cost-ordered queue balances the load dynamically.
 	// Each worker sums its own results; the sums are added at the end.
+	// Join tasks, the long ones, look at stop between blocks of work and
+	// end early once ctx is done; a task cut short is not reported.
+	var stop atomic.Bool
+	defer context.AfterFunc(gctx, func() { stop.Store(true) })()
 	sums := make([]Counts, min(workers, len(order)))
 	for w := range sums {
 		g.Go(func() error {
 			js := newJoinScratch(chunk)
-			js.cache = qc
+			js.cache, js.stop = qc, &stop
 			for gctx.Err() == nil {
 				k := int(next.Add(1) - 1)
 				if k >= len(order) {
@@ -238,6 +243,9 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 				}
 				i := order[k]
 				r := runTask(plan.N, &tasks[i], js)
+				if tasks[i].Kind == partition.Halves && stop.Load() {
+					return nil // perhaps cut short: counted again on resume
+				}
 				r.Task = i
 				sums[w].Add(r)
 				if opt.OnResult != nil {

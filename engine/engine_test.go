@@ -239,3 +239,26 @@ func TestUint128Format(t *testing.T) {
 	assert.Equal(t, "e8", fmt.Sprintf("%x", engine.Uint128{Lo: 232}))
 	assert.Equal(t, `"232"`, fmt.Sprintf("%q", engine.Uint128{Lo: 232}))
 }
+
+// TestRunCancelJoin cancels a join run while tasks are running: it stops,
+// and every result it reported is a whole task's (a task cut short by the
+// stop is dropped, not reported with a partial count).
+func TestRunCancelJoin(t *testing.T) {
+	p, err := partition.Make(partition.Job{N: 16, Method: partition.Join})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	var got []engine.Result
+	c, err := engine.Run(ctx, p, engine.Options{Workers: 2, OnResult: func(r engine.Result) {
+		if got = append(got, r); len(got) == 20 {
+			cancel()
+		}
+	}})
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Less(t, c.Tasks, len(p.Tasks))
+	require.NotEmpty(t, got)
+	for _, r := range got {
+		whole, err := engine.RunTask(p, r.Task)
+		require.NoError(t, err)
+		assert.Equal(t, whole.Total, r.Total, "task %s", p.Tasks[r.Task].ID)
+	}
+}

@@ -24,6 +24,7 @@ package engine
 
 import (
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/nqueens/nqueens/partition"
 )
@@ -70,7 +71,12 @@ type joinScratch struct {
 	own   [4]quarterList
 	tmp   []keyed
 	cache *quarterCache // shared by the workers of one run
+	stop  *atomic.Bool  // set when the run is cancelled; nil: never
 }
+
+// stopped reports whether the run was cancelled: a join task then ends
+// early with a partial count, which Run drops.
+func (js *joinScratch) stopped() bool { return js.stop != nil && js.stop.Load() }
 
 func newJoinScratch(chunk int) *joinScratch {
 	chunk = max(minJoinChunk, min(maxJoinChunk, chunk))
@@ -160,7 +166,7 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 	js.sortE = grow(js.sortE, ne)
 	js.sortW = grow(js.sortW, nw)
 	pairs = countSides(js, qc.sv, js.east[:ne], js.west[:nw], nbytes)
-	for !js.eastH.done || !js.westH.done {
+	for (!js.eastH.done || !js.westH.done) && !js.stopped() {
 		// A side did not fit in its buffer (the largest tasks of large
 		// boards, or a small --memory): each piece of the east side is
 		// matched against the whole west side, listed in pieces again

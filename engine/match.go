@@ -141,7 +141,7 @@ func matchGroup(t *groupTable, nbytes int, items []uint64) uint64 {
 // matchChunk counts the disjoint pairs of east and west patterns.
 func matchChunk(js *joinScratch, east, west []uint64, nbytes int) uint64 {
 	var s uint64
-	for len(east) > 0 {
+	for len(east) > 0 && !js.stopped() {
 		// Transpose the next block of groups.
 		g := 0
 		for ; g < tableGroups && len(east) > 0; g++ {
@@ -268,7 +268,7 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 	}
 	var s uint64
 	for v := uint8(0); ; v = (v - best) & best {
-		for tv := sortT[startT[v]:startT[int(v)+1]]; len(tv) > 0; {
+		for tv := sortT[startT[v]:startT[int(v)+1]]; len(tv) > 0 && !js.stopped(); {
 			// Transpose the next block of groups of bucket v.
 			g := 0
 			for ; g < tableGroups && len(tv) > 0; g++ {
