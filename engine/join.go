@@ -107,10 +107,12 @@ func listSide(hj *halfJoin, buf *[]uint64, chunk int) int {
 	}
 }
 
-// grow returns buf, or a new buffer if buf is shorter than n.
-func grow(buf []uint64, n int) []uint64 {
+// grow returns buf, or a new buffer as long as side (the side buffer whose
+// n patterns it will sort) if buf is shorter than n: sort buffers never
+// outgrow their side's.
+func grow(buf []uint64, n int, side []uint64) []uint64 {
 	if len(buf) < n {
-		return make([]uint64, max(n, 2*len(buf)))
+		return make([]uint64, max(n, len(side)))
 	}
 	return buf
 }
@@ -163,8 +165,8 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 	var pairs uint64
 	ne := listSide(&js.eastH, &js.east, js.chunk)
 	nw := listSide(&js.westH, &js.west, js.chunk)
-	js.sortE = grow(js.sortE, ne)
-	js.sortW = grow(js.sortW, nw)
+	js.sortE = grow(js.sortE, ne, js.east)
+	js.sortW = grow(js.sortW, nw, js.west)
 	pairs = countSides(js, qc.sv, js.east[:ne], js.west[:nw], nbytes)
 	for (!js.eastH.done || !js.westH.done) && !js.stopped() {
 		// A side did not fit in its buffer (the largest tasks of large
@@ -173,17 +175,17 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 		// for each east piece but the first.
 		for !js.westH.done {
 			nw = js.westH.fill(js.west, 0)
-			js.sortW = grow(js.sortW, nw)
+			js.sortW = grow(js.sortW, nw, js.west)
 			pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], nbytes)
 		}
 		if js.eastH.done {
 			break
 		}
 		ne = js.eastH.fill(js.east, 0)
-		js.sortE = grow(js.sortE, ne)
+		js.sortE = grow(js.sortE, ne, js.east)
 		js.westH.rewind()
 		nw = js.westH.fill(js.west, 0)
-		js.sortW = grow(js.sortW, nw)
+		js.sortW = grow(js.sortW, nw, js.west)
 		pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], nbytes)
 	}
 	r.Total = pairs * t.Weight

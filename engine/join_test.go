@@ -82,36 +82,27 @@ func TestListQuarter(t *testing.T) {
 		h := n / 2
 		w := newWindow(n)
 		qc := newQuarterCache(n, 0)
-		for mid := -1; mid <= h; mid++ {
-			if (mid >= 0) != (n%2 == 1) {
-				continue
+		for q := range 4 {
+			lo, hi := 0, h // north rows
+			if q%2 == 1 {
+				lo, hi = h, n
 			}
-			ban1, ban2 := bans(n, mid)
-			for q := range 4 {
-				lo, hi := 0, h // north rows
-				if q%2 == 1 {
-					lo, hi = h, n
-				}
-				for sub := uint64(0); sub < 1<<uint(hi-lo); sub++ {
-					rows := sub << uint(lo)
-					if mid >= 0 && rows>>uint(mid)&1 != 0 {
-						continue
+			for sub := uint64(0); sub < 1<<uint(hi-lo); sub++ {
+				rows := sub << uint(lo)
+				var l quarterList
+				listQuarter(&l, n, rows, qc.columns(q/2), w, nil)
+				var got []string
+				require.True(t, slices.IsSorted(l.keys))
+				require.Len(t, l.offs, len(l.keys)+1)
+				for i, k := range l.keys {
+					for _, p := range l.places[l.offs[i]:l.offs[i+1]] {
+						got = append(got, fmt.Sprintf("%x/%x/%x", k, p.d1, p.d2))
+						require.Equal(t, w.pattern(p.d1, p.d2), p.pat)
 					}
-					var l quarterList
-					listQuarter(&l, n, rows, qc.columns(q/2), ban1, ban2, w, nil)
-					var got []string
-					require.True(t, slices.IsSorted(l.keys))
-					require.Len(t, l.offs, len(l.keys)+1)
-					for i, k := range l.keys {
-						for _, p := range l.places[l.offs[i]:l.offs[i+1]] {
-							got = append(got, fmt.Sprintf("%x/%x/%x", k, p.d1, p.d2))
-							require.Equal(t, w.pattern(p.d1, p.d2), p.pat)
-						}
-					}
-					slices.Sort(got)
-					want := brutePlacements(n, rows, qc.columns(q/2), ban1, ban2)
-					require.Equal(t, want, got, "n=%d quarter %d rows %b mid %d", n, q, rows, mid)
 				}
+				slices.Sort(got)
+				want := brutePlacements(n, rows, qc.columns(q/2), 0, 0)
+				require.Equal(t, want, got, "n=%d quarter %d rows %b", n, q, rows)
 			}
 		}
 	}
@@ -181,9 +172,6 @@ func TestHalfJoin(t *testing.T) {
 						require.Equal(t, want, got, "n=%d budget %d side %d rows %b mid %d", n, budget, side, rows, mid)
 					}
 				}
-			}
-			if n%2 == 1 && n > 1 {
-				assert.Equal(t, budget == 0, qc.sharedMode.Load(), "n=%d budget %d: shared lists only without room", n, budget)
 			}
 		}
 	}
@@ -269,11 +257,8 @@ func TestJoinBounded(t *testing.T) {
 				assert.Zero(t, qc.kept.Load(), "nothing kept without a budget")
 			}
 			assert.LessOrEqual(t, qc.kept.Load(), c.budget)
-			if c.budget == 24<<10 && n%2 == 1 {
-				// Lists per middle row outgrow 24 KiB on these
-				// boards: the cache went over to shared ones.
-				assert.True(t, qc.sharedMode.Load(), "n=%d", n)
-				assert.Positive(t, qc.kept.Load(), "n=%d: shared lists kept", n)
+			if c.budget == 24<<10 {
+				assert.Positive(t, qc.kept.Load(), "n=%d: some lists kept", n)
 			}
 		}
 	}
@@ -337,10 +322,10 @@ func BenchmarkJoinKernel(b *testing.B) {
 	b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "solutions/s")
 }
 
-// TestJoinCacheSwitch runs odd boards on several workers with a budget the
-// lists per middle row outgrow, so that the cache goes over to shared lists
-// while tasks run (go test -race checks the switch).
-func TestJoinCacheSwitch(t *testing.T) {
+// TestJoinCacheFills runs odd boards on several workers with budgets that
+// run out while tasks run, so that workers share kept lists and list their
+// own beside them (go test -race checks the cache).
+func TestJoinCacheFills(t *testing.T) {
 	ns := []int{11, 13, 15}
 	if testing.Short() {
 		ns = ns[:2]

@@ -16,7 +16,6 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
-	"sync"
 	"sync/atomic"
 )
 
@@ -60,9 +59,9 @@ type keyed struct {
 }
 
 // listQuarter fills q with the placements of one queen in each row of rows,
-// in the columns cols of an n×n board, none attacking another nor a
-// diagonal of ban1, ban2. tmp is scratch space, returned for reuse.
-func listQuarter(q *quarterList, n int, rows, cols, ban1, ban2 uint64, w window, tmp []keyed) []keyed {
+// in the columns cols of an n×n board, none attacking another. tmp is
+// scratch space, returned for reuse.
+func listQuarter(q *quarterList, n int, rows, cols uint64, w window, tmp []keyed) []keyed {
 	var rs [joinMaxN + 1]uint
 	k := 0
 	for x := rows; x != 0; x &= x - 1 {
@@ -77,7 +76,7 @@ func listQuarter(q *quarterList, n int, rows, cols, ban1, ban2 uint64, w window,
 			return
 		}
 		r := rs[i]
-		free := cols &^ (used | (d1|ban1)>>(uint(n)-1-r) | (d2|ban2)>>r)
+		free := cols &^ (used | d1>>(uint(n)-1-r) | d2>>r)
 		for ; free != 0; free &= free - 1 {
 			c := uint(bits.TrailingZeros64(free))
 			rec(i+1, used|1<<c, d1|1<<(c+uint(n)-1-r), d2|1<<(r+c))
@@ -102,23 +101,20 @@ func listQuarter(q *quarterList, n int, rows, cols, ban1, ban2 uint64, w window,
 // east-north, east-south; a list is found by its quarter and rows (shifted
 // down to the quarter's first row).
 //
-// For odd n a list depends on the row of the middle column's queen too,
-// whose diagonals it avoids: lists[mid][quarter][rows] (lists[0] alone for
-// even n). These lists total about h+1 times those of the even board below,
-// and when they outgrow the budget (n = 21 needs 5 GB) the cache drops them
-// and keeps one list per quarter and rows for every middle row instead
-// (shared), which the half-join filters as it goes (halfJoin.fill): about
-// a tenth of the memory, at about 20% more time (n = 19).
+// For odd n the lists ignore the middle column's queen: one list serves
+// every row of it, and the half-join filters out the placements that queen
+// attacks as it goes (halfJoin.fill, at no cost per pair). Lists kept per
+// row of the middle queen, which avoid its diagonals, were measured
+// against this (2026-12-01, one worker): n = 17 2.37 s and 93 MB against
+// 2.43 s and 45 MB, n = 19 58.8 s and 632 MB against 59.7 s and 224 MB;
+// 2% of time for half to two thirds of the memory.
 type quarterCache struct {
-	n          int
-	w          window
-	sv         sieve
-	lists      [][4][]atomic.Pointer[quarterList]
-	shared     [4][]atomic.Pointer[quarterList]
-	sharedMode atomic.Bool
-	switchOnce sync.Once
-	room       atomic.Int64 // bytes the cache may still take
-	kept       atomic.Int64 // bytes it holds
+	n     int
+	w     window
+	sv    sieve
+	lists [4][]atomic.Pointer[quarterList]
+	room  atomic.Int64 // bytes the cache may still take
+	kept  atomic.Int64 // bytes it holds
 }
 
 // newQuarterCache returns an empty cache for n×n boards that keeps at most
@@ -127,26 +123,12 @@ func newQuarterCache(n int, budget int64) *quarterCache {
 	c := &quarterCache{n: n, w: newWindow(n)}
 	c.sv = newSieve(c.w)
 	h := n / 2
-	mids := 1
-	if n%2 == 1 {
-		mids = h + 1 // the planner puts the middle queen in rows 0..h
-	}
-	index := func() (ls [4][]atomic.Pointer[quarterList]) {
-		for q := range ls {
-			rows := h // north quarters: rows 0..h-1
-			if q%2 == 1 {
-				rows = n - h // south quarters: rows h..n-1
-			}
-			ls[q] = make([]atomic.Pointer[quarterList], 1<<uint(rows))
+	for q := range c.lists {
+		rows := h // north quarters: rows 0..h-1
+		if q%2 == 1 {
+			rows = n - h // south quarters: rows h..n-1
 		}
-		return ls
-	}
-	c.lists = make([][4][]atomic.Pointer[quarterList], mids)
-	for m := range c.lists {
-		c.lists[m] = index()
-	}
-	if n%2 == 1 {
-		c.shared = index()
+		c.lists[q] = make([]atomic.Pointer[quarterList], 1<<uint(rows))
 	}
 	c.room.Store(budget)
 	return c
@@ -155,11 +137,7 @@ func newQuarterCache(n int, budget int64) *quarterCache {
 // quarterCacheBytes is the memory of an empty cache for n×n boards.
 func quarterCacheBytes(n int) int64 {
 	h := n / 2
-	indexes := int64(1)
-	if n%2 == 1 {
-		indexes = int64(h) + 2 // one per middle row, and the shared one
-	}
-	return indexes * 2 * 8 * (int64(1)<<uint(h) + int64(1)<<uint(n-h))
+	return 2 * 8 * (int64(1)<<uint(h) + int64(1)<<uint(n-h))
 }
 
 // columns returns the columns of side 0 (west) or 1 (east).
@@ -182,44 +160,30 @@ func (c *quarterCache) middleBans(mid int) (ban1, ban2 uint64) {
 	return 1 << (h + uint(c.n) - 1 - a), 1 << (a + h)
 }
 
-// get returns the list of quarter q (side*2 + part) for rows, with the
-// middle column's queen in row mid (odd n; -1 for even n): the cached one,
-// or one listed now, kept if the budget allows and otherwise listed into
-// own. ban1 and ban2 are the middle queen's diagonals when the list
-// ignores them (shared lists; the half-join filters), zero otherwise.
+// get returns the list of quarter q (side*2 + part) for rows: the cached
+// one, or one listed now, kept if the budget allows and otherwise listed
+// into own. For odd n, ban1 and ban2 are the diagonals of the middle
+// column's queen in row mid, which the list ignores and the half-join
+// filters; zero for even n (mid < 0).
 func (c *quarterCache) get(q int, rows uint64, mid int, own *quarterList, tmp *[]keyed) (l *quarterList, ban1, ban2 uint64) {
 	shift := uint(0)
 	if q%2 == 1 {
 		shift = uint(c.n / 2)
 	}
-	i := (rows >> shift) & uint64(len(c.lists[0][q])-1)
+	slot := &c.lists[q][(rows>>shift)&uint64(len(c.lists[q])-1)]
 	b1, b2 := c.middleBans(mid)
-	if !c.sharedMode.Load() {
-		slot := &c.lists[max(mid, 0)][q][i]
-		if l := slot.Load(); l != nil {
-			return l, 0, 0
-		}
-		l, kept := c.list(slot, q, rows, b1, b2, own, tmp)
-		if !kept && mid >= 0 {
-			// No room for another list per middle row: from now on
-			// one list for all of them.
-			c.switchOnce.Do(c.toShared)
-		}
-		return l, 0, 0
-	}
-	slot := &c.shared[q][i]
 	if l := slot.Load(); l != nil {
 		return l, b1, b2
 	}
-	l, _ = c.list(slot, q, rows, 0, 0, own, tmp)
+	l, _ = c.list(slot, q, rows, own, tmp)
 	return l, b1, b2
 }
 
-// list lists quarter q for rows, avoiding the diagonals ban1 and ban2,
-// into own and keeps a copy in slot if the budget allows. It returns the
-// kept copy (or another worker's) and true, or own and false.
-func (c *quarterCache) list(slot *atomic.Pointer[quarterList], q int, rows, ban1, ban2 uint64, own *quarterList, tmp *[]keyed) (*quarterList, bool) {
-	*tmp = listQuarter(own, c.n, rows, c.columns(q/2), ban1, ban2, c.w, *tmp)
+// list lists quarter q for rows into own and keeps a copy in slot if the
+// budget allows. It returns the kept copy (or another worker's) and true,
+// or own and false.
+func (c *quarterCache) list(slot *atomic.Pointer[quarterList], q int, rows uint64, own *quarterList, tmp *[]keyed) (*quarterList, bool) {
+	*tmp = listQuarter(own, c.n, rows, c.columns(q/2), c.w, *tmp)
 	size := own.bytes()
 	if c.room.Add(-size) < 0 {
 		c.room.Add(size)
@@ -236,24 +200,6 @@ func (c *quarterCache) list(slot *atomic.Pointer[quarterList], q int, rows, ban1
 	}
 	c.kept.Add(size)
 	return kept, true
-}
-
-// toShared drops the lists kept per middle row and makes the cache keep
-// shared ones. Running tasks keep the lists they hold until they finish. A
-// list a worker adds per middle row while this runs stays, unused.
-func (c *quarterCache) toShared() {
-	c.sharedMode.Store(true)
-	for m := range c.lists {
-		for q := range c.lists[m] {
-			for i := range c.lists[m][q] {
-				if l := c.lists[m][q][i].Swap(nil); l != nil {
-					size := l.bytes()
-					c.room.Add(size)
-					c.kept.Add(-size)
-				}
-			}
-		}
-	}
 }
 
 // bytes is the memory a kept list takes.
