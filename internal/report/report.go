@@ -291,7 +291,11 @@ func JSON(dst []byte, cols []int) []byte {
 // WriteStatus writes a run's status as a table, one shard a line.
 func WriteStatus(w io.Writer, r nqueens.StatusReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "count %d (%s), %d shards\n", r.N, r.Method, r.Shards)
+	if r.Shards > 1 {
+		fmt.Fprintf(tw, "count %d (%s), %d shards\n", r.N, r.Method, r.Shards)
+	} else {
+		fmt.Fprintf(tw, "count %d (%s)\n", r.N, r.Method)
+	}
 	fmt.Fprintln(tw, "shard\ttasks\twork\tETA\tfiles")
 	line := func(name string, s nqueens.ShardStatus) {
 		eta := "-"
