@@ -30,7 +30,7 @@ func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
 		return counts, err
 	}
 	other := *c
-	other.method, other.journal = partition.Other(plan.Method), nil
+	other.method, other.journal, other.jpath, other.out, other.outPath = partition.Other(plan.Method), nil, "", nil, ""
 	plan2, err := other.plan(ctx, n)
 	if err != nil {
 		return Counts{}, err
@@ -58,7 +58,7 @@ func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, 
 		c, err := newConfig(opts)
 		switch {
 		case err != nil:
-		case c.journal != nil || c.shards > 1 || c.out != nil:
+		case c.journal != nil || c.jpath != "" || c.shards > 1 || c.out != nil || c.outPath != "":
 			err = invalidf("nqueens: a table takes no journal or shard")
 		case from < 0 || to > MaxN || from > to:
 			err = invalidf("%w: table %d..%d (accepted: 0 ≤ FROM ≤ TO ≤ %d)", partition.ErrSize, from, to, MaxN)

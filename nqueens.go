@@ -100,6 +100,8 @@ type config struct {
 	progress func(Progress)
 	journal  Journal
 	jname    string
+	jpath    string // WithJournalFile
+	outPath  string // WithShardFile
 	shard    int
 	shards   int
 	out      io.Writer

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -413,4 +415,41 @@ func TestCheck(t *testing.T) {
 	assert.ErrorIs(t, agree(a, b), ErrMismatch)
 	b = Counts{N: 8, Method: Mirror, Total: Uint128{Lo: 92}}
 	assert.NoError(t, agree(a, b), "mirror has no class counts to compare")
+}
+
+// TestFiles: a journal and shard files by path, locked while a run holds
+// them, merged from disk.
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	var paths []string
+	for i := range 2 {
+		p := filepath.Join(dir, fmt.Sprintf("s%d.result", i))
+		_, err := Count(ctx, 12, WithShardFile(i, 2, p), WithJournalFile(p+".journal"))
+		require.NoError(t, err)
+		paths = append(paths, p)
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 4, "two shard files, two journals, no .tmp left")
+	files, closeAll, err := OpenFiles(paths...)
+	require.NoError(t, err)
+	c, err := Merge(files...)
+	closeAll()
+	require.NoError(t, err)
+	want(t, 12, c)
+
+	held, err := os.Open(paths[0] + ".journal")
+	require.NoError(t, err)
+	defer held.Close()
+	require.NoError(t, resultfile.Lock(held))
+	_, err = Count(ctx, 12, WithShardFile(0, 2, paths[0]), WithJournalFile(paths[0]+".journal"))
+	var fe *FileError
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, "journal", fe.Role)
+	assert.ErrorIs(t, err, ErrLocked)
+	_, err = Count(ctx, 12, WithShardFile(0, 2, dir))
+	assert.ErrorIs(t, err, ErrNotRegular)
+	_, _, err = OpenFiles(dir)
+	assert.ErrorContains(t, err, "not a regular file")
 }

@@ -76,8 +76,27 @@ func header(plan *partition.Plan, shard, shards int) resultfile.Header {
 		Plan: plan.Fingerprint(), Tasks: len(plan.Tasks), Shard: shard, Shards: shards}
 }
 
-// run counts the plan's shard under c.
-func run(ctx context.Context, plan *partition.Plan, c *config) (Counts, error) {
+// run counts the plan's shard under c, with the files c names by path
+// opened (and locked) for the run.
+func run(ctx context.Context, plan *partition.Plan, c *config) (counts Counts, err error) {
+	if c.jpath != "" || c.outPath != "" {
+		cc := *c
+		var done func(ok bool) error
+		if done, err = cc.openFiles(); err != nil {
+			return Counts{}, err
+		}
+		defer func() {
+			if cerr := done(err == nil); cerr != nil && err == nil {
+				counts, err = Counts{}, cerr
+			}
+		}()
+		c = &cc
+	}
+	return runOpen(ctx, plan, c)
+}
+
+// runOpen counts the plan's shard under c.
+func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, error) {
 	start := time.Now()
 	mine, err := shardTasks(plan, c.shard, c.shards)
 	if err != nil {

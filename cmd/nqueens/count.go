@@ -14,7 +14,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/engine"
-	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 
 	"github.com/nqueens/nqueens/internal/msg"
@@ -151,36 +150,14 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 	if f.verify {
 		opts = append(opts, nqueens.WithCheck())
 	}
-	var out *resultfile.Pending
-	if f.out != "" {
-		// Fail now, not after hours of counting, if --out cannot be written.
-		if out, err = resultfile.Create(f.out); errors.Is(err, resultfile.ErrNotRegular) {
-			return usagef("--out %w", err)
-		} else if errors.Is(err, resultfile.ErrLocked) {
-			return fmt.Errorf("--out %w: another nqueens run is writing it", err)
-		} else if err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-		defer out.Abort()
-		opts = append(opts, nqueens.WithShard(shard, shards, out))
-	} else if shards > 1 {
+	switch {
+	case f.out != "":
+		opts = append(opts, nqueens.WithShardFile(shard, shards, f.out))
+	case shards > 1:
 		opts = append(opts, nqueens.WithShard(shard, shards, nil))
 	}
 	if f.checkpoint != "" {
-		if st, err := os.Stat(f.checkpoint); err == nil && !st.Mode().IsRegular() {
-			return usagef("--checkpoint %s is not a regular file", f.checkpoint)
-		}
-		j, err := os.OpenFile(f.checkpoint, os.O_RDWR|os.O_CREATE, 0o644)
-		if err != nil {
-			return fmt.Errorf("--checkpoint: %w", err)
-		}
-		defer j.Close()
-		// One run per journal: a second is refused at once (a requeued
-		// Slurm task racing its old self, two pods on one volume).
-		if err := resultfile.Lock(j); err != nil {
-			return fmt.Errorf("--checkpoint %w: another nqueens run is writing it", err)
-		}
-		opts = append(opts, nqueens.WithJournal(j, f.checkpoint))
+		opts = append(opts, nqueens.WithJournalFile(f.checkpoint))
 	}
 	label := func(p nqueens.Progress) string {
 		if shards > 1 {
@@ -207,11 +184,6 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 	for _, note := range c.Notes {
 		fmt.Fprintf(stderr, "nqueens: note: %s\n", note)
 	}
-	if out != nil {
-		if err := out.Commit(); err != nil {
-			return fmt.Errorf("--out: %w", err)
-		}
-	}
 	rep := report.Of(c)
 	if f.json {
 		return report.WriteJSON(stdout, rep)
@@ -228,6 +200,17 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 // countError words the library's errors with the command's flags.
 func countError(err error) error {
 	var me *engine.MemoryError
+	var fe *nqueens.FileError
+	if errors.As(err, &fe) {
+		flag := map[string]string{"journal": "--checkpoint", "shard file": "--out"}[fe.Role]
+		switch {
+		case errors.Is(err, nqueens.ErrNotRegular):
+			return usagef("%s %w", flag, fe.Err)
+		case errors.Is(err, nqueens.ErrLocked):
+			return fmt.Errorf("%s %w: another nqueens run is writing it", flag, fe.Err)
+		}
+		return fmt.Errorf("%s: %w", flag, fe.Err)
+	}
 	if errors.As(err, &me) {
 		return usagef("--memory %s is too small for the join method on n = %d with %d workers: it needs at least %s (raise --memory, use fewer workers with -j, or --method sym)",
 			humanize.IBytes(uint64(me.Limit)), me.N, me.Workers, humanize.IBytes(uint64(me.Need)))

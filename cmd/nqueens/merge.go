@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -58,26 +56,12 @@ func minArgs(msg string) cobra.PositionalArgs {
 	}
 }
 
-// withFiles opens the files for the library and closes them after f. Only
-// regular files are opened (a FIFO would block, a device never end).
+// withFiles opens the files for the library and closes them after f.
 func withFiles(paths []string, f func([]nqueens.File) error) error {
-	var files []nqueens.File
-	for _, p := range paths {
-		if st, err := os.Stat(p); err != nil {
-			return err
-		} else if !st.Mode().IsRegular() {
-			return fmt.Errorf("%s is not a regular file (shard files and journals are)", p)
-		}
-		fh, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer fh.Close()
-		st, err := fh.Stat()
-		if err != nil {
-			return err
-		}
-		files = append(files, nqueens.File{Name: p, R: io.Reader(fh), ModTime: st.ModTime()})
+	files, closeAll, err := nqueens.OpenFiles(paths...)
+	if err != nil {
+		return err
 	}
+	defer closeAll()
 	return f(files)
 }

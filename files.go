@@ -1,0 +1,127 @@
+package nqueens
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/nqueens/nqueens/internal/resultfile"
+)
+
+// This file is the runner's side of files on disk: a journal locked for
+// the whole run, a shard file written whole or not at all, and the files
+// Merge and Status read.
+
+// FileError is an error about a run's journal or shard file on disk. Role
+// is "journal" or "shard file"; Err says what (it wraps [ErrLocked] for a
+// file another run holds, [ErrNotRegular] for a path that is no regular
+// file).
+type FileError struct {
+	Role, Path string
+	Err        error
+}
+
+func (e *FileError) Error() string { return e.Role + " " + e.Err.Error() }
+func (e *FileError) Unwrap() error { return e.Err }
+
+// Errors a [FileError] wraps.
+var (
+	ErrLocked     = resultfile.ErrLocked
+	ErrNotRegular = resultfile.ErrNotRegular
+)
+
+// WithJournalFile journals the run to the file at path, as [WithJournal]
+// does, creating it if need be. The run holds an exclusive lock on it
+// (flock; LockFileEx on Windows) from before the first task to the end, so
+// a second run on the same file fails at once with a [*FileError] wrapping
+// [ErrLocked] that names, on Linux, the holder's process ID.
+func WithJournalFile(path string) Option { return func(c *config) { c.jpath = path } }
+
+// WithShardFile counts shard i of m, as [WithShard] does, and writes its
+// shard file to path: to path + ".tmp", locked while the run writes it,
+// synced and renamed over path once complete, removed on any failure. A
+// path that exists and is not a regular file is refused before counting.
+func WithShardFile(i, m int, path string) Option {
+	return func(c *config) { c.shard, c.shards, c.outPath = i, m, path }
+}
+
+// openFiles opens the files c names by path for a run: the journal
+// (locked) and the shard file's temporary (locked). done closes them, and
+// commits the shard file if ok.
+func (c *config) openFiles() (done func(ok bool) error, err error) {
+	var closers []func(ok bool) error
+	done = func(ok bool) error {
+		var first error
+		for i := len(closers) - 1; i >= 0; i-- {
+			if err := closers[i](ok); err != nil && first == nil {
+				first = err
+			}
+		}
+		return first
+	}
+	if c.outPath != "" {
+		out, err := resultfile.Create(c.outPath)
+		if err != nil {
+			return nil, &FileError{"shard file", c.outPath, err}
+		}
+		c.out = out
+		closers = append(closers, func(ok bool) error {
+			if !ok {
+				out.Abort()
+				return nil
+			}
+			if err := out.Commit(); err != nil {
+				return &FileError{"shard file", c.outPath, err}
+			}
+			return nil
+		})
+	}
+	if c.jpath != "" {
+		fail := func(err error) (func(bool) error, error) {
+			done(false)
+			return nil, &FileError{"journal", c.jpath, err}
+		}
+		if st, err := os.Stat(c.jpath); err == nil && !st.Mode().IsRegular() {
+			return fail(fmt.Errorf("%s %w", c.jpath, ErrNotRegular))
+		}
+		f, err := os.OpenFile(c.jpath, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return fail(err)
+		}
+		if err := resultfile.Lock(f); err != nil {
+			f.Close()
+			return fail(err)
+		}
+		c.journal, c.jname = f, c.jpath
+		closers = append(closers, func(bool) error { return f.Close() })
+	}
+	return done, nil
+}
+
+// OpenFiles opens shard files and journals for [Merge] and [Status], with
+// their modification times; only regular files (a FIFO would block, a
+// device never end). close closes them.
+func OpenFiles(paths ...string) (files []File, close func(), err error) {
+	var opened []*os.File
+	close = func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err == nil && !st.Mode().IsRegular() {
+			err = fmt.Errorf("%s is not a regular file (shard files and journals are)", p)
+		}
+		var f *os.File
+		if err == nil {
+			f, err = os.Open(p)
+		}
+		if err != nil {
+			close()
+			return nil, nil, err
+		}
+		opened = append(opened, f)
+		files = append(files, File{Name: p, R: f, ModTime: st.ModTime()})
+	}
+	return files, close, nil
+}
