@@ -108,13 +108,6 @@ func (jw *journalWriter) add(r resultfile.Record) error {
 	return jw.err
 }
 
-// failed returns the journal's first write error.
-func (jw *journalWriter) failed() error {
-	jw.mu.Lock()
-	defer jw.mu.Unlock()
-	return jw.err
-}
-
 func (jw *journalWriter) syncLoop() {
 	defer jw.wg.Done()
 	t := time.NewTicker(syncEvery)

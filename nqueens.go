@@ -106,7 +106,6 @@ type config struct {
 	shards   int
 	out      io.Writer
 	grace    time.Duration
-	graceSet bool
 	onWait   func(Waiting)
 	now      <-chan struct{}
 	check    bool
@@ -184,7 +183,7 @@ func WithCheck() Option { return func(c *config) { c.check = true } }
 // WithGrace sets how long tasks still running when the context is
 // cancelled may finish (default 30 s); tasks still running after it are
 // abandoned (a journal counts them again on resume).
-func WithGrace(d time.Duration) Option { return func(c *config) { c.grace, c.graceSet = d, true } }
+func WithGrace(d time.Duration) Option { return func(c *config) { c.grace = d } }
 
 // WithStopNow abandons the running tasks at once, without waiting out the
 // grace period, when now is closed after the context was cancelled (a
@@ -193,8 +192,7 @@ func WithStopNow(now <-chan struct{}) Option { return func(c *config) { c.now = 
 
 // Waiting describes a cancelled run waiting for its running tasks.
 type Waiting struct {
-	Running int
-	Grace   time.Duration
+	Grace time.Duration // how long it waits at most
 }
 
 // WithWaiting calls f once when the context is cancelled while tasks are
