@@ -25,6 +25,7 @@ package engine
 import (
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/nqueens/nqueens/partition"
 )
@@ -35,12 +36,6 @@ const joinMaxN = partition.JoinMaxN
 
 // Join buffer sizes, in patterns.
 const (
-	// tableGroups is how many groups of 64 patterns are transposed at once:
-	// with 4-byte patterns their tables (8 KiB each) stay in L2.
-	tableGroups = 16
-	// itemBlock is how many patterns of the other side are matched against
-	// one block of tables before the next: 32 KiB, in L1.
-	itemBlock = 4096
 	// minJoinChunk and maxJoinChunk bound a worker's pattern buffers: below
 	// the minimum the west side would be listed again too often; above the
 	// maximum nothing is gained.
@@ -50,10 +45,10 @@ const (
 
 // joinWorkerBytes is the memory one worker needs for the join with pattern
 // buffers of chunk patterns each (one per side, and one per side sorted)
-// and one block of tables, not counting quarter lists listed for one task
-// when the cache's budget is spent.
+// and its table block, not counting quarter lists listed for one task when
+// the cache's budget is spent.
 func joinWorkerBytes(chunk int) int64 {
-	return int64(4*8*chunk) + int64(tableGroups*8*256*8)
+	return int64(4*8*chunk) + int64(unsafe.Sizeof(blockTable{}))
 }
 
 // joinScratch is a worker's reusable memory for join tasks.
@@ -63,7 +58,7 @@ type joinScratch struct {
 	// The same, sorted into sieve buckets. All four grow as tasks need,
 	// the first two up to chunk patterns.
 	sortE, sortW []uint64
-	tables       []groupTable
+	table        *blockTable
 	eastH        halfJoin
 	westH        halfJoin
 	// Quarter lists listed for one task (cache budget spent), and scratch
@@ -119,23 +114,23 @@ func grow(buf []uint64, n int, side []uint64) []uint64 {
 
 // countSides counts the disjoint pairs of east and west patterns,
 // transposing the side that makes the work smaller.
-func countSides(js *joinScratch, sv sieve, east, west []uint64, nbytes int) uint64 {
+func countSides(js *joinScratch, sv sieve, east, west []uint64, chunks int) uint64 {
 	if matchCost(len(west), len(east)) < matchCost(len(east), len(west)) {
-		return countPairs(js, sv, west, east, js.sortW[:len(west)], js.sortE[:len(east)], nbytes)
+		return countPairs(js, sv, west, east, js.sortW[:len(west)], js.sortE[:len(east)], chunks)
 	}
-	return countPairs(js, sv, east, west, js.sortE[:len(east)], js.sortW[:len(west)], nbytes)
+	return countPairs(js, sv, east, west, js.sortE[:len(east)], js.sortW[:len(west)], chunks)
 }
 
 // matchCost estimates the work of matching items patterns against tables
 // built from transposed ones, in matched item-group pairs.
 func matchCost(transposed, items int) int {
-	return (transposed + 63) / 64 * (items + buildCost)
+	return (transposed + blockPatterns - 1) / blockPatterns * (items + buildCost)
 }
 
 // runJoin counts the solutions of one join task.
 func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Result) {
-	if js.tables == nil {
-		js.tables = make([]groupTable, tableGroups)
+	if js.table == nil {
+		js.table = new(blockTable)
 	}
 	h := n / 2
 	all := uint64(1)<<uint(n) - 1
@@ -158,16 +153,15 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 	// (the pair test filters the south one through the north one).
 	js.westH.reset(lists[0], lists[1], qc.columns(0), bans[0][0]|bans[1][0], bans[0][1]|bans[1][1])
 	js.eastH.reset(lists[2], lists[3], qc.columns(1), bans[2][0]|bans[3][0], bans[2][1]|bans[3][1])
-	// Bytes per pattern; matchGroup reads at least 4 (patterns of fewer
-	// bytes have zero bytes there, whose words buildGroup fills too).
-	nbytes := max(4, (2*int(qc.w.width)+7)/8)
+	// Table chunks per pattern.
+	chunks := patternChunks(2 * int(qc.w.width))
 
 	var pairs uint64
 	ne := listSide(&js.eastH, &js.east, js.chunk)
 	nw := listSide(&js.westH, &js.west, js.chunk)
 	js.sortE = grow(js.sortE, ne, js.east)
 	js.sortW = grow(js.sortW, nw, js.west)
-	pairs = countSides(js, qc.sv, js.east[:ne], js.west[:nw], nbytes)
+	pairs = countSides(js, qc.sv, js.east[:ne], js.west[:nw], chunks)
 	for (!js.eastH.done || !js.westH.done) && !js.stopped() {
 		// A side did not fit in its buffer (the largest tasks of large
 		// boards, or a small --memory): each piece of the east side is
@@ -176,7 +170,7 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 		for !js.westH.done {
 			nw = js.westH.fill(js.west, 0)
 			js.sortW = grow(js.sortW, nw, js.west)
-			pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], nbytes)
+			pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], chunks)
 		}
 		if js.eastH.done {
 			break
@@ -186,7 +180,7 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 		js.westH.rewind()
 		nw = js.westH.fill(js.west, 0)
 		js.sortW = grow(js.sortW, nw, js.west)
-		pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], nbytes)
+		pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], chunks)
 	}
 	r.Total = pairs * t.Weight
 	r.Nodes = js.eastH.pairs + js.westH.pairs

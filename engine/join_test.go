@@ -202,11 +202,11 @@ func halves(p *partition.Plan) []partition.Task {
 func TestCountPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	js := newJoinScratch(minJoinChunk)
-	js.tables = make([]groupTable, tableGroups)
+	js.table = new(blockTable)
 	for _, n := range []int{4, 9, 16, 18, 23, 27, 32} {
 		w := newWindow(n)
 		sv := newSieve(w)
-		nbytes := max(4, (2*int(w.width)+7)/8)
+		chunks := patternChunks(2 * int(w.width))
 		random := func(k int) []uint64 {
 			xs := make([]uint64, k)
 			for i := range xs {
@@ -215,7 +215,7 @@ func TestCountPairs(t *testing.T) {
 			}
 			return xs
 		}
-		for _, sizes := range [][2]int{{0, 5}, {5, 0}, {1, 1}, {63, 7}, {64, 200}, {65, 1}, {700, 900}, {2000, 3000}, {64 * tableGroups * 2, 50},
+		for _, sizes := range [][2]int{{0, 5}, {5, 0}, {1, 1}, {63, 7}, {64, 200}, {65, 1}, {700, 900}, {2000, 3000}, {blockPatterns*2 + 70, 50},
 			{wideCut + 100, wideCut}} { // the widest cut too
 			a, b := random(sizes[0]), random(sizes[1])
 			var want uint64
@@ -226,9 +226,9 @@ func TestCountPairs(t *testing.T) {
 					}
 				}
 			}
-			assert.Equal(t, want, matchChunk(js, a, b, nbytes), "matchChunk n=%d sizes %v", n, sizes)
+			assert.Equal(t, want, matchChunk(js, a, b, chunks), "matchChunk n=%d sizes %v", n, sizes)
 			sa, sb := make([]uint64, len(a)), make([]uint64, len(b))
-			assert.Equal(t, want, countPairs(js, sv, a, b, sa, sb, nbytes), "countPairs n=%d sizes %v", n, sizes)
+			assert.Equal(t, want, countPairs(js, sv, a, b, sa, sb, chunks), "countPairs n=%d sizes %v", n, sizes)
 		}
 	}
 }

@@ -1,0 +1,253 @@
+// Command gen writes the join method's amd64 matching kernels
+// (engine/match_amd64.s and its Go declarations) with avo. Run it through
+// go generate in engine/; CI checks that its output is unchanged.
+//
+// A table block (engine.blockTable) holds up to 512 patterns, 8 groups of
+// 64: for each chunk k of 6 pattern bits (bits 6k..6k+5) and each of the 64
+// values v of that chunk, an entry of 8 words, word g with bit j set when
+// pattern 64g+j shares no bit with v there. A matching kernel counts, for
+// each item of a slice, the block's patterns the item is disjoint from: it
+// ANDs the entries the item's chunks select and counts the bits. There is
+// one function per number of chunks (1 to 11: patterns of up to 66 bits)
+// and instruction set: AVX-512 (one register per entry, VPOPCNTQ) and AVX2
+// (two registers per entry, bits counted by nibble lookups). The block is
+// built with AVX-512 by transposing the patterns' bits (transposeAVX512)
+// and combining the rows of each chunk's bits (buildRowAVX512).
+// engine.matchBlockGo and engine.buildBlockGo are their portable twins.
+package main
+
+import (
+	"fmt"
+	"math/bits"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Layout of engine.blockTable.
+const (
+	chunkBits  = 6
+	entries    = 1 << chunkBits
+	entryBytes = 8 * 8 // blockGroups words
+	rowBytes   = entries * entryBytes
+	maxChunks  = 11
+)
+
+const signature = "func(t *[11][64][8]uint64, items []uint64) uint64"
+
+func main() {
+	ConstraintExpr("amd64,!purego")
+	for c := 1; c <= maxChunks; c++ {
+		avx512(c)
+	}
+	nibbles := GLOBL("popcountNibbles", RODATA|NOPTR)
+	for i := range 32 {
+		DATA(i, U8(bits.OnesCount8(uint8(i%16))))
+	}
+	lowNibbles := GLOBL("lowNibbles", RODATA|NOPTR)
+	for i := range 32 {
+		DATA(i, U8(0x0f))
+	}
+	for c := 1; c <= maxChunks; c++ {
+		avx2(c, nibbles, lowNibbles)
+	}
+	transpose512()
+	buildRow512()
+	Generate()
+}
+
+// entry returns, in a fresh register, the offset within its row of the
+// entry chunk k of w selects: chunk k's value times entryBytes.
+func entry(w GPVirtual, k int) GPVirtual {
+	x := GP64()
+	MOVQ(w, x)
+	switch s := chunkBits*k - 6; { // entryBytes is 1<<6
+	case s < 0:
+		SHLQ(U8(-s), x)
+	case s > 0:
+		SHRQ(U8(s), x)
+	}
+	ANDQ(U32((entries-1)*entryBytes), x)
+	return x
+}
+
+func avx512(chunks int) {
+	TEXT(fmt.Sprintf("matchBlockAVX512x%d", chunks), NOSPLIT, signature)
+	Pragma("noescape")
+	Doc(fmt.Sprintf("matchBlockAVX512x%d counts the disjoint pairs of items (patterns of %d chunks) and the patterns of the block t, with AVX-512.", chunks, chunks))
+	t := Load(Param("t"), GP64())
+	p := Load(Param("items").Base(), GP64())
+	n := Load(Param("items").Len(), GP64())
+	acc := ZMM()
+	VPXORQ(acc, acc, acc)
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	Label("loop")
+	w := GP64()
+	MOVQ(Mem{Base: p}, w)
+	z := ZMM()
+	for k := range chunks {
+		m := Mem{Base: t, Index: entry(w, k), Scale: 1, Disp: k * rowBytes}
+		if k == 0 {
+			VMOVDQU64(m, z)
+		} else {
+			VPANDQ(m, z, z)
+		}
+	}
+	VPOPCNTQ(z, z)
+	VPADDQ(z, acc, acc)
+	ADDQ(U8(8), p)
+	DECQ(n)
+	JNZ(LabelRef("loop"))
+	Label("done")
+	y := YMM()
+	VEXTRACTI64X4(U8(1), acc, y)
+	VPADDQ(y, acc.AsY(), y)
+	sum(y)
+}
+
+// sum stores the sum of y's four words as the result.
+func sum(y VecVirtual) {
+	x, x2 := XMM(), XMM()
+	VEXTRACTI128(U8(1), y, x)
+	VPADDQ(x, y.AsX(), x)
+	VPSHUFD(U8(0x4e), x, x2)
+	VPADDQ(x2, x, x)
+	r := GP64()
+	VMOVQ(x, r)
+	VZEROUPPER()
+	Store(r, ReturnIndex(0))
+	RET()
+}
+
+func avx2(chunks int, nibbles, lowNibbles Mem) {
+	TEXT(fmt.Sprintf("matchBlockAVX2x%d", chunks), NOSPLIT, signature)
+	Pragma("noescape")
+	Doc(fmt.Sprintf("matchBlockAVX2x%d counts the disjoint pairs of items (patterns of %d chunks) and the patterns of the block t, with AVX2.", chunks, chunks))
+	t := Load(Param("t"), GP64())
+	p := Load(Param("items").Base(), GP64())
+	n := Load(Param("items").Len(), GP64())
+	lut, low, zero, acc := YMM(), YMM(), YMM(), YMM()
+	VMOVDQU(nibbles, lut)
+	VMOVDQU(lowNibbles, low)
+	VPXOR(zero, zero, zero)
+	VPXOR(acc, acc, acc)
+	TESTQ(n, n)
+	JZ(LabelRef("done"))
+	Label("loop")
+	w := GP64()
+	MOVQ(Mem{Base: p}, w)
+	a, b := YMM(), YMM()
+	for k := range chunks {
+		x := entry(w, k)
+		m := Mem{Base: t, Index: x, Scale: 1, Disp: k * rowBytes}
+		m2 := Mem{Base: t, Index: x, Scale: 1, Disp: k*rowBytes + 32}
+		if k == 0 {
+			VMOVDQU(m, a)
+			VMOVDQU(m2, b)
+		} else {
+			VPAND(m, a, a)
+			VPAND(m2, b, b)
+		}
+	}
+	// Bits counted per byte by looking up each nibble, both registers'
+	// counts added (at most 16 a byte), then summed per word.
+	c := YMM()
+	for _, v := range []VecVirtual{a, b} {
+		lo, hi := YMM(), YMM()
+		VPAND(low, v, lo)
+		VPSRLQ(U8(4), v, hi)
+		VPAND(low, hi, hi)
+		VPSHUFB(lo, lut, lo)
+		VPSHUFB(hi, lut, hi)
+		if v == a {
+			VPADDB(lo, hi, c)
+		} else {
+			VPADDB(lo, c, c)
+			VPADDB(hi, c, c)
+		}
+	}
+	VPSADBW(zero, c, c)
+	VPADDQ(c, acc, acc)
+	ADDQ(U8(8), p)
+	DECQ(n)
+	JNZ(LabelRef("loop"))
+	Label("done")
+	sum(acc)
+}
+
+// transpose512 transposes the 64×64 bit matrices of 8 groups at once:
+// lane g of a[b] is group g's word b. Six rounds swap ever smaller blocks
+// across the diagonal (engine.transpose64 does one group the same way).
+func transpose512() {
+	TEXT("transposeAVX512", NOSPLIT, "func(a *[64][8]uint64)")
+	Pragma("noescape")
+	Doc("transposeAVX512 transposes the 64×64 bit matrix of each lane of a: afterwards bit j of lane g of a[b] is what bit b of lane g of a[j] was.")
+	a := Load(Param("a"), GP64())
+	masks := GLOBL("transposeMasks", RODATA|NOPTR)
+	for i, m := range []uint64{0x00000000ffffffff, 0x0000ffff0000ffff, 0x00ff00ff00ff00ff, 0x0f0f0f0f0f0f0f0f, 0x3333333333333333, 0x5555555555555555} {
+		DATA(8*i, U64(m))
+	}
+	for r, j := 0, 32; j != 0; r, j = r+1, j>>1 {
+		m := ZMM()
+		VPBROADCASTQ(masks.Offset(8*r), m)
+		for k := 0; k < 64; k = (k + j + 1) &^ j {
+			x, y, t := ZMM(), ZMM(), ZMM()
+			VMOVDQU64(Mem{Base: a, Disp: 64 * k}, x)
+			VMOVDQU64(Mem{Base: a, Disp: 64 * (k + j)}, y)
+			VPSRLQ(U8(j), x, t)
+			VPXORQ(y, t, t)
+			VPANDQ(m, t, t)
+			VPXORQ(t, y, y)
+			VPSLLQ(U8(j), t, t)
+			VPXORQ(t, x, x)
+			VMOVDQU64(x, Mem{Base: a, Disp: 64 * k})
+			VMOVDQU64(y, Mem{Base: a, Disp: 64 * (k + j)})
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// buildRow512 fills one chunk's 64 entries of a table block from the rows
+// of that chunk's 6 bits (lane g: the patterns of group g that lack the
+// bit): entry v is the AND of the valid lanes and of the rows of v's bits,
+// from the ANDs of its low 3 bits' rows and of its high 3 bits', each kept
+// in registers.
+func buildRow512() {
+	TEXT("buildRowAVX512", NOSPLIT, "func(row *[64][8]uint64, lacks *[6][8]uint64, valid *[8]uint64)")
+	Pragma("noescape")
+	Doc("buildRowAVX512 sets row[v] to the AND of valid and of lacks[i] for each bit i of v.")
+	row := Load(Param("row"), GP64())
+	lacks := Load(Param("lacks"), GP64())
+	valid := Load(Param("valid"), GP64())
+	bit := func(i int) Mem { return Mem{Base: lacks, Disp: 64 * i} }
+	var lo, hi [8]VecVirtual
+	lo[0] = ZMM()
+	VMOVDQU64(Mem{Base: valid}, lo[0])
+	for v := 1; v < 8; v++ {
+		low := v & -v
+		lo[v], hi[v] = ZMM(), ZMM()
+		VPANDQ(bit(bits.TrailingZeros(uint(low))), lo[v^low], lo[v])
+		if v == low {
+			VMOVDQU64(bit(3+bits.TrailingZeros(uint(low))), hi[v])
+		} else {
+			VPANDQ(bit(3+bits.TrailingZeros(uint(low))), hi[v^low], hi[v])
+		}
+	}
+	e := ZMM()
+	for vh := range 8 {
+		for vl := range 8 {
+			dst := Mem{Base: row, Disp: entryBytes * (8*vh + vl)}
+			if vh == 0 {
+				VMOVDQU64(lo[vl], dst)
+				continue
+			}
+			VPANDQ(lo[vl], hi[vh], e)
+			VMOVDQU64(e, dst)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}

@@ -1,0 +1,83 @@
+//go:build amd64 && !purego
+
+package engine
+
+//go:generate go run -C _gen . -out ../match_amd64.s -stubs ../match_amd64_stubs.go -pkg engine
+
+import "github.com/klauspost/cpuid/v2"
+
+// kernelFunc is an assembly matching kernel for patterns of one number of
+// chunks.
+type kernelFunc = func(*[maxChunks][1 << chunkBits][blockGroups]uint64, []uint64) uint64
+
+// Matching kernels, best first; each entry is run only where the CPU and
+// the OS support it.
+var matchKernels = []matchKernel{
+	{"avx512", cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VPOPCNTDQ), [maxChunks]kernelFunc{
+		matchBlockAVX512x1, matchBlockAVX512x2, matchBlockAVX512x3, matchBlockAVX512x4, matchBlockAVX512x5, matchBlockAVX512x6,
+		matchBlockAVX512x7, matchBlockAVX512x8, matchBlockAVX512x9, matchBlockAVX512x10, matchBlockAVX512x11}},
+	{"avx2", cpuid.CPU.Supports(cpuid.AVX2), [maxChunks]kernelFunc{
+		matchBlockAVX2x1, matchBlockAVX2x2, matchBlockAVX2x3, matchBlockAVX2x4, matchBlockAVX2x5, matchBlockAVX2x6,
+		matchBlockAVX2x7, matchBlockAVX2x8, matchBlockAVX2x9, matchBlockAVX2x10, matchBlockAVX2x11}},
+}
+
+// matchKernel is an assembly kernel: one function per number of chunks.
+type matchKernel struct {
+	name      string
+	supported bool
+	byChunks  [maxChunks]kernelFunc
+}
+
+// asmBuild tells whether buildBlock builds with AVX-512.
+var asmBuild = cpuid.CPU.Supports(cpuid.AVX512F)
+
+// buildBlock fills the first chunks rows of t from up to blockPatterns
+// patterns, as [buildBlockGo] does.
+func buildBlock(t *blockTable, pats []uint64, chunks int) {
+	if !asmBuild {
+		buildBlockGo(t, pats, chunks)
+		return
+	}
+	// lacks[j] lane g: pattern 64g+j inverted (zero past the patterns);
+	// transposed, lacks[b] lane g has bit j set when that pattern lacks
+	// bit b. Rows past bit 63 are for the last chunk's bits that no
+	// pattern has.
+	var lacks [maxChunks * chunkBits][blockGroups]uint64
+	var valid [blockGroups]uint64
+	for g := range blockGroups {
+		lo, hi := min(64*g, len(pats)), min(64*g+64, len(pats))
+		for j, p := range pats[lo:hi] {
+			lacks[j&63][g] = ^p
+		}
+		if hi > lo {
+			valid[g] = ^uint64(0) >> (64 - uint(hi-lo))
+		}
+	}
+	transposeAVX512((*[64][blockGroups]uint64)(lacks[:64]))
+	for k := range min(chunks, maxChunks) {
+		buildRowAVX512(&t[k], (*[chunkBits][blockGroups]uint64)(lacks[chunkBits*k:]), &valid)
+	}
+}
+
+// asmMatch is the kernel matchBlock runs: the best one supported, nil for
+// none.
+var asmMatch = bestMatchKernel()
+
+func bestMatchKernel() *matchKernel {
+	for i := range matchKernels {
+		if matchKernels[i].supported {
+			return &matchKernels[i]
+		}
+	}
+	return nil
+}
+
+// matchBlock counts the disjoint pairs of an item and a pattern of the
+// block t (see [matchBlockGo], its portable twin) with the best kernel the
+// CPU supports.
+func matchBlock(t *blockTable, chunks, groups int, items []uint64) uint64 {
+	if asmMatch == nil {
+		return matchBlockGo(t, chunks, groups, items)
+	}
+	return asmMatch.byChunks[min(max(chunks, 1), maxChunks)-1]((*[maxChunks][1 << chunkBits][blockGroups]uint64)(t), items)
+}

@@ -1,0 +1,14 @@
+//go:build !amd64 || purego
+
+package engine
+
+// matchBlock is the portable kernel where no assembly one is built.
+func matchBlock(t *blockTable, chunks, groups int, items []uint64) uint64 {
+	return matchBlockGo(t, chunks, groups, items)
+}
+
+// buildBlock fills t from up to blockPatterns patterns
+// each, the portable way.
+func buildBlock(t *blockTable, pats []uint64, chunks int) {
+	buildBlockGo(t, pats, chunks)
+}
