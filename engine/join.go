@@ -151,8 +151,8 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 	// A shared list comes with the middle queen's diagonals, which the
 	// half-join then leaves out; both of a half's lists must have them
 	// (the pair test filters the south one through the north one).
-	js.westH.reset(lists[0], lists[1], qc.columns(0), bans[0][0]|bans[1][0], bans[0][1]|bans[1][1])
-	js.eastH.reset(lists[2], lists[3], qc.columns(1), bans[2][0]|bans[3][0], bans[2][1]|bans[3][1])
+	js.westH.reset(lists[0], lists[1], qc.w, qc.columns(0), bans[0][0]|bans[1][0], bans[0][1]|bans[1][1])
+	js.eastH.reset(lists[2], lists[3], qc.w, qc.columns(1), bans[2][0]|bans[3][0], bans[2][1]|bans[3][1])
 	// Table chunks per pattern.
 	chunks := patternChunks(2 * int(qc.w.width))
 

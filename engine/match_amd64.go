@@ -28,13 +28,14 @@ type matchKernel struct {
 	byChunks  [maxChunks]kernelFunc
 }
 
-// asmBuild tells whether buildBlock builds with AVX-512.
-var asmBuild = cpuid.CPU.Supports(cpuid.AVX512F)
+// hasAVX512 tells whether buildBlock and joinSouth run their AVX-512
+// kernels.
+var hasAVX512 = cpuid.CPU.Supports(cpuid.AVX512F)
 
 // buildBlock fills the first chunks rows of t from up to blockPatterns
 // patterns, as [buildBlockGo] does.
 func buildBlock(t *blockTable, pats []uint64, chunks int) {
-	if !asmBuild {
+	if !hasAVX512 {
 		buildBlockGo(t, pats, chunks)
 		return
 	}
@@ -80,4 +81,14 @@ func matchBlock(t *blockTable, chunks, groups int, items []uint64) uint64 {
 		return matchBlockGo(t, chunks, groups, items)
 	}
 	return asmMatch.byChunks[min(max(chunks, 1), maxChunks)-1]((*[maxChunks][1 << chunkBits][blockGroups]uint64)(t), items)
+}
+
+// joinNorths lists half-boards as [joinNorthsGo] does, eight south
+// placements at a time where the CPU has AVX-512.
+func joinNorths(n1, n2, s1, s2, buf []uint64, k int, ban1, ban2 uint64, w window) int {
+	if !hasAVX512 {
+		return joinNorthsGo(n1, n2, s1, s2, buf, k, ban1, ban2, w)
+	}
+	return k + joinNorthsAVX512(n1, n2[:len(n1)], s1, s2[:len(s1)], buf[k:k+len(n1)*len(s1)],
+		ban1, ban2, uint64(w.lo), uint64(w.width), w.mask)
 }

@@ -12,3 +12,8 @@ func matchBlock(t *blockTable, chunks, groups int, items []uint64) uint64 {
 func buildBlock(t *blockTable, pats []uint64, chunks int) {
 	buildBlockGo(t, pats, chunks)
 }
+
+// joinNorths lists half-boards the portable way (see [joinNorthsGo]).
+func joinNorths(n1, n2, s1, s2, buf []uint64, k int, ban1, ban2 uint64, w window) int {
+	return joinNorthsGo(n1, n2, s1, s2, buf, k, ban1, ban2, w)
+}

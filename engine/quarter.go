@@ -19,17 +19,15 @@ import (
 	"sync/atomic"
 )
 
-// qplace is a placement of queens in a quarter: the diagonals its queens
-// take (bit c-r+n-1 and bit r+c for a queen at row r, column c) and their
-// part of the overlap pattern (see window).
-type qplace struct{ d1, d2, pat uint64 }
-
 // quarterList holds the placements of one queen in each row of a set of a
-// quarter's rows, grouped by the set of columns they take.
+// quarter's rows, grouped by the set of columns they take. A placement is
+// the diagonals its queens take: bit c-r+n-1 of d1 and bit r+c of d2 for a
+// queen at row r, column c (two arrays: the half-join reads eight at a
+// time).
 type quarterList struct {
 	keys   []uint64 // column sets, increasing
-	offs   []uint32 // placements of keys[i] are places[offs[i]:offs[i+1]]
-	places []qplace
+	offs   []uint32 // placements of keys[i] are d1[offs[i]:offs[i+1]] and d2's
+	d1, d2 []uint64
 }
 
 // window is the overlap of the two halves' diagonals: a west queen and an
@@ -53,15 +51,12 @@ func (w window) pattern(d1, d2 uint64) uint64 {
 }
 
 // keyed is a placement with its column set, while a list is being built.
-type keyed struct {
-	cols uint64
-	p    qplace
-}
+type keyed struct{ cols, d1, d2 uint64 }
 
 // listQuarter fills q with the placements of one queen in each row of rows,
 // in the columns cols of an n×n board, none attacking another. tmp is
 // scratch space, returned for reuse.
-func listQuarter(q *quarterList, n int, rows, cols uint64, w window, tmp []keyed) []keyed {
+func listQuarter(q *quarterList, n int, rows, cols uint64, tmp []keyed) []keyed {
 	var rs [joinMaxN + 1]uint
 	k := 0
 	for x := rows; x != 0; x &= x - 1 {
@@ -72,7 +67,7 @@ func listQuarter(q *quarterList, n int, rows, cols uint64, w window, tmp []keyed
 	var rec func(i int, used, d1, d2 uint64)
 	rec = func(i int, used, d1, d2 uint64) {
 		if i == k {
-			tmp = append(tmp, keyed{used, qplace{d1, d2, w.pattern(d1, d2)}})
+			tmp = append(tmp, keyed{used, d1, d2})
 			return
 		}
 		r := rs[i]
@@ -84,15 +79,16 @@ func listQuarter(q *quarterList, n int, rows, cols uint64, w window, tmp []keyed
 	}
 	rec(0, 0, 0, 0)
 	slices.SortFunc(tmp, func(a, b keyed) int { return cmp.Compare(a.cols, b.cols) })
-	q.keys, q.offs, q.places = q.keys[:0], q.offs[:0], q.places[:0]
+	q.keys, q.offs, q.d1, q.d2 = q.keys[:0], q.offs[:0], q.d1[:0], q.d2[:0]
 	for i, e := range tmp {
 		if i == 0 || e.cols != tmp[i-1].cols {
 			q.keys = append(q.keys, e.cols)
-			q.offs = append(q.offs, uint32(len(q.places)))
+			q.offs = append(q.offs, uint32(len(q.d1)))
 		}
-		q.places = append(q.places, e.p)
+		q.d1 = append(q.d1, e.d1)
+		q.d2 = append(q.d2, e.d2)
 	}
-	q.offs = append(q.offs, uint32(len(q.places)))
+	q.offs = append(q.offs, uint32(len(q.d1)))
 	return tmp
 }
 
@@ -183,16 +179,17 @@ func (c *quarterCache) get(q int, rows uint64, mid int, own *quarterList, tmp *[
 // budget allows. It returns the kept copy (or another worker's) and true,
 // or own and false.
 func (c *quarterCache) list(slot *atomic.Pointer[quarterList], q int, rows uint64, own *quarterList, tmp *[]keyed) (*quarterList, bool) {
-	*tmp = listQuarter(own, c.n, rows, c.columns(q/2), c.w, *tmp)
+	*tmp = listQuarter(own, c.n, rows, c.columns(q/2), *tmp)
 	size := own.bytes()
 	if c.room.Add(-size) < 0 {
 		c.room.Add(size)
 		return own, false
 	}
 	kept := &quarterList{
-		keys:   slices.Clone(own.keys),
-		offs:   slices.Clone(own.offs),
-		places: slices.Clone(own.places),
+		keys: slices.Clone(own.keys),
+		offs: slices.Clone(own.offs),
+		d1:   slices.Clone(own.d1),
+		d2:   slices.Clone(own.d2),
 	}
 	if !slot.CompareAndSwap(nil, kept) {
 		c.room.Add(size) // another worker listed it first
@@ -204,13 +201,14 @@ func (c *quarterCache) list(slot *atomic.Pointer[quarterList], q int, rows uint6
 
 // bytes is the memory a kept list takes.
 func (l *quarterList) bytes() int64 {
-	return int64(len(l.keys))*8 + int64(len(l.offs))*4 + int64(len(l.places))*24 + 72
+	return int64(len(l.keys))*8 + int64(len(l.offs))*4 + int64(len(l.d1))*16 + 96
 }
 
 // halfJoin lists the patterns of one half's boards by joining a north and
 // a south list. Listing can stop when a buffer is full and resume.
 type halfJoin struct {
 	north, south *quarterList
+	w            window
 	cols         uint64 // the half's columns
 	ban1, ban2   uint64 // the middle queen's diagonals, for shared lists
 	i, j         int    // north key (increasing), south key (decreasing)
@@ -219,8 +217,8 @@ type halfJoin struct {
 	pairs        uint64 // north-south pairs compared
 }
 
-func (hj *halfJoin) reset(north, south *quarterList, cols, ban1, ban2 uint64) {
-	*hj = halfJoin{north: north, south: south, cols: cols, ban1: ban1, ban2: ban2, j: len(south.keys) - 1}
+func (hj *halfJoin) reset(north, south *quarterList, w window, cols, ban1, ban2 uint64) {
+	*hj = halfJoin{north: north, south: south, w: w, cols: cols, ban1: ban1, ban2: ban2, j: len(south.keys) - 1}
 }
 
 // rewind makes the next fill list the half again from the start.
@@ -233,8 +231,7 @@ func (hj *halfJoin) rewind() {
 // listing is complete.
 func (hj *halfJoin) fill(buf []uint64, k int) int {
 	N, S := hj.north, hj.south
-	mask := len(buf) - 1
-	for ; hj.i < len(N.keys); hj.i, hj.x = hj.i+1, 0 {
+	for ; hj.i < len(N.keys); hj.i, hj.x, hj.y = hj.i+1, 0, 0 {
 		// South keys decrease as north keys increase: their complements
 		// within the half's columns are in the opposite order.
 		want := hj.cols ^ N.keys[hj.i]
@@ -247,36 +244,100 @@ func (hj *halfJoin) fill(buf []uint64, k int) int {
 		if S.keys[hj.j] != want {
 			continue
 		}
-		nr := N.places[N.offs[hj.i]:N.offs[hj.i+1]]
-		sr := S.places[S.offs[hj.j]:S.offs[hj.j+1]]
-		for ; hj.x < len(nr); hj.x, hj.y = hj.x+1, 0 {
-			a := nr[hj.x]
-			if a.d1&hj.ban1|a.d2&hj.ban2 != 0 {
+		lo, hi := int(N.offs[hj.i]), int(N.offs[hj.i+1])
+		s1 := S.d1[S.offs[hj.j]:S.offs[hj.j+1]]
+		s2 := S.d2[S.offs[hj.j]:S.offs[hj.j+1]]
+		if len(s1) == 0 {
+			continue
+		}
+		for hj.x < hi-lo {
+			room := len(buf) - k
+			if hj.y == 0 && room >= len(s1) {
+				// Whole north placements, as many as the buffer takes.
+				c := min(hi-lo-hj.x, room/len(s1))
+				n1, n2 := N.d1[lo+hj.x:][:c], N.d2[lo+hj.x:][:c]
+				k = joinNorths(n1, n2, s1, s2, buf, k, hj.ban1, hj.ban2, hj.w)
+				hj.pairs += uint64(spared(n1, n2, hj.ban1, hj.ban2) * len(s1))
+				hj.x += c
+				continue
+			}
+			// The buffer is nearly full: part of one north placement's.
+			a1, a2 := N.d1[lo+hj.x], N.d2[lo+hj.x]
+			if a1&hj.ban1|a2&hj.ban2 != 0 {
+				hj.x, hj.y = hj.x+1, 0
 				continue // attacks the middle column's queen
 			}
-			// A south placement that attacks the middle queen shares a
-			// diagonal with a as extended here: the pair test below
-			// leaves it out at no extra cost.
-			a.d1 |= hj.ban1
-			a.d2 |= hj.ban2
-			room := len(buf) - k
 			if room == 0 {
 				return k
 			}
-			end := min(len(sr), hj.y+room)
-			for _, b := range sr[hj.y:end] {
-				// Written always, kept only when the pair is compatible:
-				// no branch to mispredict.
-				buf[k&mask] = a.pat | b.pat
-				k += int(b2u((a.d1&b.d1)|(a.d2&b.d2) == 0))
-			}
+			end := min(len(s1), hj.y+room)
+			k = joinSouthGo(a1|hj.ban1, a2|hj.ban2, hj.w.pattern(a1, a2), s1[hj.y:end], s2[hj.y:end], buf, k, hj.w)
 			hj.pairs += uint64(end - hj.y)
-			if end < len(sr) {
+			if end < len(s1) {
 				hj.y = end
 				return k
 			}
+			hj.x, hj.y = hj.x+1, 0
 		}
 	}
 	hj.done = true
+	return k
+}
+
+// spared counts the north placements that do not attack the middle
+// column's queen (diagonals ban1, ban2).
+func spared(n1, n2 []uint64, ban1, ban2 uint64) int {
+	if ban1|ban2 == 0 {
+		return len(n1)
+	}
+	c := 0
+	n2 = n2[:len(n1)]
+	for i, a1 := range n1 {
+		c += int(b2u(a1&ban1|n2[i]&ban2 == 0))
+	}
+	return c
+}
+
+// joinNorthsGo writes to buf from index k on, in order, the patterns of
+// the half-boards of each north placement (n1[i], n2[i]) that spares the
+// middle column's queen (diagonals ban1, ban2; none for even n) with the
+// south placements compatible with it and with that queen (see
+// [joinSouthGo]), and returns the index after the last: the portable
+// kernel, and the assembly one's twin. buf has room for
+// len(n1)*len(s1) patterns from k.
+func joinNorthsGo(n1, n2, s1, s2, buf []uint64, k int, ban1, ban2 uint64, w window) int {
+	n2 = n2[:len(n1)]
+	for i, a1 := range n1 {
+		a2 := n2[i]
+		if a1&ban1|a2&ban2 != 0 {
+			continue
+		}
+		// A south placement that attacks the middle queen shares a
+		// diagonal with the north one as extended here: the pair test
+		// leaves it out at no extra cost.
+		k = joinSouthGo(a1|ban1, a2|ban2, w.pattern(a1, a2), s1, s2, buf, k, w)
+	}
+	return k
+}
+
+// joinSouthGo writes to buf from index k on, in order, the pattern of the
+// half-board of a north placement (diagonals a1, a2; pattern apat) with
+// each south placement (s1[i], s2[i]) that shares no diagonal with it, and
+// returns the index after the last: the portable kernel, and the assembly
+// one's twin. buf's length is a power of two with room for len(s1) from
+// k, and s2 is as long as s1.
+func joinSouthGo(a1, a2, apat uint64, s1, s2, buf []uint64, k int, w window) int {
+	if len(buf) == 0 {
+		return k
+	}
+	mask := len(buf) - 1
+	s2 = s2[:len(s1)]
+	for i, b1 := range s1 {
+		b2 := s2[i]
+		// Written always, kept only when the pair is compatible: no
+		// branch to mispredict.
+		buf[k&mask] = apat | w.pattern(b1, b2)
+		k += int(b2u((a1&b1)|(a2&b2) == 0))
+	}
 	return k
 }

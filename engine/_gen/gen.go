@@ -14,6 +14,10 @@
 // built with AVX-512 by transposing the patterns' bits (transposeAVX512)
 // and combining the rows of each chunk's bits (buildRowAVX512).
 // engine.matchBlockGo and engine.buildBlockGo are their portable twins.
+//
+// joinNorthsAVX512 lists half-boards eight at a time: north placements one
+// by one against eight south ones, the compatible pairs' patterns
+// compressed into the output (engine.joinNorthsGo is its twin).
 package main
 
 import (
@@ -54,6 +58,7 @@ func main() {
 	}
 	transpose512()
 	buildRow512()
+	joinNorths512()
 	Generate()
 }
 
@@ -249,5 +254,122 @@ func buildRow512() {
 		}
 	}
 	VZEROUPPER()
+	RET()
+}
+
+// joinNorths512 writes the patterns of the half-boards of each north
+// placement that spares the middle queen (a1&ban1 | a2&ban2 == 0) with
+// the south placements that share no diagonal with it (the north one's
+// diagonals extended by the middle queen's), eight south placements a
+// step: lanes past the end are masked off, compatible lanes' patterns are
+// compressed to the front of a register and stored under a mask of their
+// count.
+func joinNorths512() {
+	TEXT("joinNorthsAVX512", NOSPLIT, "func(n1, n2, s1, s2, out []uint64, ban1, ban2, lo, width, mask uint64) int")
+	Pragma("noescape")
+	Doc("joinNorthsAVX512 does what engine.joinNorthsGo does, with AVX-512; n2 is as long as n1, s2 as s1, and out has room for len(n1)*len(s1) patterns.")
+	zm := ZMM()
+	VPBROADCASTQ(Load(Param("mask"), GP64()), zm)
+	xlo, xw := XMM(), XMM()
+	VMOVQ(Load(Param("lo"), GP64()), xlo)
+	VMOVQ(Load(Param("width"), GP64()), xw)
+	q1 := Load(Param("n1").Base(), GP64())
+	q2 := Load(Param("n2").Base(), GP64())
+	nn := Load(Param("n1").Len(), GP64())
+	o := Load(Param("out").Base(), GP64())
+	cnt := GP64()
+	XORQ(cnt, cnt)
+	TESTQ(nn, nn)
+	JZ(LabelRef("done"))
+	Label("north")
+	// Arguments other than pointers and counts are read again for each
+	// north placement: fewer registers live in the south loop.
+	a1, a2, t, t2 := GP64(), GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: q1}, a1)
+	MOVQ(Mem{Base: q2}, a2)
+	ban1 := Load(Param("ban1"), GP64())
+	ban2 := Load(Param("ban2"), GP64())
+	MOVQ(a1, t)
+	ANDQ(ban1, t)
+	MOVQ(a2, t2)
+	ANDQ(ban2, t2)
+	ORQ(t2, t)
+	JNZ(LabelRef("next")) // attacks the middle column's queen
+	// The north placement's pattern, then its diagonals extended by the
+	// middle queen's.
+	loR := Load(Param("lo"), GP64())
+	pa, pb := GP64(), GP64()
+	SHRXQ(loR, a1, pa)
+	SHRXQ(loR, a2, pb)
+	maskR := Load(Param("mask"), GP64())
+	ANDQ(maskR, pa)
+	ANDQ(maskR, pb)
+	wR := Load(Param("width"), GP64())
+	SHLXQ(wR, pb, pb)
+	ORQ(pb, pa)
+	za1, za2, zp := ZMM(), ZMM(), ZMM()
+	VPBROADCASTQ(pa, zp)
+	ORQ(ban1, a1)
+	ORQ(ban2, a2)
+	VPBROADCASTQ(a1, za1)
+	VPBROADCASTQ(a2, za2)
+	p1 := Load(Param("s1").Base(), GP64())
+	p2 := Load(Param("s2").Base(), GP64())
+	n := Load(Param("s1").Len(), GP64())
+	TESTQ(n, n)
+	JZ(LabelRef("next"))
+	Label("south")
+	// live: the lanes still in s1 (all eight but at the end).
+	m, t8 := GP64(), GP64()
+	MOVQ(U32(8), m)
+	CMPQ(n, m)
+	CMOVQLT(n, m)
+	MOVQ(U32(8), t8)
+	SUBQ(m, t8)
+	live := GP64()
+	MOVQ(U32(0xff), live)
+	SHRXQ(t8, live, live)
+	kl := K()
+	KMOVW(live.As32(), kl)
+	z1, z2, zt := ZMM(), ZMM(), ZMM()
+	VMOVDQU64_Z(Mem{Base: p1}, kl, z1)
+	VMOVDQU64_Z(Mem{Base: p2}, kl, z2)
+	VPANDQ(za1, z1, zt)
+	VPTERNLOGQ(U8(0xf8), za2, z2, zt) // zt |= z2 & za2
+	kf := K()
+	VPTESTNMQ(zt, zt, kl, kf)
+	VPSRLQ(xlo, z1, z1)
+	VPSRLQ(xlo, z2, z2)
+	VPANDQ(zm, z2, z2)
+	VPSLLQ(xw, z2, z2)
+	VPTERNLOGQ(U8(0xea), z2, zm, z1) // z1 = z1&zm | z2
+	VPORQ(zp, z1, z1)
+	zc := ZMM()
+	VPCOMPRESSQ(z1, kf, zc)
+	f := GP64()
+	KMOVW(kf, f.As32())
+	POPCNTL(f.As32(), f.As32())
+	// Store the first f lanes: mask 0xff >> (8-f).
+	sh, sm := GP64(), GP64()
+	MOVQ(U32(8), sh)
+	SUBQ(f, sh)
+	MOVQ(U32(0xff), sm)
+	SHRXQ(sh, sm, sm)
+	ks := K()
+	KMOVW(sm.As32(), ks)
+	VMOVDQU64(zc, ks, Mem{Base: o, Index: cnt, Scale: 8})
+	ADDQ(f, cnt)
+	ADDQ(U8(64), p1)
+	ADDQ(U8(64), p2)
+	SUBQ(m, n)
+	JNZ(LabelRef("south"))
+	Label("next")
+	ADDQ(U8(8), q1)
+	ADDQ(U8(8), q2)
+	DECQ(nn)
+	JNZ(LabelRef("north"))
+	Label("done")
+	VZEROUPPER()
+	Store(cnt, ReturnIndex(0))
 	RET()
 }
