@@ -89,13 +89,15 @@ func TestListQuarter(t *testing.T) {
 			for sub := uint64(0); sub < 1<<uint(hi-lo); sub++ {
 				rows := sub << uint(lo)
 				var l quarterList
-				listQuarter(&l, n, rows, qc.columns(q/2), nil)
+				listQuarter(&l, n, q, rows, qc.columns(q/2), nil)
 				var got []string
 				require.True(t, slices.IsSorted(l.keys))
 				require.Len(t, l.offs, len(l.keys)+1)
 				for i, k := range l.keys {
-					for x := l.offs[i]; x < l.offs[i+1]; x++ {
-						got = append(got, fmt.Sprintf("%x/%x/%x", k, l.d1[x], l.d2[x]))
+					for _, p := range l.places[l.offs[i]:l.offs[i+1]] {
+						d1, d2 := l.f.unpack(p)
+						require.Equal(t, p, l.f.pack(d1, d2), "packed in 64 bits")
+						got = append(got, fmt.Sprintf("%x/%x/%x", k, d1, d2))
 					}
 				}
 				slices.Sort(got)

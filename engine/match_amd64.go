@@ -85,10 +85,9 @@ func matchBlock(t *blockTable, chunks, groups int, items []uint64) uint64 {
 
 // joinNorths lists half-boards as [joinNorthsGo] does, eight south
 // placements at a time where the CPU has AVX-512.
-func joinNorths(n1, n2, s1, s2, buf []uint64, k int, ban1, ban2 uint64, w window) int {
+func joinNorths(np, sp, buf []uint64, k int, jf *joinFrame) int {
 	if !hasAVX512 {
-		return joinNorthsGo(n1, n2, s1, s2, buf, k, ban1, ban2, w)
+		return joinNorthsGo(np, sp, buf, k, jf)
 	}
-	return k + joinNorthsAVX512(n1, n2[:len(n1)], s1, s2[:len(s1)], buf[k:k+len(n1)*len(s1)],
-		ban1, ban2, uint64(w.lo), uint64(w.width), w.mask)
+	return k + joinNorthsAVX512(np, sp, buf[k:k+len(np)*len(sp)], &jf.args)
 }

@@ -3523,96 +3523,103 @@ TEXT ·buildRowAVX512(SB), NOSPLIT, $0-24
 	VZEROUPPER
 	RET
 
-// func joinNorthsAVX512(n1 []uint64, n2 []uint64, s1 []uint64, s2 []uint64, out []uint64, ban1 uint64, ban2 uint64, lo uint64, width uint64, mask uint64) int
+// func joinNorthsAVX512(np []uint64, sp []uint64, out []uint64, a *[14]uint64) int
 // Requires: AVX, AVX512F, BMI2, CMOV, POPCNT
-TEXT ·joinNorthsAVX512(SB), NOSPLIT, $0-168
-	MOVQ         mask+152(FP), AX
-	VPBROADCASTQ AX, Z0
-	MOVQ         lo+136(FP), AX
-	VMOVQ        AX, X1
-	MOVQ         width+144(FP), AX
-	VMOVQ        AX, X2
-	MOVQ         n1_base+0(FP), AX
-	MOVQ         n2_base+24(FP), CX
-	MOVQ         n1_len+8(FP), DX
-	MOVQ         out_base+96(FP), BX
+TEXT ·joinNorthsAVX512(SB), NOSPLIT, $0-88
+	MOVQ         a+72(FP), AX
+	VPBROADCASTQ 64(AX), Z0
+	VPBROADCASTQ 72(AX), Z1
+	VMOVQ        56(AX), X2
+	VMOVQ        80(AX), X3
+	VMOVQ        88(AX), X4
+	VMOVQ        96(AX), X5
+	VMOVQ        104(AX), X6
+	MOVQ         np_base+0(FP), CX
+	MOVQ         np_len+8(FP), DX
+	MOVQ         out_base+48(FP), BX
 	XORQ         SI, SI
 	TESTQ        DX, DX
 	JZ           done
 
 north:
-	MOVQ         (AX), DI
-	MOVQ         (CX), R8
-	MOVQ         ban1+120(FP), R11
-	MOVQ         ban2+128(FP), R12
-	MOVQ         DI, R9
-	ANDQ         R11, R9
-	MOVQ         R8, R10
-	ANDQ         R12, R10
+	MOVQ         (CX), DI
+	MOVL         DI, R8
+	MOVQ         (AX), R9
+	SHLXQ        R9, R8, R8
+	SHRQ         $0x20, DI
+	MOVQ         8(AX), R9
+	SHLXQ        R9, DI, DI
+	MOVQ         R8, R9
+	ANDQ         32(AX), R9
+	MOVQ         DI, R10
+	ANDQ         40(AX), R10
 	ORQ          R10, R9
 	JNZ          next
-	MOVQ         lo+136(FP), R9
-	SHRXQ        R9, DI, R10
-	SHRXQ        R9, R8, R9
-	MOVQ         mask+152(FP), R13
-	ANDQ         R13, R10
-	ANDQ         R13, R9
-	MOVQ         width+144(FP), R13
-	SHLXQ        R13, R9, R9
-	ORQ          R9, R10
-	VPBROADCASTQ R10, Z5
-	ORQ          R11, DI
-	ORQ          R12, R8
-	VPBROADCASTQ DI, Z3
-	VPBROADCASTQ R8, Z4
-	MOVQ         s1_base+48(FP), DI
-	MOVQ         s2_base+72(FP), R8
-	MOVQ         s1_len+56(FP), R9
-	TESTQ        R9, R9
+	MOVQ         48(AX), R9
+	SHRXQ        R9, R8, R10
+	SHRXQ        R9, DI, R11
+	ANDQ         64(AX), R10
+	ANDQ         64(AX), R11
+	MOVQ         56(AX), R9
+	SHLXQ        R9, R11, R11
+	ORQ          R11, R10
+	VPBROADCASTQ R10, Z7
+	ORQ          32(AX), R8
+	ORQ          40(AX), DI
+	MOVQ         16(AX), R9
+	SHRXQ        R9, R8, R8
+	ANDQ         72(AX), R8
+	MOVQ         24(AX), R9
+	SHRXQ        R9, DI, DI
+	SHLQ         $0x20, DI
+	ORQ          DI, R8
+	VPBROADCASTQ R8, Z8
+	MOVQ         sp_base+24(FP), DI
+	MOVQ         sp_len+32(FP), R8
+	TESTQ        R8, R8
 	JZ           next
 
 south:
+	MOVQ        $0x00000008, R9
+	CMPQ        R8, R9
+	CMOVQLT     R8, R9
 	MOVQ        $0x00000008, R10
-	CMPQ        R9, R10
-	CMOVQLT     R9, R10
+	SUBQ        R9, R10
+	MOVQ        $0x000000ff, R11
+	SHRXQ       R10, R11, R11
+	KMOVW       R11, K1
+	VMOVDQU64.Z (DI), K1, Z9
+	VPTESTNMQ   Z9, Z8, K1, K1
+	VPANDQ      Z1, Z9, Z10
+	VPSLLQ      X3, Z10, Z10
+	VPSRLQ      X4, Z10, Z10
+	VPSRLQ      $0x20, Z9, Z9
+	VPSLLQ      X5, Z9, Z9
+	VPSRLQ      X6, Z9, Z9
+	VPANDQ      Z0, Z9, Z9
+	VPSLLQ      X2, Z9, Z9
+	VPTERNLOGQ  $0xea, Z9, Z0, Z10
+	VPORQ       Z7, Z10, Z10
+	VPCOMPRESSQ Z10, K1, Z11
+	KMOVW       K1, R10
+	POPCNTL     R10, R10
 	MOVQ        $0x00000008, R11
 	SUBQ        R10, R11
 	MOVQ        $0x000000ff, R12
 	SHRXQ       R11, R12, R12
 	KMOVW       R12, K1
-	VMOVDQU64.Z (DI), K1, Z6
-	VMOVDQU64.Z (R8), K1, Z7
-	VPANDQ      Z3, Z6, Z8
-	VPTERNLOGQ  $0xf8, Z4, Z7, Z8
-	VPTESTNMQ   Z8, Z8, K1, K1
-	VPSRLQ      X1, Z6, Z6
-	VPSRLQ      X1, Z7, Z7
-	VPANDQ      Z0, Z7, Z7
-	VPSLLQ      X2, Z7, Z7
-	VPTERNLOGQ  $0xea, Z7, Z0, Z6
-	VPORQ       Z5, Z6, Z6
-	VPCOMPRESSQ Z6, K1, Z9
-	KMOVW       K1, R11
-	POPCNTL     R11, R11
-	MOVQ        $0x00000008, R12
-	SUBQ        R11, R12
-	MOVQ        $0x000000ff, R13
-	SHRXQ       R12, R13, R13
-	KMOVW       R13, K1
-	VMOVDQU64   Z9, K1, (BX)(SI*8)
-	ADDQ        R11, SI
+	VMOVDQU64   Z11, K1, (BX)(SI*8)
+	ADDQ        R10, SI
 	ADDQ        $0x40, DI
-	ADDQ        $0x40, R8
-	SUBQ        R10, R9
+	SUBQ        R9, R8
 	JNZ         south
 
 next:
-	ADDQ $0x08, AX
 	ADDQ $0x08, CX
 	DECQ DX
 	JNZ  north
 
 done:
 	VZEROUPPER
-	MOVQ SI, ret+160(FP)
+	MOVQ SI, ret+80(FP)
 	RET

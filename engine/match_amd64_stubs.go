@@ -124,7 +124,7 @@ func transposeAVX512(a *[64][8]uint64)
 //go:noescape
 func buildRowAVX512(row *[64][8]uint64, lacks *[6][8]uint64, valid *[8]uint64)
 
-// joinNorthsAVX512 does what engine.joinNorthsGo does, with AVX-512; n2 is as long as n1, s2 as s1, and out has room for len(n1)*len(s1) patterns.
+// joinNorthsAVX512 does what engine.joinNorthsGo does, with AVX-512; out has room for len(np)*len(sp) patterns.
 //
 //go:noescape
-func joinNorthsAVX512(n1 []uint64, n2 []uint64, s1 []uint64, s2 []uint64, out []uint64, ban1 uint64, ban2 uint64, lo uint64, width uint64, mask uint64) int
+func joinNorthsAVX512(np []uint64, sp []uint64, out []uint64, a *[14]uint64) int

@@ -3,6 +3,8 @@
 package engine
 
 import (
+	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -61,39 +63,64 @@ func TestAsmTwins(t *testing.T) {
 	}
 }
 
-// TestJoinNorthsTwin checks the AVX-512 half-join against its Go twin for
-// up to 5 north and 40 south placements, with and without a middle queen,
-// random placements whose pairs fit about half the time.
+// TestJoinNorthsTwin checks the AVX-512 half-join against its Go twin on
+// real quarter lists (every north and south list of a few row sets of
+// n = 8, 13, 18 and 19, each side, with and without a middle queen) and on
+// random placements for up to 5 north and 40 south ones.
 func TestJoinNorthsTwin(t *testing.T) {
 	if !hasAVX512 {
 		t.Skip("this CPU has no AVX-512")
 	}
+	check := func(np, sp []uint64, jf *joinFrame, what string) {
+		want := make([]uint64, 1<<uint(bits.Len(uint(3+len(np)*len(sp)))))
+		got := make([]uint64, 3+len(np)*len(sp)+8)
+		kw := joinNorthsGo(np, sp, want, 3, jf)
+		kg := joinNorths(np, sp, got[:3+len(np)*len(sp)], 3, jf)
+		require.Equal(t, kw, kg, what)
+		require.Equal(t, want[3:kw], got[3:kg], what)
+		for _, x := range got[kg:] {
+			require.Zero(t, x, "%s: written past the end", what)
+		}
+	}
 	r := rand.New(rand.NewPCG(9, 10))
-	sparse := func() uint64 { return r.Uint64() & r.Uint64() & r.Uint64() }
-	for _, n := range []int{8, 17, 18, 32} {
-		w := newWindow(n)
-		for nn := 0; nn <= 5; nn++ {
-			for m := 0; m <= 40; m++ {
-				n1, n2, s1, s2 := make([]uint64, nn), make([]uint64, nn), make([]uint64, m), make([]uint64, m)
-				for i := range n1 {
-					n1[i], n2[i] = sparse(), sparse()
+	for _, n := range []int{8, 13, 18, 19} {
+		h := n / 2
+		qc := newQuarterCache(n, 0)
+		for side := range 2 {
+			for trial := range 6 {
+				rows := uint64(r.Uint32()) & (1<<uint(n) - 1)
+				var nl, sl quarterList
+				listQuarter(&nl, n, 2*side, rows&(1<<uint(h)-1), qc.columns(side), nil)
+				listQuarter(&sl, n, 2*side+1, rows&^(1<<uint(h)-1), qc.columns(side), nil)
+				mid := -1
+				if n%2 == 1 && trial%2 == 1 {
+					mid = r.IntN(n)
 				}
-				for i := range s1 {
-					s1[i], s2[i] = sparse(), sparse()
-				}
-				ban1, ban2 := uint64(0), uint64(0)
-				if m%2 == 1 {
-					ban1, ban2 = 1<<uint(r.IntN(64)), 1<<uint(r.IntN(64))
-				}
-				want, got := make([]uint64, 256), make([]uint64, 3+nn*m+8)
-				kw := joinNorthsGo(n1, n2, s1, s2, want, 3, ban1, ban2, w)
-				kg := joinNorths(n1, n2, s1, s2, got[:3+nn*m], 3, ban1, ban2, w)
-				require.Equal(t, kw, kg, "n=%d north %d south %d", n, nn, m)
-				require.Equal(t, want[3:kw], got[3:kg], "n=%d north %d south %d", n, nn, m)
-				for _, x := range got[kg:] {
-					require.Zero(t, x, "n=%d north %d south %d: written past the end", n, nn, m)
+				b1, b2 := qc.middleBans(mid)
+				jf := newJoinFrame(nl.f, sl.f, qc.w, b1, b2)
+				for i := range nl.keys {
+					j := r.IntN(len(sl.keys))
+					np := nl.places[nl.offs[i]:nl.offs[i+1]]
+					sp := sl.places[sl.offs[j]:sl.offs[j+1]]
+					check(np, sp, &jf, fmt.Sprintf("n=%d side %d rows %b keys %d %d", n, side, rows, i, j))
 				}
 			}
+		}
+	}
+	sparse := func() uint64 { return r.Uint64() & r.Uint64() & r.Uint64() }
+	w := newWindow(32)
+	for nn := 0; nn <= 5; nn++ {
+		for m := 0; m <= 40; m++ {
+			np, sp := make([]uint64, nn), make([]uint64, m)
+			for i := range np {
+				np[i] = sparse()
+			}
+			for i := range sp {
+				sp[i] = sparse()
+			}
+			jf := newJoinFrame(frame{uint(r.IntN(32)), uint(r.IntN(32))}, frame{uint(r.IntN(32)), uint(r.IntN(32))}, w,
+				1<<uint(r.IntN(64)), 1<<uint(r.IntN(64)))
+			check(np, sp, &jf, fmt.Sprintf("random north %d south %d", nn, m))
 		}
 	}
 }

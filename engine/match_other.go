@@ -14,6 +14,6 @@ func buildBlock(t *blockTable, pats []uint64, chunks int) {
 }
 
 // joinNorths lists half-boards the portable way (see [joinNorthsGo]).
-func joinNorths(n1, n2, s1, s2, buf []uint64, k int, ban1, ban2 uint64, w window) int {
-	return joinNorthsGo(n1, n2, s1, s2, buf, k, ban1, ban2, w)
+func joinNorths(np, sp, buf []uint64, k int, jf *joinFrame) int {
+	return joinNorthsGo(np, sp, buf, k, jf)
 }

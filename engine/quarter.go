@@ -21,14 +21,43 @@ import (
 
 // quarterList holds the placements of one queen in each row of a set of a
 // quarter's rows, grouped by the set of columns they take. A placement is
-// the diagonals its queens take: bit c-r+n-1 of d1 and bit r+c of d2 for a
-// queen at row r, column c (two arrays: the half-join reads eight at a
-// time).
+// the diagonals its queens take, bit c-r+n-1 of d1 and bit r+c of d2 for a
+// queen at row r, column c, packed into one word: a quarter's queens take
+// at most 31 consecutive diagonals of each direction, from the quarter's
+// frame on (see frame), so the word holds d1 >> b1 in its low half and
+// d2 >> b2 in its high half.
 type quarterList struct {
 	keys   []uint64 // column sets, increasing
-	offs   []uint32 // placements of keys[i] are d1[offs[i]:offs[i+1]] and d2's
-	d1, d2 []uint64
+	offs   []uint32 // placements of keys[i] are places[offs[i]:offs[i+1]]
+	places []uint64
+	f      frame
 }
+
+// frame is where a quarter's diagonals start: its placements' d1 >> b1 and
+// d2 >> b2 fit in 32 bits.
+type frame struct{ b1, b2 uint }
+
+// quarterFrame returns the frame of quarter q (side*2 + part) of an n×n
+// board: its rows r0..r0+rows-1 and columns c0..c0+h-1 take main diagonals
+// from c0-(r0+rows-1)+n-1 and anti-diagonals from r0+c0 on, h+rows-1 of
+// each (31 at most for n ≤ 32).
+func quarterFrame(n, q int) frame {
+	h := n / 2
+	r0, rows, c0 := 0, h, 0
+	if q%2 == 1 {
+		r0, rows = h, n-h
+	}
+	if q/2 == 1 {
+		c0 = n - h
+	}
+	return frame{b1: uint(max(0, c0-(r0+rows-1)+n-1)), b2: uint(r0 + c0)}
+}
+
+// pack packs diagonals d1, d2 of a placement in the frame.
+func (f frame) pack(d1, d2 uint64) uint64 { return d1>>f.b1&(1<<32-1) | (d2>>f.b2)<<32 }
+
+// unpack returns a packed placement's diagonals.
+func (f frame) unpack(p uint64) (d1, d2 uint64) { return (p & (1<<32 - 1)) << f.b1, p >> 32 << f.b2 }
 
 // window is the overlap of the two halves' diagonals: a west queen and an
 // east queen can share main diagonals and anti-diagonals lo..lo+width-1
@@ -53,10 +82,10 @@ func (w window) pattern(d1, d2 uint64) uint64 {
 // keyed is a placement with its column set, while a list is being built.
 type keyed struct{ cols, d1, d2 uint64 }
 
-// listQuarter fills q with the placements of one queen in each row of rows,
-// in the columns cols of an n×n board, none attacking another. tmp is
-// scratch space, returned for reuse.
-func listQuarter(q *quarterList, n int, rows, cols uint64, tmp []keyed) []keyed {
+// listQuarter fills l with the placements of one queen in each row of rows
+// (rows of quarter q), in the columns cols of an n×n board, none attacking
+// another. tmp is scratch space, returned for reuse.
+func listQuarter(l *quarterList, n, q int, rows, cols uint64, tmp []keyed) []keyed {
 	var rs [joinMaxN + 1]uint
 	k := 0
 	for x := rows; x != 0; x &= x - 1 {
@@ -79,16 +108,16 @@ func listQuarter(q *quarterList, n int, rows, cols uint64, tmp []keyed) []keyed 
 	}
 	rec(0, 0, 0, 0)
 	slices.SortFunc(tmp, func(a, b keyed) int { return cmp.Compare(a.cols, b.cols) })
-	q.keys, q.offs, q.d1, q.d2 = q.keys[:0], q.offs[:0], q.d1[:0], q.d2[:0]
+	l.f = quarterFrame(n, q)
+	l.keys, l.offs, l.places = l.keys[:0], l.offs[:0], l.places[:0]
 	for i, e := range tmp {
 		if i == 0 || e.cols != tmp[i-1].cols {
-			q.keys = append(q.keys, e.cols)
-			q.offs = append(q.offs, uint32(len(q.d1)))
+			l.keys = append(l.keys, e.cols)
+			l.offs = append(l.offs, uint32(len(l.places)))
 		}
-		q.d1 = append(q.d1, e.d1)
-		q.d2 = append(q.d2, e.d2)
+		l.places = append(l.places, l.f.pack(e.d1, e.d2))
 	}
-	q.offs = append(q.offs, uint32(len(q.d1)))
+	l.offs = append(l.offs, uint32(len(l.places)))
 	return tmp
 }
 
@@ -179,17 +208,17 @@ func (c *quarterCache) get(q int, rows uint64, mid int, own *quarterList, tmp *[
 // budget allows. It returns the kept copy (or another worker's) and true,
 // or own and false.
 func (c *quarterCache) list(slot *atomic.Pointer[quarterList], q int, rows uint64, own *quarterList, tmp *[]keyed) (*quarterList, bool) {
-	*tmp = listQuarter(own, c.n, rows, c.columns(q/2), *tmp)
+	*tmp = listQuarter(own, c.n, q, rows, c.columns(q/2), *tmp)
 	size := own.bytes()
 	if c.room.Add(-size) < 0 {
 		c.room.Add(size)
 		return own, false
 	}
 	kept := &quarterList{
-		keys: slices.Clone(own.keys),
-		offs: slices.Clone(own.offs),
-		d1:   slices.Clone(own.d1),
-		d2:   slices.Clone(own.d2),
+		keys:   slices.Clone(own.keys),
+		offs:   slices.Clone(own.offs),
+		places: slices.Clone(own.places),
+		f:      own.f,
 	}
 	if !slot.CompareAndSwap(nil, kept) {
 		c.room.Add(size) // another worker listed it first
@@ -201,16 +230,15 @@ func (c *quarterCache) list(slot *atomic.Pointer[quarterList], q int, rows uint6
 
 // bytes is the memory a kept list takes.
 func (l *quarterList) bytes() int64 {
-	return int64(len(l.keys))*8 + int64(len(l.offs))*4 + int64(len(l.d1))*16 + 96
+	return int64(len(l.keys))*8 + int64(len(l.offs))*4 + int64(len(l.places))*8 + 88
 }
 
 // halfJoin lists the patterns of one half's boards by joining a north and
 // a south list. Listing can stop when a buffer is full and resume.
 type halfJoin struct {
 	north, south *quarterList
-	w            window
+	jf           joinFrame
 	cols         uint64 // the half's columns
-	ban1, ban2   uint64 // the middle queen's diagonals, for shared lists
 	i, j         int    // north key (increasing), south key (decreasing)
 	x, y         int    // position in the two keys' placements
 	done         bool
@@ -218,7 +246,8 @@ type halfJoin struct {
 }
 
 func (hj *halfJoin) reset(north, south *quarterList, w window, cols, ban1, ban2 uint64) {
-	*hj = halfJoin{north: north, south: south, w: w, cols: cols, ban1: ban1, ban2: ban2, j: len(south.keys) - 1}
+	*hj = halfJoin{north: north, south: south, cols: cols, j: len(south.keys) - 1,
+		jf: newJoinFrame(north.f, south.f, w, ban1, ban2)}
 }
 
 // rewind makes the next fill list the half again from the start.
@@ -245,35 +274,34 @@ func (hj *halfJoin) fill(buf []uint64, k int) int {
 			continue
 		}
 		lo, hi := int(N.offs[hj.i]), int(N.offs[hj.i+1])
-		s1 := S.d1[S.offs[hj.j]:S.offs[hj.j+1]]
-		s2 := S.d2[S.offs[hj.j]:S.offs[hj.j+1]]
-		if len(s1) == 0 {
+		sp := S.places[S.offs[hj.j]:S.offs[hj.j+1]]
+		if len(sp) == 0 {
 			continue
 		}
 		for hj.x < hi-lo {
 			room := len(buf) - k
-			if hj.y == 0 && room >= len(s1) {
+			if hj.y == 0 && room >= len(sp) {
 				// Whole north placements, as many as the buffer takes.
-				c := min(hi-lo-hj.x, room/len(s1))
-				n1, n2 := N.d1[lo+hj.x:][:c], N.d2[lo+hj.x:][:c]
-				k = joinNorths(n1, n2, s1, s2, buf, k, hj.ban1, hj.ban2, hj.w)
-				hj.pairs += uint64(spared(n1, n2, hj.ban1, hj.ban2) * len(s1))
+				c := min(hi-lo-hj.x, room/len(sp))
+				np := N.places[lo+hj.x:][:c]
+				k = joinNorths(np, sp, buf, k, &hj.jf)
+				hj.pairs += uint64(hj.jf.spared(np) * len(sp))
 				hj.x += c
 				continue
 			}
 			// The buffer is nearly full: part of one north placement's.
-			a1, a2 := N.d1[lo+hj.x], N.d2[lo+hj.x]
-			if a1&hj.ban1|a2&hj.ban2 != 0 {
+			a := N.places[lo+hj.x]
+			if !hj.jf.spares(a) {
 				hj.x, hj.y = hj.x+1, 0
 				continue // attacks the middle column's queen
 			}
 			if room == 0 {
 				return k
 			}
-			end := min(len(s1), hj.y+room)
-			k = joinSouthGo(a1|hj.ban1, a2|hj.ban2, hj.w.pattern(a1, a2), s1[hj.y:end], s2[hj.y:end], buf, k, hj.w)
+			end := min(len(sp), hj.y+room)
+			k = hj.jf.joinSouthGo(a, sp[hj.y:end], buf, k)
 			hj.pairs += uint64(end - hj.y)
-			if end < len(s1) {
+			if end < len(sp) {
 				hj.y = end
 				return k
 			}
@@ -284,60 +312,88 @@ func (hj *halfJoin) fill(buf []uint64, k int) int {
 	return k
 }
 
-// spared counts the north placements that do not attack the middle
-// column's queen (diagonals ban1, ban2).
-func spared(n1, n2 []uint64, ban1, ban2 uint64) int {
-	if ban1|ban2 == 0 {
-		return len(n1)
+// joinFrame is what joining a north and a south list needs besides the
+// placements: the lists' frames, the window of the patterns, and the
+// middle column's queen's diagonals (odd n; zero for even n).
+type joinFrame struct {
+	north, south frame
+	w            window
+	ban1, ban2   uint64
+	args         [14]uint64 // the same for the assembly kernel (see newJoinFrame)
+}
+
+// newJoinFrame returns the join frame of a north and a south list.
+func newJoinFrame(north, south frame, w window, ban1, ban2 uint64) joinFrame {
+	jf := joinFrame{north: north, south: south, w: w, ban1: ban1, ban2: ban2}
+	// A south placement's pattern from its packed halves: each shifted
+	// from its frame to the window's first diagonal.
+	shifts := func(b uint) (left, right uint64) {
+		return uint64(max(0, int(b)-int(w.lo))), uint64(max(0, int(w.lo)-int(b)))
+	}
+	sl1, sr1 := shifts(south.b1)
+	sl2, sr2 := shifts(south.b2)
+	jf.args = [14]uint64{uint64(north.b1), uint64(north.b2), uint64(south.b1), uint64(south.b2), ban1, ban2,
+		uint64(w.lo), uint64(w.width), w.mask, 1<<32 - 1, sl1, sr1, sl2, sr2}
+	return jf
+}
+
+// spares tells whether the packed north placement a spares the middle
+// column's queen.
+func (jf *joinFrame) spares(a uint64) bool {
+	a1, a2 := jf.north.unpack(a)
+	return a1&jf.ban1|a2&jf.ban2 == 0
+}
+
+// spared counts the north placements that spare the middle column's queen.
+func (jf *joinFrame) spared(np []uint64) int {
+	if jf.ban1|jf.ban2 == 0 {
+		return len(np)
 	}
 	c := 0
-	n2 = n2[:len(n1)]
-	for i, a1 := range n1 {
-		c += int(b2u(a1&ban1|n2[i]&ban2 == 0))
+	for _, a := range np {
+		c += int(b2u(jf.spares(a)))
 	}
 	return c
 }
 
 // joinNorthsGo writes to buf from index k on, in order, the patterns of
-// the half-boards of each north placement (n1[i], n2[i]) that spares the
-// middle column's queen (diagonals ban1, ban2; none for even n) with the
-// south placements compatible with it and with that queen (see
-// [joinSouthGo]), and returns the index after the last: the portable
-// kernel, and the assembly one's twin. buf has room for
-// len(n1)*len(s1) patterns from k.
-func joinNorthsGo(n1, n2, s1, s2, buf []uint64, k int, ban1, ban2 uint64, w window) int {
-	n2 = n2[:len(n1)]
-	for i, a1 := range n1 {
-		a2 := n2[i]
-		if a1&ban1|a2&ban2 != 0 {
-			continue
+// the half-boards of each north placement of np that spares the middle
+// column's queen with the south placements of sp compatible with it and
+// with that queen (see joinSouthGo), and returns the index after the
+// last: the portable kernel, and the assembly one's twin. buf's length is
+// a power of two with room for len(np)*len(sp) patterns from k.
+func joinNorthsGo(np, sp, buf []uint64, k int, jf *joinFrame) int {
+	for _, a := range np {
+		if jf.spares(a) {
+			k = jf.joinSouthGo(a, sp, buf, k)
 		}
-		// A south placement that attacks the middle queen shares a
-		// diagonal with the north one as extended here: the pair test
-		// leaves it out at no extra cost.
-		k = joinSouthGo(a1|ban1, a2|ban2, w.pattern(a1, a2), s1, s2, buf, k, w)
 	}
 	return k
 }
 
 // joinSouthGo writes to buf from index k on, in order, the pattern of the
-// half-board of a north placement (diagonals a1, a2; pattern apat) with
-// each south placement (s1[i], s2[i]) that shares no diagonal with it, and
-// returns the index after the last: the portable kernel, and the assembly
-// one's twin. buf's length is a power of two with room for len(s1) from
-// k, and s2 is as long as s1.
-func joinSouthGo(a1, a2, apat uint64, s1, s2, buf []uint64, k int, w window) int {
+// half-board of the packed north placement a with each packed south
+// placement of sp that shares no diagonal with it or with the middle
+// column's queen, and returns the index after the last. buf's length is a
+// power of two with room for len(sp) from k.
+func (jf *joinFrame) joinSouthGo(a uint64, sp, buf []uint64, k int) int {
 	if len(buf) == 0 {
 		return k
 	}
 	mask := len(buf) - 1
-	s2 = s2[:len(s1)]
-	for i, b1 := range s1 {
-		b2 := s2[i]
+	a1, a2 := jf.north.unpack(a)
+	apat := jf.w.pattern(a1, a2)
+	// A south placement that attacks the middle queen shares a diagonal
+	// with the north one extended by that queen's: the pair test leaves it
+	// out at no extra cost. In the south frame, one AND tests both
+	// directions.
+	as := jf.south.pack(a1|jf.ban1, a2|jf.ban2)
+	for _, b := range sp {
 		// Written always, kept only when the pair is compatible: no
 		// branch to mispredict.
-		buf[k&mask] = apat | w.pattern(b1, b2)
-		k += int(b2u((a1&b1)|(a2&b2) == 0))
+		b1, b2 := jf.south.unpack(b)
+		buf[k&mask] = apat | jf.w.pattern(b1, b2)
+		k += int(b2u(as&b == 0))
 	}
 	return k
 }

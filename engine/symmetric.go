@@ -49,27 +49,31 @@ func startSym(n int) symBoard {
 // row-0 queen is in column first (n = 0: the empty board): each queen at
 // (r, c) comes with its image at (n-1-r, n-1-c).
 func countPointSym(n, first int) (sols, nodes uint64) {
-	m := uint(n) - 1
-	return countOrbits(n, first, func(b *symBoard, r, c uint) bool {
-		return b.put(r, c) && b.put(m-r, m-c)
-	})
+	return countOrbits(n, first, false)
 }
 
 // countRot90Sym counts the solutions equal to their 90° rotation whose
 // row-0 queen is in column first: each queen at (r, c) comes with its three
 // images (c, n-1-r), (n-1-r, n-1-c) and (n-1-c, r).
 func countRot90Sym(n, first int) (sols, nodes uint64) {
-	m := uint(n) - 1
-	return countOrbits(n, first, func(b *symBoard, r, c uint) bool {
+	return countOrbits(n, first, true)
+}
+
+// orbit places the queen at (r, c) with its images under the 180° rotation,
+// and the 90° ones too if rot90; false if one of the squares is attacked.
+func (b *symBoard) orbit(r, c uint, rot90 bool) bool {
+	m := b.n - 1
+	if rot90 {
 		return b.put(r, c) && b.put(c, m-r) && b.put(m-r, m-c) && b.put(m-c, r)
-	})
+	}
+	return b.put(r, c) && b.put(m-r, m-c)
 }
 
 // countOrbits counts the completions of the board made of whole orbits of
-// queens, placed by orbit (false if one of its squares is attacked), the
-// first with the row-0 queen in column first. Each step places the orbit
-// of the queen of the highest free row. nodes counts the orbits placed.
-func countOrbits(n, first int, orbit func(b *symBoard, r, c uint) bool) (sols, nodes uint64) {
+// queens (see symBoard.orbit), the first with the row-0 queen in column
+// first. Each step places the orbit of the queen of the highest free row.
+// nodes counts the orbits placed.
+func countOrbits(n, first int, rot90 bool) (sols, nodes uint64) {
 	if n <= 1 {
 		return 1, uint64(n) // the empty board, or the one queen
 	}
@@ -82,14 +86,14 @@ func countOrbits(n, first int, orbit func(b *symBoard, r, c uint) bool) (sols, n
 		r := uint(bits.TrailingZeros64(^b.rows))
 		for f := b.candidates(r); f != 0; f &= f - 1 {
 			nb := b
-			if orbit(&nb, r, uint(bits.TrailingZeros64(f))) {
+			if nb.orbit(r, uint(bits.TrailingZeros64(f)), rot90) {
 				nodes++
 				rec(nb)
 			}
 		}
 	}
 	b := startSym(n)
-	if orbit(&b, 0, uint(first)) {
+	if b.orbit(0, uint(first), rot90) {
 		nodes++
 		rec(b)
 	}

@@ -38,6 +38,8 @@ const (
 	maxChunks  = 11
 )
 
+const joinArgsType = "*[14]uint64"
+
 const signature = "func(t *[11][64][8]uint64, items []uint64) uint64"
 
 func main() {
@@ -263,63 +265,80 @@ func buildRow512() {
 // diagonals extended by the middle queen's), eight south placements a
 // step: lanes past the end are masked off, compatible lanes' patterns are
 // compressed to the front of a register and stored under a mask of their
-// count.
+// count. Placements are packed (engine.frame): a north one is unpacked with
+// its frame's shifts nb1, nb2, packed again in the south frame (sb1, sb2)
+// to test eight south ones with one AND; a south placement's pattern
+// comes from its halves shifted left by sl1, sl2 and right by sr1, sr2.
 func joinNorths512() {
-	TEXT("joinNorthsAVX512", NOSPLIT, "func(n1, n2, s1, s2, out []uint64, ban1, ban2, lo, width, mask uint64) int")
+	TEXT("joinNorthsAVX512", NOSPLIT, "func(np, sp, out []uint64, a "+joinArgsType+") int")
 	Pragma("noescape")
-	Doc("joinNorthsAVX512 does what engine.joinNorthsGo does, with AVX-512; n2 is as long as n1, s2 as s1, and out has room for len(n1)*len(s1) patterns.")
-	zm := ZMM()
-	VPBROADCASTQ(Load(Param("mask"), GP64()), zm)
-	xlo, xw := XMM(), XMM()
-	VMOVQ(Load(Param("lo"), GP64()), xlo)
-	VMOVQ(Load(Param("width"), GP64()), xw)
-	q1 := Load(Param("n1").Base(), GP64())
-	q2 := Load(Param("n2").Base(), GP64())
-	nn := Load(Param("n1").Len(), GP64())
+	Doc("joinNorthsAVX512 does what engine.joinNorthsGo does, with AVX-512; out has room for len(np)*len(sp) patterns.")
+	args := Load(Param("a"), GP64())
+	arg := func(name string) Mem { return Mem{Base: args, Disp: 8 * argIndex(name)} }
+	zm, zlow := ZMM(), ZMM()
+	VPBROADCASTQ(arg("mask"), zm)
+	VPBROADCASTQ(arg("low32"), zlow)
+	xw, xsl1, xsr1, xsl2, xsr2 := XMM(), XMM(), XMM(), XMM(), XMM()
+	VMOVQ(arg("width"), xw)
+	VMOVQ(arg("sl1"), xsl1)
+	VMOVQ(arg("sr1"), xsr1)
+	VMOVQ(arg("sl2"), xsl2)
+	VMOVQ(arg("sr2"), xsr2)
+	q := Load(Param("np").Base(), GP64())
+	nn := Load(Param("np").Len(), GP64())
 	o := Load(Param("out").Base(), GP64())
 	cnt := GP64()
 	XORQ(cnt, cnt)
 	TESTQ(nn, nn)
 	JZ(LabelRef("done"))
 	Label("north")
-	// Arguments other than pointers and counts are read again for each
-	// north placement: fewer registers live in the south loop.
-	a1, a2, t, t2 := GP64(), GP64(), GP64(), GP64()
-	MOVQ(Mem{Base: q1}, a1)
-	MOVQ(Mem{Base: q2}, a2)
-	ban1 := Load(Param("ban1"), GP64())
-	ban2 := Load(Param("ban2"), GP64())
+	// Unpack the north placement (a1, a2), test it against the middle
+	// queen, take its pattern, extend it by the middle queen's diagonals
+	// and pack it in the south frame. Arguments are read from memory: few
+	// registers are live in the south loop.
+	p, a1, a2, t := GP64(), GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: q}, p)
+	MOVL(p.As32(), a1.As32()) // low half, zero-extended
+	MOVQ(arg("nb1"), t)
+	SHLXQ(t, a1, a1)
+	MOVQ(p, a2)
+	SHRQ(U8(32), a2)
+	MOVQ(arg("nb2"), t)
+	SHLXQ(t, a2, a2)
 	MOVQ(a1, t)
-	ANDQ(ban1, t)
+	ANDQ(arg("ban1"), t)
+	t2 := GP64()
 	MOVQ(a2, t2)
-	ANDQ(ban2, t2)
+	ANDQ(arg("ban2"), t2)
 	ORQ(t2, t)
 	JNZ(LabelRef("next")) // attacks the middle column's queen
-	// The north placement's pattern, then its diagonals extended by the
-	// middle queen's.
-	loR := Load(Param("lo"), GP64())
 	pa, pb := GP64(), GP64()
-	SHRXQ(loR, a1, pa)
-	SHRXQ(loR, a2, pb)
-	maskR := Load(Param("mask"), GP64())
-	ANDQ(maskR, pa)
-	ANDQ(maskR, pb)
-	wR := Load(Param("width"), GP64())
-	SHLXQ(wR, pb, pb)
+	MOVQ(arg("lo"), t)
+	SHRXQ(t, a1, pa)
+	SHRXQ(t, a2, pb)
+	ANDQ(arg("mask"), pa)
+	ANDQ(arg("mask"), pb)
+	MOVQ(arg("width"), t)
+	SHLXQ(t, pb, pb)
 	ORQ(pb, pa)
-	za1, za2, zp := ZMM(), ZMM(), ZMM()
+	zp, za := ZMM(), ZMM()
 	VPBROADCASTQ(pa, zp)
-	ORQ(ban1, a1)
-	ORQ(ban2, a2)
-	VPBROADCASTQ(a1, za1)
-	VPBROADCASTQ(a2, za2)
-	p1 := Load(Param("s1").Base(), GP64())
-	p2 := Load(Param("s2").Base(), GP64())
-	n := Load(Param("s1").Len(), GP64())
+	ORQ(arg("ban1"), a1)
+	ORQ(arg("ban2"), a2)
+	MOVQ(arg("sb1"), t)
+	SHRXQ(t, a1, a1)
+	ANDQ(arg("low32"), a1) // (avo drops a MOVL of a register to itself)
+	MOVQ(arg("sb2"), t)
+	SHRXQ(t, a2, a2)
+	SHLQ(U8(32), a2)
+	ORQ(a2, a1)
+	VPBROADCASTQ(a1, za)
+	ps := Load(Param("sp").Base(), GP64())
+	n := Load(Param("sp").Len(), GP64())
 	TESTQ(n, n)
 	JZ(LabelRef("next"))
 	Label("south")
-	// live: the lanes still in s1 (all eight but at the end).
+	// live: the lanes still in sp (all eight but at the end).
 	m, t8 := GP64(), GP64()
 	MOVQ(U32(8), m)
 	CMPQ(n, m)
@@ -331,15 +350,16 @@ func joinNorths512() {
 	SHRXQ(t8, live, live)
 	kl := K()
 	KMOVW(live.As32(), kl)
-	z1, z2, zt := ZMM(), ZMM(), ZMM()
-	VMOVDQU64_Z(Mem{Base: p1}, kl, z1)
-	VMOVDQU64_Z(Mem{Base: p2}, kl, z2)
-	VPANDQ(za1, z1, zt)
-	VPTERNLOGQ(U8(0xf8), za2, z2, zt) // zt |= z2 & za2
+	z, z1, z2 := ZMM(), ZMM(), ZMM()
+	VMOVDQU64_Z(Mem{Base: ps}, kl, z)
 	kf := K()
-	VPTESTNMQ(zt, zt, kl, kf)
-	VPSRLQ(xlo, z1, z1)
-	VPSRLQ(xlo, z2, z2)
+	VPTESTNMQ(z, za, kl, kf)
+	VPANDQ(zlow, z, z1)
+	VPSLLQ(xsl1, z1, z1)
+	VPSRLQ(xsr1, z1, z1)
+	VPSRLQ(U8(32), z, z2)
+	VPSLLQ(xsl2, z2, z2)
+	VPSRLQ(xsr2, z2, z2)
 	VPANDQ(zm, z2, z2)
 	VPSLLQ(xw, z2, z2)
 	VPTERNLOGQ(U8(0xea), z2, zm, z1) // z1 = z1&zm | z2
@@ -359,17 +379,27 @@ func joinNorths512() {
 	KMOVW(sm.As32(), ks)
 	VMOVDQU64(zc, ks, Mem{Base: o, Index: cnt, Scale: 8})
 	ADDQ(f, cnt)
-	ADDQ(U8(64), p1)
-	ADDQ(U8(64), p2)
+	ADDQ(U8(64), ps)
 	SUBQ(m, n)
 	JNZ(LabelRef("south"))
 	Label("next")
-	ADDQ(U8(8), q1)
-	ADDQ(U8(8), q2)
+	ADDQ(U8(8), q)
 	DECQ(nn)
 	JNZ(LabelRef("north"))
 	Label("done")
 	VZEROUPPER()
 	Store(cnt, ReturnIndex(0))
 	RET()
+}
+
+// joinArgsFields is the layout of engine.joinArgs, one word each.
+var joinArgsFields = []string{"nb1", "nb2", "sb1", "sb2", "ban1", "ban2", "lo", "width", "mask", "low32", "sl1", "sr1", "sl2", "sr2"}
+
+func argIndex(name string) int {
+	for i, f := range joinArgsFields {
+		if f == name {
+			return i
+		}
+	}
+	panic("no field " + name)
 }
