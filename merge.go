@@ -276,7 +276,9 @@ func Status(files ...File) (StatusReport, error) {
 		elapsed := p.mod.Sub(time.Unix(h.Started, 0)).Seconds()
 		var work float64
 		for _, r := range p.file.Records {
-			work += float64(plan.Tasks[l.index[r.ID]].Cost)
+			if i, ok := l.lookup(r.ID); ok {
+				work += float64(plan.Tasks[i].Cost)
+			}
 		}
 		if elapsed > 0 {
 			s.Rate += work / elapsed

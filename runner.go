@@ -153,7 +153,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 				return
 			}
 			rec := recordOf(plan.Tasks[r.Task].ID, r)
-			l.put(r.Task, rec, "this run")
+			l.put(r.Task, r, "this run")
 			if jw != nil {
 				if err := jw.add(rec); err != nil {
 					cancel(fmt.Errorf("journal %s: %w", c.jname, err))

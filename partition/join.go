@@ -40,9 +40,12 @@ func joinTasks(ctx context.Context, n int) ([]Task, error) {
 	// Room for every task up front: the tasks are large and many.
 	splits := binomial(n-n%2, h) / 4
 	if n%2 == 1 {
-		splits = uint64(h+1) * binomial(n-1, h)
+		// Each row of the middle queen but the centre's: C(n-1, h)/2
+		// orbits; the centre's C(n-1, h)/4.
+		splits = uint64(2*h+1) * binomial(n-1, h) / 4
 	}
-	tasks = slices.Grow(tasks, int(splits)+8)
+	// (Row sets that are their own images add a few orbits.)
+	tasks = slices.Grow(tasks, int(splits+splits/32)+8)
 	wk := &walker{ctx: ctx}
 	if n%2 == 0 {
 		forEachSubset(wk, all, h, func(e uint64) {
