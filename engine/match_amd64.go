@@ -85,9 +85,10 @@ func matchBlock(t *blockTable, chunks, groups int, items []uint64) uint64 {
 
 // joinNorths lists half-boards as [joinNorthsGo] does, eight south
 // placements at a time where the CPU has AVX-512.
-func joinNorths(np, sp, buf []uint64, k int, jf *joinFrame) int {
+func joinNorths(np, sp, buf []uint64, k int, jf *joinFrame) (int, int) {
 	if !hasAVX512 {
 		return joinNorthsGo(np, sp, buf, k, jf)
 	}
-	return k + joinNorthsAVX512(np, sp, buf[k:k+len(np)*len(sp)], &jf.args)
+	written, spared := joinNorthsAVX512(np, sp, buf[k:k+len(np)*len(sp)], &jf.args)
+	return k + written, spared
 }

@@ -3523,9 +3523,9 @@ TEXT ·buildRowAVX512(SB), NOSPLIT, $0-24
 	VZEROUPPER
 	RET
 
-// func joinNorthsAVX512(np []uint64, sp []uint64, out []uint64, a *[14]uint64) int
+// func joinNorthsAVX512(np []uint64, sp []uint64, out []uint64, a *[14]uint64) (written int, spared int)
 // Requires: AVX, AVX512F, BMI2, CMOV, POPCNT
-TEXT ·joinNorthsAVX512(SB), NOSPLIT, $0-88
+TEXT ·joinNorthsAVX512(SB), NOSPLIT, $0-96
 	MOVQ         a+72(FP), AX
 	VPBROADCASTQ 64(AX), Z0
 	VPBROADCASTQ 72(AX), Z1
@@ -3538,6 +3538,7 @@ TEXT ·joinNorthsAVX512(SB), NOSPLIT, $0-88
 	MOVQ         np_len+8(FP), DX
 	MOVQ         out_base+48(FP), BX
 	XORQ         SI, SI
+	MOVQ         $0x00000000, spared+88(FP)
 	TESTQ        DX, DX
 	JZ           done
 
@@ -3555,6 +3556,7 @@ north:
 	ANDQ         40(AX), R10
 	ORQ          R10, R9
 	JNZ          next
+	INCQ         spared+88(FP)
 	MOVQ         48(AX), R9
 	SHRXQ        R9, R8, R10
 	SHRXQ        R9, DI, R11
@@ -3621,5 +3623,5 @@ next:
 
 done:
 	VZEROUPPER
-	MOVQ SI, ret+80(FP)
+	MOVQ SI, written+80(FP)
 	RET

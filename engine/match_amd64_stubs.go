@@ -124,7 +124,7 @@ func transposeAVX512(a *[64][8]uint64)
 //go:noescape
 func buildRowAVX512(row *[64][8]uint64, lacks *[6][8]uint64, valid *[8]uint64)
 
-// joinNorthsAVX512 does what engine.joinNorthsGo does, with AVX-512; out has room for len(np)*len(sp) patterns.
+// joinNorthsAVX512 does what engine.joinNorthsGo does, with AVX-512, and returns how many patterns it wrote and how many north placements spare the middle queen; out has room for len(np)*len(sp) patterns.
 //
 //go:noescape
-func joinNorthsAVX512(np []uint64, sp []uint64, out []uint64, a *[14]uint64) int
+func joinNorthsAVX512(np []uint64, sp []uint64, out []uint64, a *[14]uint64) (written int, spared int)

@@ -74,9 +74,10 @@ func TestJoinNorthsTwin(t *testing.T) {
 	check := func(np, sp []uint64, jf *joinFrame, what string) {
 		want := make([]uint64, 1<<uint(bits.Len(uint(3+len(np)*len(sp)))))
 		got := make([]uint64, 3+len(np)*len(sp)+8)
-		kw := joinNorthsGo(np, sp, want, 3, jf)
-		kg := joinNorths(np, sp, got[:3+len(np)*len(sp)], 3, jf)
+		kw, sw := joinNorthsGo(np, sp, want, 3, jf)
+		kg, sg := joinNorths(np, sp, got[:3+len(np)*len(sp)], 3, jf)
 		require.Equal(t, kw, kg, what)
+		require.Equal(t, sw, sg, "%s: spared", what)
 		require.Equal(t, want[3:kw], got[3:kg], what)
 		for _, x := range got[kg:] {
 			require.Zero(t, x, "%s: written past the end", what)

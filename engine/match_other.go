@@ -14,6 +14,6 @@ func buildBlock(t *blockTable, pats []uint64, chunks int) {
 }
 
 // joinNorths lists half-boards the portable way (see [joinNorthsGo]).
-func joinNorths(np, sp, buf []uint64, k int, jf *joinFrame) int {
+func joinNorths(np, sp, buf []uint64, k int, jf *joinFrame) (int, int) {
 	return joinNorthsGo(np, sp, buf, k, jf)
 }

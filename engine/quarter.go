@@ -284,8 +284,9 @@ func (hj *halfJoin) fill(buf []uint64, k int) int {
 				// Whole north placements, as many as the buffer takes.
 				c := min(hi-lo-hj.x, room/len(sp))
 				np := N.places[lo+hj.x:][:c]
-				k = joinNorths(np, sp, buf, k, &hj.jf)
-				hj.pairs += uint64(hj.jf.spared(np) * len(sp))
+				var spared int
+				k, spared = joinNorths(np, sp, buf, k, &hj.jf)
+				hj.pairs += uint64(spared * len(sp))
 				hj.x += c
 				continue
 			}
@@ -344,31 +345,22 @@ func (jf *joinFrame) spares(a uint64) bool {
 	return a1&jf.ban1|a2&jf.ban2 == 0
 }
 
-// spared counts the north placements that spare the middle column's queen.
-func (jf *joinFrame) spared(np []uint64) int {
-	if jf.ban1|jf.ban2 == 0 {
-		return len(np)
-	}
-	c := 0
-	for _, a := range np {
-		c += int(b2u(jf.spares(a)))
-	}
-	return c
-}
-
 // joinNorthsGo writes to buf from index k on, in order, the patterns of
 // the half-boards of each north placement of np that spares the middle
 // column's queen with the south placements of sp compatible with it and
-// with that queen (see joinSouthGo), and returns the index after the
-// last: the portable kernel, and the assembly one's twin. buf's length is
-// a power of two with room for len(np)*len(sp) patterns from k.
-func joinNorthsGo(np, sp, buf []uint64, k int, jf *joinFrame) int {
+// with that queen (see joinSouthGo), and returns the index after the last
+// and how many north placements spared the queen: the portable kernel,
+// and the assembly one's twin. buf's length is a power of two with room
+// for len(np)*len(sp) patterns from k.
+func joinNorthsGo(np, sp, buf []uint64, k int, jf *joinFrame) (int, int) {
+	spared := 0
 	for _, a := range np {
 		if jf.spares(a) {
 			k = jf.joinSouthGo(a, sp, buf, k)
+			spared++
 		}
 	}
-	return k
+	return k, spared
 }
 
 // joinSouthGo writes to buf from index k on, in order, the pattern of the

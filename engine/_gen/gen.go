@@ -270,9 +270,9 @@ func buildRow512() {
 // to test eight south ones with one AND; a south placement's pattern
 // comes from its halves shifted left by sl1, sl2 and right by sr1, sr2.
 func joinNorths512() {
-	TEXT("joinNorthsAVX512", NOSPLIT, "func(np, sp, out []uint64, a "+joinArgsType+") int")
+	TEXT("joinNorthsAVX512", NOSPLIT, "func(np, sp, out []uint64, a "+joinArgsType+") (written, spared int)")
 	Pragma("noescape")
-	Doc("joinNorthsAVX512 does what engine.joinNorthsGo does, with AVX-512; out has room for len(np)*len(sp) patterns.")
+	Doc("joinNorthsAVX512 does what engine.joinNorthsGo does, with AVX-512, and returns how many patterns it wrote and how many north placements spare the middle queen; out has room for len(np)*len(sp) patterns.")
 	args := Load(Param("a"), GP64())
 	arg := func(name string) Mem { return Mem{Base: args, Disp: 8 * argIndex(name)} }
 	zm, zlow := ZMM(), ZMM()
@@ -289,6 +289,11 @@ func joinNorths512() {
 	o := Load(Param("out").Base(), GP64())
 	cnt := GP64()
 	XORQ(cnt, cnt)
+	spared, err := ReturnIndex(1).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	MOVQ(U32(0), spared.Addr) // counted in memory: no register to spare
 	TESTQ(nn, nn)
 	JZ(LabelRef("done"))
 	Label("north")
@@ -312,6 +317,7 @@ func joinNorths512() {
 	ANDQ(arg("ban2"), t2)
 	ORQ(t2, t)
 	JNZ(LabelRef("next")) // attacks the middle column's queen
+	INCQ(spared.Addr)
 	pa, pb := GP64(), GP64()
 	MOVQ(arg("lo"), t)
 	SHRXQ(t, a1, pa)
