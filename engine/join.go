@@ -121,8 +121,8 @@ func countSides(js *joinScratch, sv sieve, east, west []uint64, chunks int) uint
 	return countPairs(js, sv, east, west, js.sortE[:len(east)], js.sortW[:len(west)], chunks)
 }
 
-// matchCost estimates the work of matching items patterns against tables
-// built from transposed ones, in matched item-group pairs.
+// matchCost estimates the work of matching items patterns against table
+// blocks built from transposed ones, in items matched against a block.
 func matchCost(transposed, items int) int {
 	return (transposed + blockPatterns - 1) / blockPatterns * (items + buildCost)
 }
