@@ -28,17 +28,49 @@ type matchKernel struct {
 	byChunks  [maxChunks]kernelFunc
 }
 
-// hasAVX512 tells whether buildBlock and joinSouth run their AVX-512
-// kernels.
+// hasAVX512 tells whether joinNorths runs its AVX-512 kernel.
 var hasAVX512 = cpuid.CPU.Supports(cpuid.AVX512F)
+
+// blockBuilder is an assembly way of building a table block: a transpose
+// of 8 groups' bits and a row builder.
+type blockBuilder struct {
+	name      string
+	supported bool
+	transpose func(*[64][blockGroups]uint64)
+	row       func(*[1 << chunkBits][blockGroups]uint64, *[chunkBits][blockGroups]uint64, *[blockGroups]uint64)
+}
+
+// blockBuilders, best first; each is used only where the CPU supports it.
+var blockBuilders = []blockBuilder{
+	{"avx512", cpuid.CPU.Supports(cpuid.AVX512F), transposeAVX512, buildRowAVX512},
+	{"avx2", cpuid.CPU.Supports(cpuid.AVX2), transposeAVX2, buildRowAVX2},
+}
+
+// asmBuild is the builder buildBlock uses: the best one supported, nil
+// for none (then it builds in Go).
+var asmBuild = bestBuilder()
+
+func bestBuilder() *blockBuilder {
+	for i := range blockBuilders {
+		if blockBuilders[i].supported {
+			return &blockBuilders[i]
+		}
+	}
+	return nil
+}
 
 // buildBlock fills the first chunks rows of t from up to blockPatterns
 // patterns, as [buildBlockGo] does.
 func buildBlock(t *blockTable, pats []uint64, chunks int) {
-	if !hasAVX512 {
+	if asmBuild == nil {
 		buildBlockGo(t, pats, chunks)
 		return
 	}
+	buildBlockWith(asmBuild, t, pats, chunks)
+}
+
+// buildBlockWith builds t with the builder b.
+func buildBlockWith(b *blockBuilder, t *blockTable, pats []uint64, chunks int) {
 	// lacks[j] lane g: pattern 64g+j inverted (zero past the patterns);
 	// transposed, lacks[b] lane g has bit j set when that pattern lacks
 	// bit b. Rows past bit 63 are for the last chunk's bits that no
@@ -54,9 +86,9 @@ func buildBlock(t *blockTable, pats []uint64, chunks int) {
 			valid[g] = ^uint64(0) >> (64 - uint(hi-lo))
 		}
 	}
-	transposeAVX512((*[64][blockGroups]uint64)(lacks[:64]))
+	b.transpose((*[64][blockGroups]uint64)(lacks[:64]))
 	for k := range min(chunks, maxChunks) {
-		buildRowAVX512(&t[k], (*[chunkBits][blockGroups]uint64)(lacks[chunkBits*k:]), &valid)
+		b.row(&t[k], (*[chunkBits][blockGroups]uint64)(lacks[chunkBits*k:]), &valid)
 	}
 }
 

@@ -3523,6 +3523,4140 @@ TEXT ·buildRowAVX512(SB), NOSPLIT, $0-24
 	VZEROUPPER
 	RET
 
+// func transposeAVX2(a *[64][8]uint64)
+// Requires: AVX, AVX2
+TEXT ·transposeAVX2(SB), NOSPLIT, $0-8
+	MOVQ         a+0(FP), AX
+	VPBROADCASTQ transposeMasks<>+0(SB), Y0
+	VMOVDQU      (AX), Y1
+	VMOVDQU      2048(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y2, 2048(AX)
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      2080(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 32(AX)
+	VMOVDQU      Y2, 2080(AX)
+	VMOVDQU      64(AX), Y1
+	VMOVDQU      2112(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 64(AX)
+	VMOVDQU      Y2, 2112(AX)
+	VMOVDQU      96(AX), Y1
+	VMOVDQU      2144(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 96(AX)
+	VMOVDQU      Y2, 2144(AX)
+	VMOVDQU      128(AX), Y1
+	VMOVDQU      2176(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 128(AX)
+	VMOVDQU      Y2, 2176(AX)
+	VMOVDQU      160(AX), Y1
+	VMOVDQU      2208(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 160(AX)
+	VMOVDQU      Y2, 2208(AX)
+	VMOVDQU      192(AX), Y1
+	VMOVDQU      2240(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 192(AX)
+	VMOVDQU      Y2, 2240(AX)
+	VMOVDQU      224(AX), Y1
+	VMOVDQU      2272(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 224(AX)
+	VMOVDQU      Y2, 2272(AX)
+	VMOVDQU      256(AX), Y1
+	VMOVDQU      2304(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 256(AX)
+	VMOVDQU      Y2, 2304(AX)
+	VMOVDQU      288(AX), Y1
+	VMOVDQU      2336(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 288(AX)
+	VMOVDQU      Y2, 2336(AX)
+	VMOVDQU      320(AX), Y1
+	VMOVDQU      2368(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 320(AX)
+	VMOVDQU      Y2, 2368(AX)
+	VMOVDQU      352(AX), Y1
+	VMOVDQU      2400(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 352(AX)
+	VMOVDQU      Y2, 2400(AX)
+	VMOVDQU      384(AX), Y1
+	VMOVDQU      2432(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 384(AX)
+	VMOVDQU      Y2, 2432(AX)
+	VMOVDQU      416(AX), Y1
+	VMOVDQU      2464(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 416(AX)
+	VMOVDQU      Y2, 2464(AX)
+	VMOVDQU      448(AX), Y1
+	VMOVDQU      2496(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 448(AX)
+	VMOVDQU      Y2, 2496(AX)
+	VMOVDQU      480(AX), Y1
+	VMOVDQU      2528(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 480(AX)
+	VMOVDQU      Y2, 2528(AX)
+	VMOVDQU      512(AX), Y1
+	VMOVDQU      2560(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 512(AX)
+	VMOVDQU      Y2, 2560(AX)
+	VMOVDQU      544(AX), Y1
+	VMOVDQU      2592(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 544(AX)
+	VMOVDQU      Y2, 2592(AX)
+	VMOVDQU      576(AX), Y1
+	VMOVDQU      2624(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 576(AX)
+	VMOVDQU      Y2, 2624(AX)
+	VMOVDQU      608(AX), Y1
+	VMOVDQU      2656(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 608(AX)
+	VMOVDQU      Y2, 2656(AX)
+	VMOVDQU      640(AX), Y1
+	VMOVDQU      2688(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 640(AX)
+	VMOVDQU      Y2, 2688(AX)
+	VMOVDQU      672(AX), Y1
+	VMOVDQU      2720(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 672(AX)
+	VMOVDQU      Y2, 2720(AX)
+	VMOVDQU      704(AX), Y1
+	VMOVDQU      2752(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 704(AX)
+	VMOVDQU      Y2, 2752(AX)
+	VMOVDQU      736(AX), Y1
+	VMOVDQU      2784(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 736(AX)
+	VMOVDQU      Y2, 2784(AX)
+	VMOVDQU      768(AX), Y1
+	VMOVDQU      2816(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 768(AX)
+	VMOVDQU      Y2, 2816(AX)
+	VMOVDQU      800(AX), Y1
+	VMOVDQU      2848(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 800(AX)
+	VMOVDQU      Y2, 2848(AX)
+	VMOVDQU      832(AX), Y1
+	VMOVDQU      2880(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 832(AX)
+	VMOVDQU      Y2, 2880(AX)
+	VMOVDQU      864(AX), Y1
+	VMOVDQU      2912(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 864(AX)
+	VMOVDQU      Y2, 2912(AX)
+	VMOVDQU      896(AX), Y1
+	VMOVDQU      2944(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 896(AX)
+	VMOVDQU      Y2, 2944(AX)
+	VMOVDQU      928(AX), Y1
+	VMOVDQU      2976(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 928(AX)
+	VMOVDQU      Y2, 2976(AX)
+	VMOVDQU      960(AX), Y1
+	VMOVDQU      3008(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 960(AX)
+	VMOVDQU      Y2, 3008(AX)
+	VMOVDQU      992(AX), Y1
+	VMOVDQU      3040(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 992(AX)
+	VMOVDQU      Y2, 3040(AX)
+	VMOVDQU      1024(AX), Y1
+	VMOVDQU      3072(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1024(AX)
+	VMOVDQU      Y2, 3072(AX)
+	VMOVDQU      1056(AX), Y1
+	VMOVDQU      3104(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1056(AX)
+	VMOVDQU      Y2, 3104(AX)
+	VMOVDQU      1088(AX), Y1
+	VMOVDQU      3136(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1088(AX)
+	VMOVDQU      Y2, 3136(AX)
+	VMOVDQU      1120(AX), Y1
+	VMOVDQU      3168(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1120(AX)
+	VMOVDQU      Y2, 3168(AX)
+	VMOVDQU      1152(AX), Y1
+	VMOVDQU      3200(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1152(AX)
+	VMOVDQU      Y2, 3200(AX)
+	VMOVDQU      1184(AX), Y1
+	VMOVDQU      3232(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1184(AX)
+	VMOVDQU      Y2, 3232(AX)
+	VMOVDQU      1216(AX), Y1
+	VMOVDQU      3264(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1216(AX)
+	VMOVDQU      Y2, 3264(AX)
+	VMOVDQU      1248(AX), Y1
+	VMOVDQU      3296(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1248(AX)
+	VMOVDQU      Y2, 3296(AX)
+	VMOVDQU      1280(AX), Y1
+	VMOVDQU      3328(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1280(AX)
+	VMOVDQU      Y2, 3328(AX)
+	VMOVDQU      1312(AX), Y1
+	VMOVDQU      3360(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1312(AX)
+	VMOVDQU      Y2, 3360(AX)
+	VMOVDQU      1344(AX), Y1
+	VMOVDQU      3392(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1344(AX)
+	VMOVDQU      Y2, 3392(AX)
+	VMOVDQU      1376(AX), Y1
+	VMOVDQU      3424(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1376(AX)
+	VMOVDQU      Y2, 3424(AX)
+	VMOVDQU      1408(AX), Y1
+	VMOVDQU      3456(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1408(AX)
+	VMOVDQU      Y2, 3456(AX)
+	VMOVDQU      1440(AX), Y1
+	VMOVDQU      3488(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1440(AX)
+	VMOVDQU      Y2, 3488(AX)
+	VMOVDQU      1472(AX), Y1
+	VMOVDQU      3520(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1472(AX)
+	VMOVDQU      Y2, 3520(AX)
+	VMOVDQU      1504(AX), Y1
+	VMOVDQU      3552(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1504(AX)
+	VMOVDQU      Y2, 3552(AX)
+	VMOVDQU      1536(AX), Y1
+	VMOVDQU      3584(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1536(AX)
+	VMOVDQU      Y2, 3584(AX)
+	VMOVDQU      1568(AX), Y1
+	VMOVDQU      3616(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1568(AX)
+	VMOVDQU      Y2, 3616(AX)
+	VMOVDQU      1600(AX), Y1
+	VMOVDQU      3648(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1600(AX)
+	VMOVDQU      Y2, 3648(AX)
+	VMOVDQU      1632(AX), Y1
+	VMOVDQU      3680(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1632(AX)
+	VMOVDQU      Y2, 3680(AX)
+	VMOVDQU      1664(AX), Y1
+	VMOVDQU      3712(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1664(AX)
+	VMOVDQU      Y2, 3712(AX)
+	VMOVDQU      1696(AX), Y1
+	VMOVDQU      3744(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1696(AX)
+	VMOVDQU      Y2, 3744(AX)
+	VMOVDQU      1728(AX), Y1
+	VMOVDQU      3776(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1728(AX)
+	VMOVDQU      Y2, 3776(AX)
+	VMOVDQU      1760(AX), Y1
+	VMOVDQU      3808(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1760(AX)
+	VMOVDQU      Y2, 3808(AX)
+	VMOVDQU      1792(AX), Y1
+	VMOVDQU      3840(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1792(AX)
+	VMOVDQU      Y2, 3840(AX)
+	VMOVDQU      1824(AX), Y1
+	VMOVDQU      3872(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1824(AX)
+	VMOVDQU      Y2, 3872(AX)
+	VMOVDQU      1856(AX), Y1
+	VMOVDQU      3904(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1856(AX)
+	VMOVDQU      Y2, 3904(AX)
+	VMOVDQU      1888(AX), Y1
+	VMOVDQU      3936(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1888(AX)
+	VMOVDQU      Y2, 3936(AX)
+	VMOVDQU      1920(AX), Y1
+	VMOVDQU      3968(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1920(AX)
+	VMOVDQU      Y2, 3968(AX)
+	VMOVDQU      1952(AX), Y1
+	VMOVDQU      4000(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1952(AX)
+	VMOVDQU      Y2, 4000(AX)
+	VMOVDQU      1984(AX), Y1
+	VMOVDQU      4032(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1984(AX)
+	VMOVDQU      Y2, 4032(AX)
+	VMOVDQU      2016(AX), Y1
+	VMOVDQU      4064(AX), Y2
+	VPSRLQ       $0x20, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x20, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2016(AX)
+	VMOVDQU      Y2, 4064(AX)
+	VPBROADCASTQ transposeMasks<>+8(SB), Y0
+	VMOVDQU      (AX), Y1
+	VMOVDQU      1024(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y2, 1024(AX)
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      1056(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 32(AX)
+	VMOVDQU      Y2, 1056(AX)
+	VMOVDQU      64(AX), Y1
+	VMOVDQU      1088(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 64(AX)
+	VMOVDQU      Y2, 1088(AX)
+	VMOVDQU      96(AX), Y1
+	VMOVDQU      1120(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 96(AX)
+	VMOVDQU      Y2, 1120(AX)
+	VMOVDQU      128(AX), Y1
+	VMOVDQU      1152(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 128(AX)
+	VMOVDQU      Y2, 1152(AX)
+	VMOVDQU      160(AX), Y1
+	VMOVDQU      1184(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 160(AX)
+	VMOVDQU      Y2, 1184(AX)
+	VMOVDQU      192(AX), Y1
+	VMOVDQU      1216(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 192(AX)
+	VMOVDQU      Y2, 1216(AX)
+	VMOVDQU      224(AX), Y1
+	VMOVDQU      1248(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 224(AX)
+	VMOVDQU      Y2, 1248(AX)
+	VMOVDQU      256(AX), Y1
+	VMOVDQU      1280(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 256(AX)
+	VMOVDQU      Y2, 1280(AX)
+	VMOVDQU      288(AX), Y1
+	VMOVDQU      1312(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 288(AX)
+	VMOVDQU      Y2, 1312(AX)
+	VMOVDQU      320(AX), Y1
+	VMOVDQU      1344(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 320(AX)
+	VMOVDQU      Y2, 1344(AX)
+	VMOVDQU      352(AX), Y1
+	VMOVDQU      1376(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 352(AX)
+	VMOVDQU      Y2, 1376(AX)
+	VMOVDQU      384(AX), Y1
+	VMOVDQU      1408(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 384(AX)
+	VMOVDQU      Y2, 1408(AX)
+	VMOVDQU      416(AX), Y1
+	VMOVDQU      1440(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 416(AX)
+	VMOVDQU      Y2, 1440(AX)
+	VMOVDQU      448(AX), Y1
+	VMOVDQU      1472(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 448(AX)
+	VMOVDQU      Y2, 1472(AX)
+	VMOVDQU      480(AX), Y1
+	VMOVDQU      1504(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 480(AX)
+	VMOVDQU      Y2, 1504(AX)
+	VMOVDQU      512(AX), Y1
+	VMOVDQU      1536(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 512(AX)
+	VMOVDQU      Y2, 1536(AX)
+	VMOVDQU      544(AX), Y1
+	VMOVDQU      1568(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 544(AX)
+	VMOVDQU      Y2, 1568(AX)
+	VMOVDQU      576(AX), Y1
+	VMOVDQU      1600(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 576(AX)
+	VMOVDQU      Y2, 1600(AX)
+	VMOVDQU      608(AX), Y1
+	VMOVDQU      1632(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 608(AX)
+	VMOVDQU      Y2, 1632(AX)
+	VMOVDQU      640(AX), Y1
+	VMOVDQU      1664(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 640(AX)
+	VMOVDQU      Y2, 1664(AX)
+	VMOVDQU      672(AX), Y1
+	VMOVDQU      1696(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 672(AX)
+	VMOVDQU      Y2, 1696(AX)
+	VMOVDQU      704(AX), Y1
+	VMOVDQU      1728(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 704(AX)
+	VMOVDQU      Y2, 1728(AX)
+	VMOVDQU      736(AX), Y1
+	VMOVDQU      1760(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 736(AX)
+	VMOVDQU      Y2, 1760(AX)
+	VMOVDQU      768(AX), Y1
+	VMOVDQU      1792(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 768(AX)
+	VMOVDQU      Y2, 1792(AX)
+	VMOVDQU      800(AX), Y1
+	VMOVDQU      1824(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 800(AX)
+	VMOVDQU      Y2, 1824(AX)
+	VMOVDQU      832(AX), Y1
+	VMOVDQU      1856(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 832(AX)
+	VMOVDQU      Y2, 1856(AX)
+	VMOVDQU      864(AX), Y1
+	VMOVDQU      1888(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 864(AX)
+	VMOVDQU      Y2, 1888(AX)
+	VMOVDQU      896(AX), Y1
+	VMOVDQU      1920(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 896(AX)
+	VMOVDQU      Y2, 1920(AX)
+	VMOVDQU      928(AX), Y1
+	VMOVDQU      1952(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 928(AX)
+	VMOVDQU      Y2, 1952(AX)
+	VMOVDQU      960(AX), Y1
+	VMOVDQU      1984(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 960(AX)
+	VMOVDQU      Y2, 1984(AX)
+	VMOVDQU      992(AX), Y1
+	VMOVDQU      2016(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 992(AX)
+	VMOVDQU      Y2, 2016(AX)
+	VMOVDQU      2048(AX), Y1
+	VMOVDQU      3072(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2048(AX)
+	VMOVDQU      Y2, 3072(AX)
+	VMOVDQU      2080(AX), Y1
+	VMOVDQU      3104(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2080(AX)
+	VMOVDQU      Y2, 3104(AX)
+	VMOVDQU      2112(AX), Y1
+	VMOVDQU      3136(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2112(AX)
+	VMOVDQU      Y2, 3136(AX)
+	VMOVDQU      2144(AX), Y1
+	VMOVDQU      3168(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2144(AX)
+	VMOVDQU      Y2, 3168(AX)
+	VMOVDQU      2176(AX), Y1
+	VMOVDQU      3200(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2176(AX)
+	VMOVDQU      Y2, 3200(AX)
+	VMOVDQU      2208(AX), Y1
+	VMOVDQU      3232(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2208(AX)
+	VMOVDQU      Y2, 3232(AX)
+	VMOVDQU      2240(AX), Y1
+	VMOVDQU      3264(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2240(AX)
+	VMOVDQU      Y2, 3264(AX)
+	VMOVDQU      2272(AX), Y1
+	VMOVDQU      3296(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2272(AX)
+	VMOVDQU      Y2, 3296(AX)
+	VMOVDQU      2304(AX), Y1
+	VMOVDQU      3328(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2304(AX)
+	VMOVDQU      Y2, 3328(AX)
+	VMOVDQU      2336(AX), Y1
+	VMOVDQU      3360(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2336(AX)
+	VMOVDQU      Y2, 3360(AX)
+	VMOVDQU      2368(AX), Y1
+	VMOVDQU      3392(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2368(AX)
+	VMOVDQU      Y2, 3392(AX)
+	VMOVDQU      2400(AX), Y1
+	VMOVDQU      3424(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2400(AX)
+	VMOVDQU      Y2, 3424(AX)
+	VMOVDQU      2432(AX), Y1
+	VMOVDQU      3456(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2432(AX)
+	VMOVDQU      Y2, 3456(AX)
+	VMOVDQU      2464(AX), Y1
+	VMOVDQU      3488(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2464(AX)
+	VMOVDQU      Y2, 3488(AX)
+	VMOVDQU      2496(AX), Y1
+	VMOVDQU      3520(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2496(AX)
+	VMOVDQU      Y2, 3520(AX)
+	VMOVDQU      2528(AX), Y1
+	VMOVDQU      3552(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2528(AX)
+	VMOVDQU      Y2, 3552(AX)
+	VMOVDQU      2560(AX), Y1
+	VMOVDQU      3584(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2560(AX)
+	VMOVDQU      Y2, 3584(AX)
+	VMOVDQU      2592(AX), Y1
+	VMOVDQU      3616(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2592(AX)
+	VMOVDQU      Y2, 3616(AX)
+	VMOVDQU      2624(AX), Y1
+	VMOVDQU      3648(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2624(AX)
+	VMOVDQU      Y2, 3648(AX)
+	VMOVDQU      2656(AX), Y1
+	VMOVDQU      3680(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2656(AX)
+	VMOVDQU      Y2, 3680(AX)
+	VMOVDQU      2688(AX), Y1
+	VMOVDQU      3712(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2688(AX)
+	VMOVDQU      Y2, 3712(AX)
+	VMOVDQU      2720(AX), Y1
+	VMOVDQU      3744(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2720(AX)
+	VMOVDQU      Y2, 3744(AX)
+	VMOVDQU      2752(AX), Y1
+	VMOVDQU      3776(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2752(AX)
+	VMOVDQU      Y2, 3776(AX)
+	VMOVDQU      2784(AX), Y1
+	VMOVDQU      3808(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2784(AX)
+	VMOVDQU      Y2, 3808(AX)
+	VMOVDQU      2816(AX), Y1
+	VMOVDQU      3840(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2816(AX)
+	VMOVDQU      Y2, 3840(AX)
+	VMOVDQU      2848(AX), Y1
+	VMOVDQU      3872(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2848(AX)
+	VMOVDQU      Y2, 3872(AX)
+	VMOVDQU      2880(AX), Y1
+	VMOVDQU      3904(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2880(AX)
+	VMOVDQU      Y2, 3904(AX)
+	VMOVDQU      2912(AX), Y1
+	VMOVDQU      3936(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2912(AX)
+	VMOVDQU      Y2, 3936(AX)
+	VMOVDQU      2944(AX), Y1
+	VMOVDQU      3968(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2944(AX)
+	VMOVDQU      Y2, 3968(AX)
+	VMOVDQU      2976(AX), Y1
+	VMOVDQU      4000(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2976(AX)
+	VMOVDQU      Y2, 4000(AX)
+	VMOVDQU      3008(AX), Y1
+	VMOVDQU      4032(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3008(AX)
+	VMOVDQU      Y2, 4032(AX)
+	VMOVDQU      3040(AX), Y1
+	VMOVDQU      4064(AX), Y2
+	VPSRLQ       $0x10, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x10, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3040(AX)
+	VMOVDQU      Y2, 4064(AX)
+	VPBROADCASTQ transposeMasks<>+16(SB), Y0
+	VMOVDQU      (AX), Y1
+	VMOVDQU      512(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y2, 512(AX)
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      544(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 32(AX)
+	VMOVDQU      Y2, 544(AX)
+	VMOVDQU      64(AX), Y1
+	VMOVDQU      576(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 64(AX)
+	VMOVDQU      Y2, 576(AX)
+	VMOVDQU      96(AX), Y1
+	VMOVDQU      608(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 96(AX)
+	VMOVDQU      Y2, 608(AX)
+	VMOVDQU      128(AX), Y1
+	VMOVDQU      640(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 128(AX)
+	VMOVDQU      Y2, 640(AX)
+	VMOVDQU      160(AX), Y1
+	VMOVDQU      672(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 160(AX)
+	VMOVDQU      Y2, 672(AX)
+	VMOVDQU      192(AX), Y1
+	VMOVDQU      704(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 192(AX)
+	VMOVDQU      Y2, 704(AX)
+	VMOVDQU      224(AX), Y1
+	VMOVDQU      736(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 224(AX)
+	VMOVDQU      Y2, 736(AX)
+	VMOVDQU      256(AX), Y1
+	VMOVDQU      768(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 256(AX)
+	VMOVDQU      Y2, 768(AX)
+	VMOVDQU      288(AX), Y1
+	VMOVDQU      800(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 288(AX)
+	VMOVDQU      Y2, 800(AX)
+	VMOVDQU      320(AX), Y1
+	VMOVDQU      832(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 320(AX)
+	VMOVDQU      Y2, 832(AX)
+	VMOVDQU      352(AX), Y1
+	VMOVDQU      864(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 352(AX)
+	VMOVDQU      Y2, 864(AX)
+	VMOVDQU      384(AX), Y1
+	VMOVDQU      896(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 384(AX)
+	VMOVDQU      Y2, 896(AX)
+	VMOVDQU      416(AX), Y1
+	VMOVDQU      928(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 416(AX)
+	VMOVDQU      Y2, 928(AX)
+	VMOVDQU      448(AX), Y1
+	VMOVDQU      960(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 448(AX)
+	VMOVDQU      Y2, 960(AX)
+	VMOVDQU      480(AX), Y1
+	VMOVDQU      992(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 480(AX)
+	VMOVDQU      Y2, 992(AX)
+	VMOVDQU      1024(AX), Y1
+	VMOVDQU      1536(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1024(AX)
+	VMOVDQU      Y2, 1536(AX)
+	VMOVDQU      1056(AX), Y1
+	VMOVDQU      1568(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1056(AX)
+	VMOVDQU      Y2, 1568(AX)
+	VMOVDQU      1088(AX), Y1
+	VMOVDQU      1600(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1088(AX)
+	VMOVDQU      Y2, 1600(AX)
+	VMOVDQU      1120(AX), Y1
+	VMOVDQU      1632(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1120(AX)
+	VMOVDQU      Y2, 1632(AX)
+	VMOVDQU      1152(AX), Y1
+	VMOVDQU      1664(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1152(AX)
+	VMOVDQU      Y2, 1664(AX)
+	VMOVDQU      1184(AX), Y1
+	VMOVDQU      1696(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1184(AX)
+	VMOVDQU      Y2, 1696(AX)
+	VMOVDQU      1216(AX), Y1
+	VMOVDQU      1728(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1216(AX)
+	VMOVDQU      Y2, 1728(AX)
+	VMOVDQU      1248(AX), Y1
+	VMOVDQU      1760(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1248(AX)
+	VMOVDQU      Y2, 1760(AX)
+	VMOVDQU      1280(AX), Y1
+	VMOVDQU      1792(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1280(AX)
+	VMOVDQU      Y2, 1792(AX)
+	VMOVDQU      1312(AX), Y1
+	VMOVDQU      1824(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1312(AX)
+	VMOVDQU      Y2, 1824(AX)
+	VMOVDQU      1344(AX), Y1
+	VMOVDQU      1856(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1344(AX)
+	VMOVDQU      Y2, 1856(AX)
+	VMOVDQU      1376(AX), Y1
+	VMOVDQU      1888(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1376(AX)
+	VMOVDQU      Y2, 1888(AX)
+	VMOVDQU      1408(AX), Y1
+	VMOVDQU      1920(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1408(AX)
+	VMOVDQU      Y2, 1920(AX)
+	VMOVDQU      1440(AX), Y1
+	VMOVDQU      1952(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1440(AX)
+	VMOVDQU      Y2, 1952(AX)
+	VMOVDQU      1472(AX), Y1
+	VMOVDQU      1984(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1472(AX)
+	VMOVDQU      Y2, 1984(AX)
+	VMOVDQU      1504(AX), Y1
+	VMOVDQU      2016(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1504(AX)
+	VMOVDQU      Y2, 2016(AX)
+	VMOVDQU      2048(AX), Y1
+	VMOVDQU      2560(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2048(AX)
+	VMOVDQU      Y2, 2560(AX)
+	VMOVDQU      2080(AX), Y1
+	VMOVDQU      2592(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2080(AX)
+	VMOVDQU      Y2, 2592(AX)
+	VMOVDQU      2112(AX), Y1
+	VMOVDQU      2624(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2112(AX)
+	VMOVDQU      Y2, 2624(AX)
+	VMOVDQU      2144(AX), Y1
+	VMOVDQU      2656(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2144(AX)
+	VMOVDQU      Y2, 2656(AX)
+	VMOVDQU      2176(AX), Y1
+	VMOVDQU      2688(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2176(AX)
+	VMOVDQU      Y2, 2688(AX)
+	VMOVDQU      2208(AX), Y1
+	VMOVDQU      2720(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2208(AX)
+	VMOVDQU      Y2, 2720(AX)
+	VMOVDQU      2240(AX), Y1
+	VMOVDQU      2752(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2240(AX)
+	VMOVDQU      Y2, 2752(AX)
+	VMOVDQU      2272(AX), Y1
+	VMOVDQU      2784(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2272(AX)
+	VMOVDQU      Y2, 2784(AX)
+	VMOVDQU      2304(AX), Y1
+	VMOVDQU      2816(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2304(AX)
+	VMOVDQU      Y2, 2816(AX)
+	VMOVDQU      2336(AX), Y1
+	VMOVDQU      2848(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2336(AX)
+	VMOVDQU      Y2, 2848(AX)
+	VMOVDQU      2368(AX), Y1
+	VMOVDQU      2880(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2368(AX)
+	VMOVDQU      Y2, 2880(AX)
+	VMOVDQU      2400(AX), Y1
+	VMOVDQU      2912(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2400(AX)
+	VMOVDQU      Y2, 2912(AX)
+	VMOVDQU      2432(AX), Y1
+	VMOVDQU      2944(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2432(AX)
+	VMOVDQU      Y2, 2944(AX)
+	VMOVDQU      2464(AX), Y1
+	VMOVDQU      2976(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2464(AX)
+	VMOVDQU      Y2, 2976(AX)
+	VMOVDQU      2496(AX), Y1
+	VMOVDQU      3008(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2496(AX)
+	VMOVDQU      Y2, 3008(AX)
+	VMOVDQU      2528(AX), Y1
+	VMOVDQU      3040(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2528(AX)
+	VMOVDQU      Y2, 3040(AX)
+	VMOVDQU      3072(AX), Y1
+	VMOVDQU      3584(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3072(AX)
+	VMOVDQU      Y2, 3584(AX)
+	VMOVDQU      3104(AX), Y1
+	VMOVDQU      3616(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3104(AX)
+	VMOVDQU      Y2, 3616(AX)
+	VMOVDQU      3136(AX), Y1
+	VMOVDQU      3648(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3136(AX)
+	VMOVDQU      Y2, 3648(AX)
+	VMOVDQU      3168(AX), Y1
+	VMOVDQU      3680(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3168(AX)
+	VMOVDQU      Y2, 3680(AX)
+	VMOVDQU      3200(AX), Y1
+	VMOVDQU      3712(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3200(AX)
+	VMOVDQU      Y2, 3712(AX)
+	VMOVDQU      3232(AX), Y1
+	VMOVDQU      3744(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3232(AX)
+	VMOVDQU      Y2, 3744(AX)
+	VMOVDQU      3264(AX), Y1
+	VMOVDQU      3776(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3264(AX)
+	VMOVDQU      Y2, 3776(AX)
+	VMOVDQU      3296(AX), Y1
+	VMOVDQU      3808(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3296(AX)
+	VMOVDQU      Y2, 3808(AX)
+	VMOVDQU      3328(AX), Y1
+	VMOVDQU      3840(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3328(AX)
+	VMOVDQU      Y2, 3840(AX)
+	VMOVDQU      3360(AX), Y1
+	VMOVDQU      3872(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3360(AX)
+	VMOVDQU      Y2, 3872(AX)
+	VMOVDQU      3392(AX), Y1
+	VMOVDQU      3904(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3392(AX)
+	VMOVDQU      Y2, 3904(AX)
+	VMOVDQU      3424(AX), Y1
+	VMOVDQU      3936(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3424(AX)
+	VMOVDQU      Y2, 3936(AX)
+	VMOVDQU      3456(AX), Y1
+	VMOVDQU      3968(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3456(AX)
+	VMOVDQU      Y2, 3968(AX)
+	VMOVDQU      3488(AX), Y1
+	VMOVDQU      4000(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3488(AX)
+	VMOVDQU      Y2, 4000(AX)
+	VMOVDQU      3520(AX), Y1
+	VMOVDQU      4032(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3520(AX)
+	VMOVDQU      Y2, 4032(AX)
+	VMOVDQU      3552(AX), Y1
+	VMOVDQU      4064(AX), Y2
+	VPSRLQ       $0x08, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x08, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3552(AX)
+	VMOVDQU      Y2, 4064(AX)
+	VPBROADCASTQ transposeMasks<>+24(SB), Y0
+	VMOVDQU      (AX), Y1
+	VMOVDQU      256(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y2, 256(AX)
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      288(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 32(AX)
+	VMOVDQU      Y2, 288(AX)
+	VMOVDQU      64(AX), Y1
+	VMOVDQU      320(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 64(AX)
+	VMOVDQU      Y2, 320(AX)
+	VMOVDQU      96(AX), Y1
+	VMOVDQU      352(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 96(AX)
+	VMOVDQU      Y2, 352(AX)
+	VMOVDQU      128(AX), Y1
+	VMOVDQU      384(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 128(AX)
+	VMOVDQU      Y2, 384(AX)
+	VMOVDQU      160(AX), Y1
+	VMOVDQU      416(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 160(AX)
+	VMOVDQU      Y2, 416(AX)
+	VMOVDQU      192(AX), Y1
+	VMOVDQU      448(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 192(AX)
+	VMOVDQU      Y2, 448(AX)
+	VMOVDQU      224(AX), Y1
+	VMOVDQU      480(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 224(AX)
+	VMOVDQU      Y2, 480(AX)
+	VMOVDQU      512(AX), Y1
+	VMOVDQU      768(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 512(AX)
+	VMOVDQU      Y2, 768(AX)
+	VMOVDQU      544(AX), Y1
+	VMOVDQU      800(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 544(AX)
+	VMOVDQU      Y2, 800(AX)
+	VMOVDQU      576(AX), Y1
+	VMOVDQU      832(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 576(AX)
+	VMOVDQU      Y2, 832(AX)
+	VMOVDQU      608(AX), Y1
+	VMOVDQU      864(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 608(AX)
+	VMOVDQU      Y2, 864(AX)
+	VMOVDQU      640(AX), Y1
+	VMOVDQU      896(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 640(AX)
+	VMOVDQU      Y2, 896(AX)
+	VMOVDQU      672(AX), Y1
+	VMOVDQU      928(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 672(AX)
+	VMOVDQU      Y2, 928(AX)
+	VMOVDQU      704(AX), Y1
+	VMOVDQU      960(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 704(AX)
+	VMOVDQU      Y2, 960(AX)
+	VMOVDQU      736(AX), Y1
+	VMOVDQU      992(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 736(AX)
+	VMOVDQU      Y2, 992(AX)
+	VMOVDQU      1024(AX), Y1
+	VMOVDQU      1280(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1024(AX)
+	VMOVDQU      Y2, 1280(AX)
+	VMOVDQU      1056(AX), Y1
+	VMOVDQU      1312(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1056(AX)
+	VMOVDQU      Y2, 1312(AX)
+	VMOVDQU      1088(AX), Y1
+	VMOVDQU      1344(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1088(AX)
+	VMOVDQU      Y2, 1344(AX)
+	VMOVDQU      1120(AX), Y1
+	VMOVDQU      1376(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1120(AX)
+	VMOVDQU      Y2, 1376(AX)
+	VMOVDQU      1152(AX), Y1
+	VMOVDQU      1408(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1152(AX)
+	VMOVDQU      Y2, 1408(AX)
+	VMOVDQU      1184(AX), Y1
+	VMOVDQU      1440(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1184(AX)
+	VMOVDQU      Y2, 1440(AX)
+	VMOVDQU      1216(AX), Y1
+	VMOVDQU      1472(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1216(AX)
+	VMOVDQU      Y2, 1472(AX)
+	VMOVDQU      1248(AX), Y1
+	VMOVDQU      1504(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1248(AX)
+	VMOVDQU      Y2, 1504(AX)
+	VMOVDQU      1536(AX), Y1
+	VMOVDQU      1792(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1536(AX)
+	VMOVDQU      Y2, 1792(AX)
+	VMOVDQU      1568(AX), Y1
+	VMOVDQU      1824(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1568(AX)
+	VMOVDQU      Y2, 1824(AX)
+	VMOVDQU      1600(AX), Y1
+	VMOVDQU      1856(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1600(AX)
+	VMOVDQU      Y2, 1856(AX)
+	VMOVDQU      1632(AX), Y1
+	VMOVDQU      1888(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1632(AX)
+	VMOVDQU      Y2, 1888(AX)
+	VMOVDQU      1664(AX), Y1
+	VMOVDQU      1920(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1664(AX)
+	VMOVDQU      Y2, 1920(AX)
+	VMOVDQU      1696(AX), Y1
+	VMOVDQU      1952(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1696(AX)
+	VMOVDQU      Y2, 1952(AX)
+	VMOVDQU      1728(AX), Y1
+	VMOVDQU      1984(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1728(AX)
+	VMOVDQU      Y2, 1984(AX)
+	VMOVDQU      1760(AX), Y1
+	VMOVDQU      2016(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1760(AX)
+	VMOVDQU      Y2, 2016(AX)
+	VMOVDQU      2048(AX), Y1
+	VMOVDQU      2304(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2048(AX)
+	VMOVDQU      Y2, 2304(AX)
+	VMOVDQU      2080(AX), Y1
+	VMOVDQU      2336(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2080(AX)
+	VMOVDQU      Y2, 2336(AX)
+	VMOVDQU      2112(AX), Y1
+	VMOVDQU      2368(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2112(AX)
+	VMOVDQU      Y2, 2368(AX)
+	VMOVDQU      2144(AX), Y1
+	VMOVDQU      2400(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2144(AX)
+	VMOVDQU      Y2, 2400(AX)
+	VMOVDQU      2176(AX), Y1
+	VMOVDQU      2432(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2176(AX)
+	VMOVDQU      Y2, 2432(AX)
+	VMOVDQU      2208(AX), Y1
+	VMOVDQU      2464(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2208(AX)
+	VMOVDQU      Y2, 2464(AX)
+	VMOVDQU      2240(AX), Y1
+	VMOVDQU      2496(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2240(AX)
+	VMOVDQU      Y2, 2496(AX)
+	VMOVDQU      2272(AX), Y1
+	VMOVDQU      2528(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2272(AX)
+	VMOVDQU      Y2, 2528(AX)
+	VMOVDQU      2560(AX), Y1
+	VMOVDQU      2816(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2560(AX)
+	VMOVDQU      Y2, 2816(AX)
+	VMOVDQU      2592(AX), Y1
+	VMOVDQU      2848(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2592(AX)
+	VMOVDQU      Y2, 2848(AX)
+	VMOVDQU      2624(AX), Y1
+	VMOVDQU      2880(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2624(AX)
+	VMOVDQU      Y2, 2880(AX)
+	VMOVDQU      2656(AX), Y1
+	VMOVDQU      2912(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2656(AX)
+	VMOVDQU      Y2, 2912(AX)
+	VMOVDQU      2688(AX), Y1
+	VMOVDQU      2944(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2688(AX)
+	VMOVDQU      Y2, 2944(AX)
+	VMOVDQU      2720(AX), Y1
+	VMOVDQU      2976(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2720(AX)
+	VMOVDQU      Y2, 2976(AX)
+	VMOVDQU      2752(AX), Y1
+	VMOVDQU      3008(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2752(AX)
+	VMOVDQU      Y2, 3008(AX)
+	VMOVDQU      2784(AX), Y1
+	VMOVDQU      3040(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2784(AX)
+	VMOVDQU      Y2, 3040(AX)
+	VMOVDQU      3072(AX), Y1
+	VMOVDQU      3328(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3072(AX)
+	VMOVDQU      Y2, 3328(AX)
+	VMOVDQU      3104(AX), Y1
+	VMOVDQU      3360(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3104(AX)
+	VMOVDQU      Y2, 3360(AX)
+	VMOVDQU      3136(AX), Y1
+	VMOVDQU      3392(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3136(AX)
+	VMOVDQU      Y2, 3392(AX)
+	VMOVDQU      3168(AX), Y1
+	VMOVDQU      3424(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3168(AX)
+	VMOVDQU      Y2, 3424(AX)
+	VMOVDQU      3200(AX), Y1
+	VMOVDQU      3456(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3200(AX)
+	VMOVDQU      Y2, 3456(AX)
+	VMOVDQU      3232(AX), Y1
+	VMOVDQU      3488(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3232(AX)
+	VMOVDQU      Y2, 3488(AX)
+	VMOVDQU      3264(AX), Y1
+	VMOVDQU      3520(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3264(AX)
+	VMOVDQU      Y2, 3520(AX)
+	VMOVDQU      3296(AX), Y1
+	VMOVDQU      3552(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3296(AX)
+	VMOVDQU      Y2, 3552(AX)
+	VMOVDQU      3584(AX), Y1
+	VMOVDQU      3840(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3584(AX)
+	VMOVDQU      Y2, 3840(AX)
+	VMOVDQU      3616(AX), Y1
+	VMOVDQU      3872(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3616(AX)
+	VMOVDQU      Y2, 3872(AX)
+	VMOVDQU      3648(AX), Y1
+	VMOVDQU      3904(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3648(AX)
+	VMOVDQU      Y2, 3904(AX)
+	VMOVDQU      3680(AX), Y1
+	VMOVDQU      3936(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3680(AX)
+	VMOVDQU      Y2, 3936(AX)
+	VMOVDQU      3712(AX), Y1
+	VMOVDQU      3968(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3712(AX)
+	VMOVDQU      Y2, 3968(AX)
+	VMOVDQU      3744(AX), Y1
+	VMOVDQU      4000(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3744(AX)
+	VMOVDQU      Y2, 4000(AX)
+	VMOVDQU      3776(AX), Y1
+	VMOVDQU      4032(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3776(AX)
+	VMOVDQU      Y2, 4032(AX)
+	VMOVDQU      3808(AX), Y1
+	VMOVDQU      4064(AX), Y2
+	VPSRLQ       $0x04, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x04, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3808(AX)
+	VMOVDQU      Y2, 4064(AX)
+	VPBROADCASTQ transposeMasks<>+32(SB), Y0
+	VMOVDQU      (AX), Y1
+	VMOVDQU      128(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y2, 128(AX)
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      160(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 32(AX)
+	VMOVDQU      Y2, 160(AX)
+	VMOVDQU      64(AX), Y1
+	VMOVDQU      192(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 64(AX)
+	VMOVDQU      Y2, 192(AX)
+	VMOVDQU      96(AX), Y1
+	VMOVDQU      224(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 96(AX)
+	VMOVDQU      Y2, 224(AX)
+	VMOVDQU      256(AX), Y1
+	VMOVDQU      384(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 256(AX)
+	VMOVDQU      Y2, 384(AX)
+	VMOVDQU      288(AX), Y1
+	VMOVDQU      416(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 288(AX)
+	VMOVDQU      Y2, 416(AX)
+	VMOVDQU      320(AX), Y1
+	VMOVDQU      448(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 320(AX)
+	VMOVDQU      Y2, 448(AX)
+	VMOVDQU      352(AX), Y1
+	VMOVDQU      480(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 352(AX)
+	VMOVDQU      Y2, 480(AX)
+	VMOVDQU      512(AX), Y1
+	VMOVDQU      640(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 512(AX)
+	VMOVDQU      Y2, 640(AX)
+	VMOVDQU      544(AX), Y1
+	VMOVDQU      672(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 544(AX)
+	VMOVDQU      Y2, 672(AX)
+	VMOVDQU      576(AX), Y1
+	VMOVDQU      704(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 576(AX)
+	VMOVDQU      Y2, 704(AX)
+	VMOVDQU      608(AX), Y1
+	VMOVDQU      736(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 608(AX)
+	VMOVDQU      Y2, 736(AX)
+	VMOVDQU      768(AX), Y1
+	VMOVDQU      896(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 768(AX)
+	VMOVDQU      Y2, 896(AX)
+	VMOVDQU      800(AX), Y1
+	VMOVDQU      928(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 800(AX)
+	VMOVDQU      Y2, 928(AX)
+	VMOVDQU      832(AX), Y1
+	VMOVDQU      960(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 832(AX)
+	VMOVDQU      Y2, 960(AX)
+	VMOVDQU      864(AX), Y1
+	VMOVDQU      992(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 864(AX)
+	VMOVDQU      Y2, 992(AX)
+	VMOVDQU      1024(AX), Y1
+	VMOVDQU      1152(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1024(AX)
+	VMOVDQU      Y2, 1152(AX)
+	VMOVDQU      1056(AX), Y1
+	VMOVDQU      1184(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1056(AX)
+	VMOVDQU      Y2, 1184(AX)
+	VMOVDQU      1088(AX), Y1
+	VMOVDQU      1216(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1088(AX)
+	VMOVDQU      Y2, 1216(AX)
+	VMOVDQU      1120(AX), Y1
+	VMOVDQU      1248(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1120(AX)
+	VMOVDQU      Y2, 1248(AX)
+	VMOVDQU      1280(AX), Y1
+	VMOVDQU      1408(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1280(AX)
+	VMOVDQU      Y2, 1408(AX)
+	VMOVDQU      1312(AX), Y1
+	VMOVDQU      1440(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1312(AX)
+	VMOVDQU      Y2, 1440(AX)
+	VMOVDQU      1344(AX), Y1
+	VMOVDQU      1472(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1344(AX)
+	VMOVDQU      Y2, 1472(AX)
+	VMOVDQU      1376(AX), Y1
+	VMOVDQU      1504(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1376(AX)
+	VMOVDQU      Y2, 1504(AX)
+	VMOVDQU      1536(AX), Y1
+	VMOVDQU      1664(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1536(AX)
+	VMOVDQU      Y2, 1664(AX)
+	VMOVDQU      1568(AX), Y1
+	VMOVDQU      1696(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1568(AX)
+	VMOVDQU      Y2, 1696(AX)
+	VMOVDQU      1600(AX), Y1
+	VMOVDQU      1728(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1600(AX)
+	VMOVDQU      Y2, 1728(AX)
+	VMOVDQU      1632(AX), Y1
+	VMOVDQU      1760(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1632(AX)
+	VMOVDQU      Y2, 1760(AX)
+	VMOVDQU      1792(AX), Y1
+	VMOVDQU      1920(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1792(AX)
+	VMOVDQU      Y2, 1920(AX)
+	VMOVDQU      1824(AX), Y1
+	VMOVDQU      1952(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1824(AX)
+	VMOVDQU      Y2, 1952(AX)
+	VMOVDQU      1856(AX), Y1
+	VMOVDQU      1984(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1856(AX)
+	VMOVDQU      Y2, 1984(AX)
+	VMOVDQU      1888(AX), Y1
+	VMOVDQU      2016(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1888(AX)
+	VMOVDQU      Y2, 2016(AX)
+	VMOVDQU      2048(AX), Y1
+	VMOVDQU      2176(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2048(AX)
+	VMOVDQU      Y2, 2176(AX)
+	VMOVDQU      2080(AX), Y1
+	VMOVDQU      2208(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2080(AX)
+	VMOVDQU      Y2, 2208(AX)
+	VMOVDQU      2112(AX), Y1
+	VMOVDQU      2240(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2112(AX)
+	VMOVDQU      Y2, 2240(AX)
+	VMOVDQU      2144(AX), Y1
+	VMOVDQU      2272(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2144(AX)
+	VMOVDQU      Y2, 2272(AX)
+	VMOVDQU      2304(AX), Y1
+	VMOVDQU      2432(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2304(AX)
+	VMOVDQU      Y2, 2432(AX)
+	VMOVDQU      2336(AX), Y1
+	VMOVDQU      2464(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2336(AX)
+	VMOVDQU      Y2, 2464(AX)
+	VMOVDQU      2368(AX), Y1
+	VMOVDQU      2496(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2368(AX)
+	VMOVDQU      Y2, 2496(AX)
+	VMOVDQU      2400(AX), Y1
+	VMOVDQU      2528(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2400(AX)
+	VMOVDQU      Y2, 2528(AX)
+	VMOVDQU      2560(AX), Y1
+	VMOVDQU      2688(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2560(AX)
+	VMOVDQU      Y2, 2688(AX)
+	VMOVDQU      2592(AX), Y1
+	VMOVDQU      2720(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2592(AX)
+	VMOVDQU      Y2, 2720(AX)
+	VMOVDQU      2624(AX), Y1
+	VMOVDQU      2752(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2624(AX)
+	VMOVDQU      Y2, 2752(AX)
+	VMOVDQU      2656(AX), Y1
+	VMOVDQU      2784(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2656(AX)
+	VMOVDQU      Y2, 2784(AX)
+	VMOVDQU      2816(AX), Y1
+	VMOVDQU      2944(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2816(AX)
+	VMOVDQU      Y2, 2944(AX)
+	VMOVDQU      2848(AX), Y1
+	VMOVDQU      2976(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2848(AX)
+	VMOVDQU      Y2, 2976(AX)
+	VMOVDQU      2880(AX), Y1
+	VMOVDQU      3008(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2880(AX)
+	VMOVDQU      Y2, 3008(AX)
+	VMOVDQU      2912(AX), Y1
+	VMOVDQU      3040(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2912(AX)
+	VMOVDQU      Y2, 3040(AX)
+	VMOVDQU      3072(AX), Y1
+	VMOVDQU      3200(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3072(AX)
+	VMOVDQU      Y2, 3200(AX)
+	VMOVDQU      3104(AX), Y1
+	VMOVDQU      3232(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3104(AX)
+	VMOVDQU      Y2, 3232(AX)
+	VMOVDQU      3136(AX), Y1
+	VMOVDQU      3264(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3136(AX)
+	VMOVDQU      Y2, 3264(AX)
+	VMOVDQU      3168(AX), Y1
+	VMOVDQU      3296(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3168(AX)
+	VMOVDQU      Y2, 3296(AX)
+	VMOVDQU      3328(AX), Y1
+	VMOVDQU      3456(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3328(AX)
+	VMOVDQU      Y2, 3456(AX)
+	VMOVDQU      3360(AX), Y1
+	VMOVDQU      3488(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3360(AX)
+	VMOVDQU      Y2, 3488(AX)
+	VMOVDQU      3392(AX), Y1
+	VMOVDQU      3520(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3392(AX)
+	VMOVDQU      Y2, 3520(AX)
+	VMOVDQU      3424(AX), Y1
+	VMOVDQU      3552(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3424(AX)
+	VMOVDQU      Y2, 3552(AX)
+	VMOVDQU      3584(AX), Y1
+	VMOVDQU      3712(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3584(AX)
+	VMOVDQU      Y2, 3712(AX)
+	VMOVDQU      3616(AX), Y1
+	VMOVDQU      3744(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3616(AX)
+	VMOVDQU      Y2, 3744(AX)
+	VMOVDQU      3648(AX), Y1
+	VMOVDQU      3776(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3648(AX)
+	VMOVDQU      Y2, 3776(AX)
+	VMOVDQU      3680(AX), Y1
+	VMOVDQU      3808(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3680(AX)
+	VMOVDQU      Y2, 3808(AX)
+	VMOVDQU      3840(AX), Y1
+	VMOVDQU      3968(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3840(AX)
+	VMOVDQU      Y2, 3968(AX)
+	VMOVDQU      3872(AX), Y1
+	VMOVDQU      4000(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3872(AX)
+	VMOVDQU      Y2, 4000(AX)
+	VMOVDQU      3904(AX), Y1
+	VMOVDQU      4032(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3904(AX)
+	VMOVDQU      Y2, 4032(AX)
+	VMOVDQU      3936(AX), Y1
+	VMOVDQU      4064(AX), Y2
+	VPSRLQ       $0x02, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x02, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3936(AX)
+	VMOVDQU      Y2, 4064(AX)
+	VPBROADCASTQ transposeMasks<>+40(SB), Y0
+	VMOVDQU      (AX), Y1
+	VMOVDQU      64(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, (AX)
+	VMOVDQU      Y2, 64(AX)
+	VMOVDQU      32(AX), Y1
+	VMOVDQU      96(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 32(AX)
+	VMOVDQU      Y2, 96(AX)
+	VMOVDQU      128(AX), Y1
+	VMOVDQU      192(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 128(AX)
+	VMOVDQU      Y2, 192(AX)
+	VMOVDQU      160(AX), Y1
+	VMOVDQU      224(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 160(AX)
+	VMOVDQU      Y2, 224(AX)
+	VMOVDQU      256(AX), Y1
+	VMOVDQU      320(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 256(AX)
+	VMOVDQU      Y2, 320(AX)
+	VMOVDQU      288(AX), Y1
+	VMOVDQU      352(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 288(AX)
+	VMOVDQU      Y2, 352(AX)
+	VMOVDQU      384(AX), Y1
+	VMOVDQU      448(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 384(AX)
+	VMOVDQU      Y2, 448(AX)
+	VMOVDQU      416(AX), Y1
+	VMOVDQU      480(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 416(AX)
+	VMOVDQU      Y2, 480(AX)
+	VMOVDQU      512(AX), Y1
+	VMOVDQU      576(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 512(AX)
+	VMOVDQU      Y2, 576(AX)
+	VMOVDQU      544(AX), Y1
+	VMOVDQU      608(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 544(AX)
+	VMOVDQU      Y2, 608(AX)
+	VMOVDQU      640(AX), Y1
+	VMOVDQU      704(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 640(AX)
+	VMOVDQU      Y2, 704(AX)
+	VMOVDQU      672(AX), Y1
+	VMOVDQU      736(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 672(AX)
+	VMOVDQU      Y2, 736(AX)
+	VMOVDQU      768(AX), Y1
+	VMOVDQU      832(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 768(AX)
+	VMOVDQU      Y2, 832(AX)
+	VMOVDQU      800(AX), Y1
+	VMOVDQU      864(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 800(AX)
+	VMOVDQU      Y2, 864(AX)
+	VMOVDQU      896(AX), Y1
+	VMOVDQU      960(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 896(AX)
+	VMOVDQU      Y2, 960(AX)
+	VMOVDQU      928(AX), Y1
+	VMOVDQU      992(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 928(AX)
+	VMOVDQU      Y2, 992(AX)
+	VMOVDQU      1024(AX), Y1
+	VMOVDQU      1088(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1024(AX)
+	VMOVDQU      Y2, 1088(AX)
+	VMOVDQU      1056(AX), Y1
+	VMOVDQU      1120(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1056(AX)
+	VMOVDQU      Y2, 1120(AX)
+	VMOVDQU      1152(AX), Y1
+	VMOVDQU      1216(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1152(AX)
+	VMOVDQU      Y2, 1216(AX)
+	VMOVDQU      1184(AX), Y1
+	VMOVDQU      1248(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1184(AX)
+	VMOVDQU      Y2, 1248(AX)
+	VMOVDQU      1280(AX), Y1
+	VMOVDQU      1344(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1280(AX)
+	VMOVDQU      Y2, 1344(AX)
+	VMOVDQU      1312(AX), Y1
+	VMOVDQU      1376(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1312(AX)
+	VMOVDQU      Y2, 1376(AX)
+	VMOVDQU      1408(AX), Y1
+	VMOVDQU      1472(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1408(AX)
+	VMOVDQU      Y2, 1472(AX)
+	VMOVDQU      1440(AX), Y1
+	VMOVDQU      1504(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1440(AX)
+	VMOVDQU      Y2, 1504(AX)
+	VMOVDQU      1536(AX), Y1
+	VMOVDQU      1600(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1536(AX)
+	VMOVDQU      Y2, 1600(AX)
+	VMOVDQU      1568(AX), Y1
+	VMOVDQU      1632(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1568(AX)
+	VMOVDQU      Y2, 1632(AX)
+	VMOVDQU      1664(AX), Y1
+	VMOVDQU      1728(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1664(AX)
+	VMOVDQU      Y2, 1728(AX)
+	VMOVDQU      1696(AX), Y1
+	VMOVDQU      1760(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1696(AX)
+	VMOVDQU      Y2, 1760(AX)
+	VMOVDQU      1792(AX), Y1
+	VMOVDQU      1856(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1792(AX)
+	VMOVDQU      Y2, 1856(AX)
+	VMOVDQU      1824(AX), Y1
+	VMOVDQU      1888(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1824(AX)
+	VMOVDQU      Y2, 1888(AX)
+	VMOVDQU      1920(AX), Y1
+	VMOVDQU      1984(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1920(AX)
+	VMOVDQU      Y2, 1984(AX)
+	VMOVDQU      1952(AX), Y1
+	VMOVDQU      2016(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 1952(AX)
+	VMOVDQU      Y2, 2016(AX)
+	VMOVDQU      2048(AX), Y1
+	VMOVDQU      2112(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2048(AX)
+	VMOVDQU      Y2, 2112(AX)
+	VMOVDQU      2080(AX), Y1
+	VMOVDQU      2144(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2080(AX)
+	VMOVDQU      Y2, 2144(AX)
+	VMOVDQU      2176(AX), Y1
+	VMOVDQU      2240(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2176(AX)
+	VMOVDQU      Y2, 2240(AX)
+	VMOVDQU      2208(AX), Y1
+	VMOVDQU      2272(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2208(AX)
+	VMOVDQU      Y2, 2272(AX)
+	VMOVDQU      2304(AX), Y1
+	VMOVDQU      2368(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2304(AX)
+	VMOVDQU      Y2, 2368(AX)
+	VMOVDQU      2336(AX), Y1
+	VMOVDQU      2400(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2336(AX)
+	VMOVDQU      Y2, 2400(AX)
+	VMOVDQU      2432(AX), Y1
+	VMOVDQU      2496(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2432(AX)
+	VMOVDQU      Y2, 2496(AX)
+	VMOVDQU      2464(AX), Y1
+	VMOVDQU      2528(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2464(AX)
+	VMOVDQU      Y2, 2528(AX)
+	VMOVDQU      2560(AX), Y1
+	VMOVDQU      2624(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2560(AX)
+	VMOVDQU      Y2, 2624(AX)
+	VMOVDQU      2592(AX), Y1
+	VMOVDQU      2656(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2592(AX)
+	VMOVDQU      Y2, 2656(AX)
+	VMOVDQU      2688(AX), Y1
+	VMOVDQU      2752(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2688(AX)
+	VMOVDQU      Y2, 2752(AX)
+	VMOVDQU      2720(AX), Y1
+	VMOVDQU      2784(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2720(AX)
+	VMOVDQU      Y2, 2784(AX)
+	VMOVDQU      2816(AX), Y1
+	VMOVDQU      2880(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2816(AX)
+	VMOVDQU      Y2, 2880(AX)
+	VMOVDQU      2848(AX), Y1
+	VMOVDQU      2912(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2848(AX)
+	VMOVDQU      Y2, 2912(AX)
+	VMOVDQU      2944(AX), Y1
+	VMOVDQU      3008(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2944(AX)
+	VMOVDQU      Y2, 3008(AX)
+	VMOVDQU      2976(AX), Y1
+	VMOVDQU      3040(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 2976(AX)
+	VMOVDQU      Y2, 3040(AX)
+	VMOVDQU      3072(AX), Y1
+	VMOVDQU      3136(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3072(AX)
+	VMOVDQU      Y2, 3136(AX)
+	VMOVDQU      3104(AX), Y1
+	VMOVDQU      3168(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3104(AX)
+	VMOVDQU      Y2, 3168(AX)
+	VMOVDQU      3200(AX), Y1
+	VMOVDQU      3264(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3200(AX)
+	VMOVDQU      Y2, 3264(AX)
+	VMOVDQU      3232(AX), Y1
+	VMOVDQU      3296(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3232(AX)
+	VMOVDQU      Y2, 3296(AX)
+	VMOVDQU      3328(AX), Y1
+	VMOVDQU      3392(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3328(AX)
+	VMOVDQU      Y2, 3392(AX)
+	VMOVDQU      3360(AX), Y1
+	VMOVDQU      3424(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3360(AX)
+	VMOVDQU      Y2, 3424(AX)
+	VMOVDQU      3456(AX), Y1
+	VMOVDQU      3520(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3456(AX)
+	VMOVDQU      Y2, 3520(AX)
+	VMOVDQU      3488(AX), Y1
+	VMOVDQU      3552(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3488(AX)
+	VMOVDQU      Y2, 3552(AX)
+	VMOVDQU      3584(AX), Y1
+	VMOVDQU      3648(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3584(AX)
+	VMOVDQU      Y2, 3648(AX)
+	VMOVDQU      3616(AX), Y1
+	VMOVDQU      3680(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3616(AX)
+	VMOVDQU      Y2, 3680(AX)
+	VMOVDQU      3712(AX), Y1
+	VMOVDQU      3776(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3712(AX)
+	VMOVDQU      Y2, 3776(AX)
+	VMOVDQU      3744(AX), Y1
+	VMOVDQU      3808(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3744(AX)
+	VMOVDQU      Y2, 3808(AX)
+	VMOVDQU      3840(AX), Y1
+	VMOVDQU      3904(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3840(AX)
+	VMOVDQU      Y2, 3904(AX)
+	VMOVDQU      3872(AX), Y1
+	VMOVDQU      3936(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3872(AX)
+	VMOVDQU      Y2, 3936(AX)
+	VMOVDQU      3968(AX), Y1
+	VMOVDQU      4032(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 3968(AX)
+	VMOVDQU      Y2, 4032(AX)
+	VMOVDQU      4000(AX), Y1
+	VMOVDQU      4064(AX), Y2
+	VPSRLQ       $0x01, Y1, Y3
+	VPXOR        Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPXOR        Y3, Y2, Y2
+	VPSLLQ       $0x01, Y3, Y3
+	VPXOR        Y3, Y1, Y1
+	VMOVDQU      Y1, 4000(AX)
+	VMOVDQU      Y2, 4064(AX)
+	VZEROUPPER
+	RET
+
+// func buildRowAVX2(row *[64][8]uint64, lacks *[6][8]uint64, valid *[8]uint64)
+// Requires: AVX, AVX2
+TEXT ·buildRowAVX2(SB), NOSPLIT, $0-24
+	MOVQ    row+0(FP), AX
+	MOVQ    lacks+8(FP), CX
+	MOVQ    valid+16(FP), DX
+	VMOVDQU (DX), Y0
+	VPAND   (CX), Y0, Y1
+	VPAND   64(CX), Y0, Y2
+	VPAND   (CX), Y2, Y3
+	VPAND   128(CX), Y0, Y4
+	VPAND   (CX), Y4, Y5
+	VPAND   64(CX), Y4, Y6
+	VPAND   (CX), Y6, Y7
+	VMOVDQU 192(CX), Y8
+	VMOVDQU 256(CX), Y9
+	VMOVDQU 320(CX), Y10
+	VMOVDQU Y0, (AX)
+	VMOVDQU Y1, 64(AX)
+	VMOVDQU Y2, 128(AX)
+	VMOVDQU Y3, 192(AX)
+	VMOVDQU Y4, 256(AX)
+	VMOVDQU Y5, 320(AX)
+	VMOVDQU Y6, 384(AX)
+	VMOVDQU Y7, 448(AX)
+	VPAND   Y0, Y8, Y12
+	VMOVDQU Y12, 512(AX)
+	VPAND   Y1, Y8, Y12
+	VMOVDQU Y12, 576(AX)
+	VPAND   Y2, Y8, Y12
+	VMOVDQU Y12, 640(AX)
+	VPAND   Y3, Y8, Y12
+	VMOVDQU Y12, 704(AX)
+	VPAND   Y4, Y8, Y12
+	VMOVDQU Y12, 768(AX)
+	VPAND   Y5, Y8, Y12
+	VMOVDQU Y12, 832(AX)
+	VPAND   Y6, Y8, Y12
+	VMOVDQU Y12, 896(AX)
+	VPAND   Y7, Y8, Y12
+	VMOVDQU Y12, 960(AX)
+	VPAND   Y0, Y9, Y12
+	VMOVDQU Y12, 1024(AX)
+	VPAND   Y1, Y9, Y12
+	VMOVDQU Y12, 1088(AX)
+	VPAND   Y2, Y9, Y12
+	VMOVDQU Y12, 1152(AX)
+	VPAND   Y3, Y9, Y12
+	VMOVDQU Y12, 1216(AX)
+	VPAND   Y4, Y9, Y12
+	VMOVDQU Y12, 1280(AX)
+	VPAND   Y5, Y9, Y12
+	VMOVDQU Y12, 1344(AX)
+	VPAND   Y6, Y9, Y12
+	VMOVDQU Y12, 1408(AX)
+	VPAND   Y7, Y9, Y12
+	VMOVDQU Y12, 1472(AX)
+	VPAND   Y9, Y8, Y11
+	VPAND   Y0, Y11, Y12
+	VMOVDQU Y12, 1536(AX)
+	VPAND   Y1, Y11, Y12
+	VMOVDQU Y12, 1600(AX)
+	VPAND   Y2, Y11, Y12
+	VMOVDQU Y12, 1664(AX)
+	VPAND   Y3, Y11, Y12
+	VMOVDQU Y12, 1728(AX)
+	VPAND   Y4, Y11, Y12
+	VMOVDQU Y12, 1792(AX)
+	VPAND   Y5, Y11, Y12
+	VMOVDQU Y12, 1856(AX)
+	VPAND   Y6, Y11, Y12
+	VMOVDQU Y12, 1920(AX)
+	VPAND   Y7, Y11, Y12
+	VMOVDQU Y12, 1984(AX)
+	VPAND   Y0, Y10, Y12
+	VMOVDQU Y12, 2048(AX)
+	VPAND   Y1, Y10, Y12
+	VMOVDQU Y12, 2112(AX)
+	VPAND   Y2, Y10, Y12
+	VMOVDQU Y12, 2176(AX)
+	VPAND   Y3, Y10, Y12
+	VMOVDQU Y12, 2240(AX)
+	VPAND   Y4, Y10, Y12
+	VMOVDQU Y12, 2304(AX)
+	VPAND   Y5, Y10, Y12
+	VMOVDQU Y12, 2368(AX)
+	VPAND   Y6, Y10, Y12
+	VMOVDQU Y12, 2432(AX)
+	VPAND   Y7, Y10, Y12
+	VMOVDQU Y12, 2496(AX)
+	VPAND   Y10, Y8, Y11
+	VPAND   Y0, Y11, Y12
+	VMOVDQU Y12, 2560(AX)
+	VPAND   Y1, Y11, Y12
+	VMOVDQU Y12, 2624(AX)
+	VPAND   Y2, Y11, Y12
+	VMOVDQU Y12, 2688(AX)
+	VPAND   Y3, Y11, Y12
+	VMOVDQU Y12, 2752(AX)
+	VPAND   Y4, Y11, Y12
+	VMOVDQU Y12, 2816(AX)
+	VPAND   Y5, Y11, Y12
+	VMOVDQU Y12, 2880(AX)
+	VPAND   Y6, Y11, Y12
+	VMOVDQU Y12, 2944(AX)
+	VPAND   Y7, Y11, Y12
+	VMOVDQU Y12, 3008(AX)
+	VPAND   Y10, Y9, Y11
+	VPAND   Y0, Y11, Y12
+	VMOVDQU Y12, 3072(AX)
+	VPAND   Y1, Y11, Y12
+	VMOVDQU Y12, 3136(AX)
+	VPAND   Y2, Y11, Y12
+	VMOVDQU Y12, 3200(AX)
+	VPAND   Y3, Y11, Y12
+	VMOVDQU Y12, 3264(AX)
+	VPAND   Y4, Y11, Y12
+	VMOVDQU Y12, 3328(AX)
+	VPAND   Y5, Y11, Y12
+	VMOVDQU Y12, 3392(AX)
+	VPAND   Y6, Y11, Y12
+	VMOVDQU Y12, 3456(AX)
+	VPAND   Y7, Y11, Y12
+	VMOVDQU Y12, 3520(AX)
+	VPAND   Y9, Y8, Y11
+	VPAND   Y10, Y11, Y11
+	VPAND   Y0, Y11, Y12
+	VMOVDQU Y12, 3584(AX)
+	VPAND   Y1, Y11, Y12
+	VMOVDQU Y12, 3648(AX)
+	VPAND   Y2, Y11, Y12
+	VMOVDQU Y12, 3712(AX)
+	VPAND   Y3, Y11, Y12
+	VMOVDQU Y12, 3776(AX)
+	VPAND   Y4, Y11, Y12
+	VMOVDQU Y12, 3840(AX)
+	VPAND   Y5, Y11, Y12
+	VMOVDQU Y12, 3904(AX)
+	VPAND   Y6, Y11, Y12
+	VMOVDQU Y12, 3968(AX)
+	VPAND   Y7, Y11, Y12
+	VMOVDQU Y12, 4032(AX)
+	VMOVDQU 32(DX), Y0
+	VPAND   32(CX), Y0, Y1
+	VPAND   96(CX), Y0, Y2
+	VPAND   32(CX), Y2, Y3
+	VPAND   160(CX), Y0, Y4
+	VPAND   32(CX), Y4, Y5
+	VPAND   96(CX), Y4, Y6
+	VPAND   32(CX), Y6, Y7
+	VMOVDQU 224(CX), Y8
+	VMOVDQU 288(CX), Y9
+	VMOVDQU 352(CX), Y10
+	VMOVDQU Y0, 32(AX)
+	VMOVDQU Y1, 96(AX)
+	VMOVDQU Y2, 160(AX)
+	VMOVDQU Y3, 224(AX)
+	VMOVDQU Y4, 288(AX)
+	VMOVDQU Y5, 352(AX)
+	VMOVDQU Y6, 416(AX)
+	VMOVDQU Y7, 480(AX)
+	VPAND   Y0, Y8, Y12
+	VMOVDQU Y12, 544(AX)
+	VPAND   Y1, Y8, Y12
+	VMOVDQU Y12, 608(AX)
+	VPAND   Y2, Y8, Y12
+	VMOVDQU Y12, 672(AX)
+	VPAND   Y3, Y8, Y12
+	VMOVDQU Y12, 736(AX)
+	VPAND   Y4, Y8, Y12
+	VMOVDQU Y12, 800(AX)
+	VPAND   Y5, Y8, Y12
+	VMOVDQU Y12, 864(AX)
+	VPAND   Y6, Y8, Y12
+	VMOVDQU Y12, 928(AX)
+	VPAND   Y7, Y8, Y12
+	VMOVDQU Y12, 992(AX)
+	VPAND   Y0, Y9, Y12
+	VMOVDQU Y12, 1056(AX)
+	VPAND   Y1, Y9, Y12
+	VMOVDQU Y12, 1120(AX)
+	VPAND   Y2, Y9, Y12
+	VMOVDQU Y12, 1184(AX)
+	VPAND   Y3, Y9, Y12
+	VMOVDQU Y12, 1248(AX)
+	VPAND   Y4, Y9, Y12
+	VMOVDQU Y12, 1312(AX)
+	VPAND   Y5, Y9, Y12
+	VMOVDQU Y12, 1376(AX)
+	VPAND   Y6, Y9, Y12
+	VMOVDQU Y12, 1440(AX)
+	VPAND   Y7, Y9, Y12
+	VMOVDQU Y12, 1504(AX)
+	VPAND   Y9, Y8, Y11
+	VPAND   Y0, Y11, Y12
+	VMOVDQU Y12, 1568(AX)
+	VPAND   Y1, Y11, Y12
+	VMOVDQU Y12, 1632(AX)
+	VPAND   Y2, Y11, Y12
+	VMOVDQU Y12, 1696(AX)
+	VPAND   Y3, Y11, Y12
+	VMOVDQU Y12, 1760(AX)
+	VPAND   Y4, Y11, Y12
+	VMOVDQU Y12, 1824(AX)
+	VPAND   Y5, Y11, Y12
+	VMOVDQU Y12, 1888(AX)
+	VPAND   Y6, Y11, Y12
+	VMOVDQU Y12, 1952(AX)
+	VPAND   Y7, Y11, Y12
+	VMOVDQU Y12, 2016(AX)
+	VPAND   Y0, Y10, Y12
+	VMOVDQU Y12, 2080(AX)
+	VPAND   Y1, Y10, Y12
+	VMOVDQU Y12, 2144(AX)
+	VPAND   Y2, Y10, Y12
+	VMOVDQU Y12, 2208(AX)
+	VPAND   Y3, Y10, Y12
+	VMOVDQU Y12, 2272(AX)
+	VPAND   Y4, Y10, Y12
+	VMOVDQU Y12, 2336(AX)
+	VPAND   Y5, Y10, Y12
+	VMOVDQU Y12, 2400(AX)
+	VPAND   Y6, Y10, Y12
+	VMOVDQU Y12, 2464(AX)
+	VPAND   Y7, Y10, Y12
+	VMOVDQU Y12, 2528(AX)
+	VPAND   Y10, Y8, Y11
+	VPAND   Y0, Y11, Y12
+	VMOVDQU Y12, 2592(AX)
+	VPAND   Y1, Y11, Y12
+	VMOVDQU Y12, 2656(AX)
+	VPAND   Y2, Y11, Y12
+	VMOVDQU Y12, 2720(AX)
+	VPAND   Y3, Y11, Y12
+	VMOVDQU Y12, 2784(AX)
+	VPAND   Y4, Y11, Y12
+	VMOVDQU Y12, 2848(AX)
+	VPAND   Y5, Y11, Y12
+	VMOVDQU Y12, 2912(AX)
+	VPAND   Y6, Y11, Y12
+	VMOVDQU Y12, 2976(AX)
+	VPAND   Y7, Y11, Y12
+	VMOVDQU Y12, 3040(AX)
+	VPAND   Y10, Y9, Y11
+	VPAND   Y0, Y11, Y12
+	VMOVDQU Y12, 3104(AX)
+	VPAND   Y1, Y11, Y12
+	VMOVDQU Y12, 3168(AX)
+	VPAND   Y2, Y11, Y12
+	VMOVDQU Y12, 3232(AX)
+	VPAND   Y3, Y11, Y12
+	VMOVDQU Y12, 3296(AX)
+	VPAND   Y4, Y11, Y12
+	VMOVDQU Y12, 3360(AX)
+	VPAND   Y5, Y11, Y12
+	VMOVDQU Y12, 3424(AX)
+	VPAND   Y6, Y11, Y12
+	VMOVDQU Y12, 3488(AX)
+	VPAND   Y7, Y11, Y12
+	VMOVDQU Y12, 3552(AX)
+	VPAND   Y9, Y8, Y11
+	VPAND   Y10, Y11, Y11
+	VPAND   Y0, Y11, Y12
+	VMOVDQU Y12, 3616(AX)
+	VPAND   Y1, Y11, Y12
+	VMOVDQU Y12, 3680(AX)
+	VPAND   Y2, Y11, Y12
+	VMOVDQU Y12, 3744(AX)
+	VPAND   Y3, Y11, Y12
+	VMOVDQU Y12, 3808(AX)
+	VPAND   Y4, Y11, Y12
+	VMOVDQU Y12, 3872(AX)
+	VPAND   Y5, Y11, Y12
+	VMOVDQU Y12, 3936(AX)
+	VPAND   Y6, Y11, Y12
+	VMOVDQU Y12, 4000(AX)
+	VPAND   Y7, Y11, Y12
+	VMOVDQU Y12, 4064(AX)
+	VZEROUPPER
+	RET
+
 // func joinNorthsAVX512(np []uint64, sp []uint64, out []uint64, a *[14]uint64) (written int, spared int)
 // Requires: AVX, AVX512F, BMI2, CMOV, POPCNT
 TEXT ·joinNorthsAVX512(SB), NOSPLIT, $0-96

@@ -124,6 +124,16 @@ func transposeAVX512(a *[64][8]uint64)
 //go:noescape
 func buildRowAVX512(row *[64][8]uint64, lacks *[6][8]uint64, valid *[8]uint64)
 
+// transposeAVX2 transposes the 64×64 bit matrix of each lane of a, as transposeAVX512 does, with AVX2.
+//
+//go:noescape
+func transposeAVX2(a *[64][8]uint64)
+
+// buildRowAVX2 sets row[v] to the AND of valid and of lacks[i] for each bit i of v, with AVX2.
+//
+//go:noescape
+func buildRowAVX2(row *[64][8]uint64, lacks *[6][8]uint64, valid *[8]uint64)
+
 // joinNorthsAVX512 does what engine.joinNorthsGo does, with AVX-512, and returns how many patterns it wrote and how many north placements spare the middle queen; out has room for len(np)*len(sp) patterns.
 //
 //go:noescape

@@ -3,20 +3,25 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/klauspost/cpuid/v2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/partition"
 )
 
 // TestAsmTwins checks every assembly kernel this CPU supports against its
 // Go twin: the tables buildBlock builds and the counts of each matching
 // kernel, for every pattern width and block size from 1 to 512 patterns.
 func TestAsmTwins(t *testing.T) {
-	if !hasAVX512 && bestMatchKernel() == nil {
+	if bestBuilder() == nil && bestMatchKernel() == nil {
 		t.Skip("this CPU has neither AVX2 nor AVX-512")
 	}
 	r := rand.New(rand.NewPCG(7, 8))
@@ -34,9 +39,12 @@ func TestAsmTwins(t *testing.T) {
 			}
 			*want, *got = blockTable{}, blockTable{}
 			buildBlockGo(want, pats[:k], chunks)
-			if hasAVX512 {
-				buildBlock(got, pats[:k], chunks)
-				require.Equal(t, want, got, "buildBlock chunks=%d patterns %d", chunks, k)
+			for i := range blockBuilders {
+				if b := &blockBuilders[i]; b.supported {
+					*got = blockTable{}
+					buildBlockWith(b, got, pats[:k], chunks)
+					require.Equal(t, want, got, "build %s chunks=%d patterns %d", b.name, chunks, k)
+				}
 			}
 			groups := (k + 63) / 64
 			w := matchBlockGo(want, chunks, groups, items)
@@ -124,4 +132,58 @@ func TestJoinNorthsTwin(t *testing.T) {
 			check(np, sp, &jf, fmt.Sprintf("random north %d south %d", nn, m))
 		}
 	}
+}
+
+// TestJoinEveryPath counts with each way this CPU can build, match and
+// list (the best one, then AVX2 alone, then Go alone), the whole join of
+// n = 11..13 and n = 16 unless -short.
+func TestJoinEveryPath(t *testing.T) {
+	defer func(b *blockBuilder, m *matchKernel, avx512 bool) { asmBuild, asmMatch, hasAVX512 = b, m, avx512 }(asmBuild, asmMatch, hasAVX512)
+	paths := []struct {
+		name  string
+		build *blockBuilder
+		match *matchKernel
+	}{{"best", asmBuild, asmMatch}, {"avx2", &blockBuilders[1], &matchKernels[1]}, {"go", nil, nil}}
+	ns := []int{11, 12, 13, 16}
+	if testing.Short() {
+		ns = ns[:3]
+	}
+	for _, p := range paths {
+		if (p.build != nil && !p.build.supported) || (p.match != nil && !p.match.supported) {
+			continue
+		}
+		asmBuild, asmMatch, hasAVX512 = p.build, p.match, p.name == "best" && cpuid.CPU.Supports(cpuid.AVX512F)
+		for _, n := range ns {
+			plan, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+			require.NoError(t, err)
+			c, err := Run(context.Background(), plan, Options{Workers: 2})
+			require.NoError(t, err)
+			assert.Equal(t, known.Total[n], c.Total.Lo, "%s n=%d", p.name, n)
+		}
+	}
+}
+
+// BenchmarkBuildBlock builds a block of 512 patterns of 6 chunks with each
+// builder this CPU supports and in Go.
+func BenchmarkBuildBlock(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pats := make([]uint64, blockPatterns)
+	for i := range pats {
+		pats[i] = r.Uint64() & r.Uint64() & (1<<34 - 1)
+	}
+	t := new(blockTable)
+	for i := range blockBuilders {
+		if bb := &blockBuilders[i]; bb.supported {
+			b.Run(bb.name, func(b *testing.B) {
+				for b.Loop() {
+					buildBlockWith(bb, t, pats, 6)
+				}
+			})
+		}
+	}
+	b.Run("go", func(b *testing.B) {
+		for b.Loop() {
+			buildBlockGo(t, pats, 6)
+		}
+	})
 }
