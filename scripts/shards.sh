@@ -8,9 +8,12 @@
 #   scripts/shards.sh NQUEENS N M DIR [WORKERS] [FIRST]
 #   scripts/shards.sh ./nqueens 22 8 bench/data/n22 2
 # then: nqueens merge DIR/*.result
+# times.csv names the commit NQUEENS was built from: $COMMIT, or HEAD when
+# the script starts (build the binary from HEAD, or say which commit).
 set -eu
 nq=$1; n=$2; m=$3; dir=$4; workers=${5:-2}; first=${6:-0}
 mkdir -p "$dir"
+commit=${COMMIT:-$(git rev-parse --short HEAD)}
 times=$dir/times.csv
 [ -s "$times" ] || echo "date,commit,n,shard,workers,seconds,peak_rss_kb,exit,command" >"$times"
 for ((i = first; i < m; i++)); do
@@ -23,7 +26,7 @@ for ((i = first; i < m; i++)); do
 	rc=$?
 	set -e
 	read -r secs rss < <(tail -1 "$t"); rm -f "$t"
-	echo "$(date +%F),$(git rev-parse --short HEAD),$n,$i/$m,$workers,$secs,$rss,$rc,${cmd[*]}" >>"$times"
+	echo "$(date +%F),$commit,$n,$i/$m,$workers,$secs,$rss,$rc,${cmd[*]}" >>"$times"
 	[ "$rc" = 0 ] || { echo "shard $i/$m stopped (exit $rc); run again to resume" >&2; exit "$rc"; }
 	# The result file holds every task the journal did: keep it alone.
 	rm -f "$dir/shard-$i-of-$m.journal" "$dir/shard-$i-of-$m.log"
