@@ -51,9 +51,14 @@ var blockBuilders = []blockBuilder{
 var asmBuild = bestBuilder()
 
 func bestBuilder() *blockBuilder {
-	for i := range blockBuilders {
-		if blockBuilders[i].supported {
-			return &blockBuilders[i]
+	return firstSupported(blockBuilders, func(b *blockBuilder) bool { return b.supported })
+}
+
+// firstSupported returns the first of ks that supported accepts, nil for none.
+func firstSupported[T any](ks []T, supported func(*T) bool) *T {
+	for i := range ks {
+		if supported(&ks[i]) {
+			return &ks[i]
 		}
 	}
 	return nil
@@ -97,12 +102,7 @@ func buildBlockWith(b *blockBuilder, t *blockTable, pats []uint64, chunks int) {
 var asmMatch = bestMatchKernel()
 
 func bestMatchKernel() *matchKernel {
-	for i := range matchKernels {
-		if matchKernels[i].supported {
-			return &matchKernels[i]
-		}
-	}
-	return nil
+	return firstSupported(matchKernels, func(m *matchKernel) bool { return m.supported })
 }
 
 // matchBlock counts the disjoint pairs of an item and a pattern of the
