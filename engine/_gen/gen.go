@@ -1,6 +1,8 @@
-// Command gen writes the join method's amd64 matching kernels
-// (engine/match_amd64.s and its Go declarations) with avo. Run it through
-// go generate in engine/; CI checks that its output is unchanged.
+// Command gen writes the engine's amd64 kernels with avo: with -set match
+// the join method's matching kernels (engine/match_amd64.s and its Go
+// declarations), with -set walk the backtracking kernels
+// (engine/kernel_amd64.s, see walk.go). Run it through go generate in
+// engine/; CI checks that its output is unchanged.
 //
 // A table block (engine.blockTable) holds up to 512 patterns, 8 groups of
 // 64: for each chunk k of 6 pattern bits (bits 6k..6k+5) and each of the 64
@@ -21,7 +23,9 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"os"
 	"math/bits"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -43,7 +47,23 @@ const joinArgsType = "*[14]uint64"
 const signature = "func(t *[11][64][8]uint64, items []uint64) uint64"
 
 func main() {
+	set := flag.String("set", "match", "kernels to write: match (the join's) or walk (the backtracking ones)")
+	flag.Parse()
 	ConstraintExpr("amd64,!purego")
+	switch *set {
+	case "match":
+		matchSet()
+	case "walk":
+		walkSet()
+	default:
+		fmt.Fprintf(os.Stderr, "gen: unknown -set %q (accepted: match, walk)\n", *set)
+		os.Exit(2)
+	}
+	Generate()
+}
+
+// matchSet writes the join's kernels.
+func matchSet() {
 	for c := 1; c <= maxChunks; c++ {
 		avx512(c)
 	}
@@ -63,7 +83,6 @@ func main() {
 	transpose256()
 	buildRow256()
 	joinNorths512()
-	Generate()
 }
 
 // entry returns, in a fresh register, the offset within its row of the

@@ -1,0 +1,23 @@
+//go:build amd64 && !purego
+
+package engine
+
+//go:generate go run -C _gen . -set walk -out ../kernel_amd64.s -stubs ../kernel_amd64_stubs.go -pkg engine
+
+import "github.com/klauspost/cpuid/v2"
+
+
+// hasBMI tells whether the assembly backtracking kernels run (they use
+// ANDN, BLSR and BLSMSK of BMI1, SHLX of BMI2, and POPCNT).
+var hasBMI = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT)
+
+// walkRows runs walk's search in assembly where the CPU has BMI1.
+func walkRows(s start, posib uint64) (sols, nodes uint64) {
+	if !hasBMI {
+		return walkGo(s, posib)
+	}
+	// The stack, per level: the columns taken, both diagonals shifted for
+	// the next row, and the untried squares of the level above.
+	var st [maxRows + 2][4]uint64
+	return walkBMI(&st, s.Cols, s.LD, s.RD, posib)
+}

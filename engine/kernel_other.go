@@ -1,0 +1,6 @@
+//go:build !amd64 || purego
+
+package engine
+
+// walkRows runs walk's search in Go where no assembly kernel is built.
+func walkRows(s start, posib uint64) (sols, nodes uint64) { return walkGo(s, posib) }
