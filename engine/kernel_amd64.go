@@ -6,7 +6,6 @@ package engine
 
 import "github.com/klauspost/cpuid/v2"
 
-
 // hasBMI tells whether the assembly backtracking kernels run (they use
 // ANDN, BLSR and BLSMSK of BMI1, SHLX of BMI2, and POPCNT).
 var hasBMI = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT)

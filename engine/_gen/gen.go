@@ -25,8 +25,8 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"math/bits"
+	"os"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
