@@ -1,25 +1,44 @@
 package engine
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/nqueens/nqueens/partition"
+)
 
 // bannedSearch is the state of a search with bans (the sym method's
-// symmetry bounds, queens placed in advance): the stacks of the search, the
-// path (the queen's bit in each row), how a completion counts, and the
-// sums. The search stops at each completion and resumes after it, so that
-// the hot loop calls nothing and keeps its registers.
+// symmetry bounds, queens placed in advance): the stack of the search, the
+// bans, the path (the queen's bit in each row), how a completion counts,
+// and the sums. The search stops at each completion and resumes after it,
+// so that the hot loop calls nothing and keeps its registers. The
+// assembly kernel (nextBMI) shares this layout; TestBannedLayout checks it.
 type bannedSearch struct {
+	lv    [maxRows + 2]bannedLevel
+	ban   [maxRows]uint64 // the squares banned in each row
+	board [maxRows]uint64
+	d     int    // current level; 0 when the search is over
+	posib uint64 // the current level's untried squares (set bits: taken, tried or doomed)
+	nodes uint64 // queens placed
+
 	n      int
 	weight uint64 // 0: classify each completion (sym's Classify tasks)
 	flip   bool   // the task searches the board upside down
-	ban    *[maxRows]uint64
-	board  [maxRows]uint64
+	r      Result
+}
 
-	cols, dl, dr, rest [maxRows]uint64
-	rows               [maxRows]int
-	d                  int    // current level; 0 when the search is over
-	posib              uint64 // the current level's untried squares (set bits: taken)
+// bannedLevel is one level of the stack: the columns taken, both
+// diagonals shifted for the next row, the untried squares of the level
+// above, and the row. 64 bytes: the assembly kernel finds a level's index
+// with a shift.
+type bannedLevel struct {
+	cols, dls, drs, rest, row uint64
+	_                         [3]uint64
+}
 
-	r Result
+// init readies bs for an n×n task with the given bans.
+func (bs *bannedSearch) init(n int, ban *partition.Bans) {
+	*bs = bannedSearch{n: n}
+	copy(bs.ban[:], ban[:])
 }
 
 // walkBanned is walk's twin for tasks with bans: the same search, avoiding
@@ -29,34 +48,40 @@ type bannedSearch struct {
 // otherwise each completion adds weight to the total. board holds the
 // placed queen's bit for each row above s.Row.
 func walkBanned(bs *bannedSearch, s start) {
-	bs.posib = s.Cols | s.LD | s.RD | bs.ban[s.Row&63]
+	row := uint64(s.Row)
+	posib := s.Cols | s.LD | s.RD | bs.ban[row&63]
 	switch f := ^s.Cols; {
 	case s.Cols == full:
 		bs.leaf()
 		return
 	case f&(f-1) == 0: // only the last row is left
-		if bs.posib != full {
-			bs.board[s.Row&63] = f
+		if posib != full {
+			bs.board[row&63] = f
 			bs.leaf()
 		}
 		return
 	}
-	bs.d = 1
-	bs.cols[1], bs.dl[1], bs.dr[1], bs.rows[1] = s.Cols, s.LD, s.RD, s.Row
+	below := ^(s.Cols | s.LD<<1 | s.RD>>1 | bs.ban[(row+1)&63])
+	if below == 0 {
+		return
+	}
+	bs.d, bs.posib = 1, posib|doomed(below)
+	bs.lv[1] = bannedLevel{cols: s.Cols, dls: s.LD << 1, drs: s.RD >> 1, row: row}
 	for bs.next() {
 		bs.leaf()
 	}
+	bs.r.Nodes += bs.nodes
 }
 
-// next runs the search to its next completion, which it leaves in board,
-// and reports whether there was one.
-func (bs *bannedSearch) next() bool {
-	d, posib, ban := bs.d, bs.posib, bs.ban
+// nextGo runs the search to its next completion, which it leaves in
+// board, and reports whether there was one: the portable kernel, and the
+// twin of the assembly one (nextBMI) where there is one.
+func (bs *bannedSearch) nextGo() bool {
+	d, posib, ban := bs.d, bs.posib, &bs.ban
 	var nodes uint64
 	for d > 0 {
-		i := d & 63
-		c, dls, drs, row := bs.cols[i], bs.dl[i]<<1, bs.dr[i]>>1, bs.rows[i]
-		ban1, ban2 := ban[(row+1)&63], ban[(row+2)&63]
+		lv := &bs.lv[d&63]
+		c, dls, drs, row := lv.cols, lv.dls, lv.drs, lv.row
 		for posib != full {
 			bit := ^posib & (posib + 1)
 			posib ^= bit
@@ -64,42 +89,39 @@ func (bs *bannedSearch) next() bool {
 			nc := c | bit
 			ndl := bit<<1 | dls
 			ndr := bit>>1 | drs
-			next := nc | ndl | ndr | ban1
-			if next == full {
-				continue
-			}
-			// As in walk: the last row is counted without placing its
-			// queen, and rows+2 and +3 are looked ahead when they exist.
+			// As in walk: the next row has a free square (bit was not
+			// doomed), the last row's queen is not placed, and rows+2
+			// and +3 are looked ahead when they exist.
 			free := ^nc
 			free2 := free & (free - 1)
 			if free2 == 0 {
 				bs.board[row&63] = bit
 				bs.board[(row+1)&63] = free
 				bs.d, bs.posib = d, posib
-				bs.r.Nodes += nodes
+				bs.nodes += nodes
 				return true
 			}
-			if nc|ndl<<1|ndr>>1|ban2 == full || (nc|ndl<<2|ndr>>2|ban[(row+3)&63] == full && free2&(free2-1) != 0) {
+			la := nc | ndl<<1 | ndr>>1 | ban[(row+2)&63]
+			if la == full || (free2&(free2-1) != 0 && nc|ndl<<2|ndr>>2|ban[(row+3)&63] == full) {
 				continue
 			}
 			// The board records the path: a row's queen is written when
 			// the search goes below it (or completes the board), which
 			// overwrites whatever an abandoned sibling left there.
 			bs.board[row&63] = bit
-			bs.rest[(d+1)&63] = posib
+			bs.lv[(d+1)&63].rest = posib
 			d += int(b2u(posib != full))
-			i = d & 63
 			row++
-			bs.cols[i], bs.dl[i], bs.dr[i], bs.rows[i] = nc, ndl, ndr, row
+			lv := &bs.lv[d&63]
 			c, dls, drs = nc, ndl<<1, ndr>>1
-			ban1, ban2 = ban2, ban[(row+2)&63]
-			posib = next
+			lv.cols, lv.dls, lv.drs, lv.row = c, dls, drs, row
+			posib = nc | ndl | ndr | ban[row&63] | doomed(^la)
 		}
-		posib = bs.rest[d&63]
+		posib = bs.lv[d&63].rest
 		d--
 	}
 	bs.d = 0
-	bs.r.Nodes += nodes
+	bs.nodes += nodes
 	return false
 }
 

@@ -316,7 +316,9 @@ func runTask(n int, t *partition.Task, js *joinScratch) Result {
 		sols, nodes := countRot90Sym(n, firstColumn(t))
 		r.Rot90Sym, r.Nodes = sols*t.Weight, nodes
 	case partition.Classify, partition.CountBanned:
-		bs := bannedSearch{n: n, ban: (*[maxRows]uint64)(t.Bans), board: board}
+		var bs bannedSearch
+		bs.init(n, t.Bans)
+		bs.board = board
 		if t.Kind == partition.Classify {
 			bs.flip = t.Flip
 		} else {

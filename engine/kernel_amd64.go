@@ -20,3 +20,12 @@ func walkRows(s start, posib uint64) (sols, nodes uint64) {
 	var st [maxRows + 2][4]uint64
 	return walkBMI(&st, s.Cols, s.LD, s.RD, posib)
 }
+
+// next runs the banned search to its next completion, in assembly where
+// the CPU has what it needs.
+func (bs *bannedSearch) next() bool {
+	if !hasBMI {
+		return bs.nextGo()
+	}
+	return nextBMI(&bs.lv[0].cols) // the kernel reads the whole search from there
+}

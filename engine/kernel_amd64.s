@@ -182,3 +182,208 @@ popB:
 walkDone:
 	MOVQ R11, nodes+48(FP)
 	RET
+
+// func nextBMI(bs *uint64) bool
+// Requires: BMI, BMI2, CMOV
+TEXT ·nextBMI(SB), NOSPLIT, $8-9
+	MOVQ bs+0(FP), SI
+	MOVQ 5248(SI), R10
+	SHLQ $0x06, R10
+	ADDQ SI, R10
+	MOVQ 5256(SI), AX
+	XORQ R12, R12
+
+bannedLoad:
+	MOVQ (R10), CX
+	MOVQ 8(R10), DX
+	MOVQ 16(R10), BX
+	MOVQ 32(R10), R11
+	MOVQ bs+0(FP), SI
+	LEAQ 4224(SI)(R11*8), R11
+
+btryA:
+	CMPQ  AX, $-1
+	JEQ   bpopA
+	LEAQ  1(AX), SI
+	ANDNQ SI, AX, SI
+	XORQ  SI, AX
+	INCQ  R12
+	LEAQ  (CX)(SI*1), DI
+	LEAQ  (DX)(SI*2), R13
+	MOVQ  SI, R14
+	SHRQ  $0x01, R14
+	ORQ   BX, R14
+	MOVQ  DI, R15
+	NOTQ  R15
+	BLSRQ R15, R15
+	JZ    bcompleteA
+	LEAQ  (R13)(R13*1), R8
+	MOVQ  R14, R9
+	SHRQ  $0x01, R9
+	MOVQ  DI, BP
+	ORQ   R8, BP
+	ORQ   R9, BP
+	ORQ   16(R11), BP
+	CMPQ  BP, $-1
+	JEQ   btryA
+	MOVQ  DI, SI
+	ORQ   R13, SI
+	ORQ   R14, SI
+	ORQ   8(R11), SI
+	BLSRQ R15, R13
+	JZ    bpushA
+	LEAQ  (R8)(R8*1), R15
+	ORQ   DI, R15
+	MOVQ  R9, R13
+	SHRQ  $0x01, R13
+	ORQ   R13, R15
+	ORQ   24(R11), R15
+	CMPQ  R15, $-1
+	JEQ   btryA
+
+bpushA:
+	NOTQ    BP
+	BLSMSKQ BP, R13
+	LEAQ    1(R13)(R13*1), R13
+	BSRQ    BP, BP
+	MOVQ    $-1, DX
+	SHLXQ   BP, DX, DX
+	SARQ    $0x01, DX
+	ANDQ    R13, DX
+	ORQ     DX, SI
+	MOVQ    DI, R13
+	SUBQ    CX, R13
+	MOVQ    R13, 512(R11)
+	MOVQ    AX, 88(R10)
+	LEAQ    64(R10), R13
+	CMPQ    AX, $-1
+	CMOVQNE R13, R10
+	ADDQ    $0x08, R11
+	MOVQ    DI, (R10)
+	MOVQ    R8, 8(R10)
+	MOVQ    R9, 16(R10)
+	MOVQ    R11, R13
+	SUBQ    bs+0(FP), R13
+	SUBQ    $0x00001080, R13
+	SHRQ    $0x03, R13
+	MOVQ    R13, 32(R10)
+	JMP     btryB
+
+bcompleteA:
+	MOVQ DI, R13
+	SUBQ CX, R13
+	MOVQ R13, 512(R11)
+	NOTQ DI
+	MOVQ DI, 520(R11)
+	MOVQ bs+0(FP), CX
+	MOVQ AX, 5256(CX)
+	SUBQ CX, R10
+	SHRQ $0x06, R10
+	MOVQ R10, 5248(CX)
+	ADDQ R12, 5264(CX)
+	MOVB $0x01, ret+8(FP)
+	RET
+
+bpopA:
+	MOVQ 24(R10), AX
+	SUBQ $0x40, R10
+	CMPQ R10, bs+0(FP)
+	JEQ  bannedDone
+	JMP  bannedLoad
+
+btryB:
+	CMPQ  SI, $-1
+	JEQ   bpopB
+	LEAQ  1(SI), AX
+	ANDNQ AX, SI, AX
+	XORQ  AX, SI
+	INCQ  R12
+	LEAQ  (DI)(AX*1), CX
+	LEAQ  (R8)(AX*2), R13
+	MOVQ  AX, R14
+	SHRQ  $0x01, R14
+	ORQ   R9, R14
+	MOVQ  CX, R15
+	NOTQ  R15
+	BLSRQ R15, R15
+	JZ    bcompleteB
+	LEAQ  (R13)(R13*1), DX
+	MOVQ  R14, BX
+	SHRQ  $0x01, BX
+	MOVQ  CX, BP
+	ORQ   DX, BP
+	ORQ   BX, BP
+	ORQ   16(R11), BP
+	CMPQ  BP, $-1
+	JEQ   btryB
+	MOVQ  CX, AX
+	ORQ   R13, AX
+	ORQ   R14, AX
+	ORQ   8(R11), AX
+	BLSRQ R15, R13
+	JZ    bpushB
+	LEAQ  (DX)(DX*1), R15
+	ORQ   CX, R15
+	MOVQ  BX, R13
+	SHRQ  $0x01, R13
+	ORQ   R13, R15
+	ORQ   24(R11), R15
+	CMPQ  R15, $-1
+	JEQ   btryB
+
+bpushB:
+	NOTQ    BP
+	BLSMSKQ BP, R13
+	LEAQ    1(R13)(R13*1), R13
+	BSRQ    BP, BP
+	MOVQ    $-1, R8
+	SHLXQ   BP, R8, R8
+	SARQ    $0x01, R8
+	ANDQ    R13, R8
+	ORQ     R8, AX
+	MOVQ    CX, R13
+	SUBQ    DI, R13
+	MOVQ    R13, 512(R11)
+	MOVQ    SI, 88(R10)
+	LEAQ    64(R10), R13
+	CMPQ    SI, $-1
+	CMOVQNE R13, R10
+	ADDQ    $0x08, R11
+	MOVQ    CX, (R10)
+	MOVQ    DX, 8(R10)
+	MOVQ    BX, 16(R10)
+	MOVQ    R11, R13
+	SUBQ    bs+0(FP), R13
+	SUBQ    $0x00001080, R13
+	SHRQ    $0x03, R13
+	MOVQ    R13, 32(R10)
+	JMP     btryA
+
+bcompleteB:
+	MOVQ CX, R13
+	SUBQ DI, R13
+	MOVQ R13, 512(R11)
+	NOTQ CX
+	MOVQ CX, 520(R11)
+	MOVQ bs+0(FP), AX
+	MOVQ SI, 5256(AX)
+	SUBQ AX, R10
+	SHRQ $0x06, R10
+	MOVQ R10, 5248(AX)
+	ADDQ R12, 5264(AX)
+	MOVB $0x01, ret+8(FP)
+	RET
+
+bpopB:
+	MOVQ 24(R10), AX
+	SUBQ $0x40, R10
+	CMPQ R10, bs+0(FP)
+	JEQ  bannedDone
+	JMP  bannedLoad
+
+bannedDone:
+	MOVQ bs+0(FP), SI
+	MOVQ $0x00000000, 5248(SI)
+	ADDQ R12, 5264(SI)
+	MOVB $0x00, ret+8(FP)
+	RET

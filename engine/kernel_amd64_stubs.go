@@ -8,3 +8,8 @@ package engine
 //
 //go:noescape
 func walkBMI(st *[66][4]uint64, cols uint64, ld uint64, rd uint64, posib uint64) (sols uint64, nodes uint64)
+
+// nextBMI is engine.bannedSearch.nextGo in assembly: it runs the search to its next completion, left in the board, and reports whether there was one.
+//
+//go:noescape
+func nextBMI(bs *uint64) bool

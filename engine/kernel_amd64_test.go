@@ -5,8 +5,12 @@ package engine
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/partition"
 )
 
 // TestWalkTwin checks the assembly backtracking kernel against its Go twin,
@@ -63,4 +67,98 @@ func TestWalkTwin(t *testing.T) {
 			check(n, s)
 		}
 	}
+}
+
+// TestBannedLayout checks the offsets nextBMI reads bannedSearch at
+// (engine/_gen/walk.go).
+func TestBannedLayout(t *testing.T) {
+	var bs bannedSearch
+	assert.Equal(t, []uintptr{0, 64, 0, 8, 16, 24, 32, 66 * 64, 66*64 + 512, 66*64 + 1024, 66*64 + 1032, 66*64 + 1040},
+		[]uintptr{unsafe.Offsetof(bs.lv), unsafe.Sizeof(bs.lv[0]), unsafe.Offsetof(bs.lv[0].cols), unsafe.Offsetof(bs.lv[0].dls),
+			unsafe.Offsetof(bs.lv[0].drs), unsafe.Offsetof(bs.lv[0].rest), unsafe.Offsetof(bs.lv[0].row), unsafe.Offsetof(bs.ban),
+			unsafe.Offsetof(bs.board), unsafe.Offsetof(bs.d), unsafe.Offsetof(bs.posib), unsafe.Offsetof(bs.nodes)})
+}
+
+// TestBannedTwin runs the banned search with the assembly kernel and with
+// its Go twin from every start of boards up to n = 10, under random bans,
+// and checks that they stop at the same completions, in the same order,
+// with the same nodes; and from random deep starts on boards up to 64
+// columns.
+func TestBannedTwin(t *testing.T) {
+	if !hasBMI {
+		t.Skip("this CPU lacks BMI1, BMI2 or POPCNT")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	deep, searched := 0, 0
+	check := func(n int, s start, ban *partition.Bans) {
+		var a, b bannedSearch
+		a.init(n, ban)
+		row := uint64(s.Row)
+		below := ^(s.Cols | s.LD<<1 | s.RD>>1 | a.ban[(row+1)&63])
+		if f := ^s.Cols; f&(f-1) == 0 || below == 0 {
+			return // walkBanned answers these itself
+		}
+		a.d, a.posib = 1, s.Cols|s.LD|s.RD|a.ban[row&63]|doomed(below)
+		a.lv[1] = bannedLevel{cols: s.Cols, dls: s.LD << 1, drs: s.RD >> 1, row: row}
+		b = a
+		for {
+			ga, gb := a.nextGo(), nextBMI(&b.lv[0].cols)
+			require.Equal(t, ga, gb, "n=%d start %+v", n, s)
+			require.Equal(t, a.board, b.board, "n=%d start %+v", n, s)
+			require.Equal(t, [3]uint64{uint64(a.d), a.posib, a.nodes}, [3]uint64{uint64(b.d), b.posib, b.nodes}, "n=%d start %+v", n, s)
+			if !ga {
+				if n > 10 {
+					deep++
+					if a.nodes > 0 {
+						searched++
+					}
+				}
+				return
+			}
+		}
+	}
+	randomBans := func(n int) *partition.Bans {
+		ban := new(partition.Bans)
+		for row := range n {
+			if r.IntN(3) == 0 {
+				ban[row] = r.Uint64() & r.Uint64() & (1<<n - 1)
+			}
+		}
+		return ban
+	}
+	for n := 1; n <= 10; n++ {
+		ban := randomBans(n)
+		var visit func(s start)
+		visit = func(s start) {
+			check(n, s, ban)
+			check(n, s, new(partition.Bans))
+			free := ^(s.Cols | s.LD | s.RD)
+			for c := 0; c < n; c++ {
+				if free&(1<<c) != 0 {
+					visit(s.place(1 << c))
+				}
+			}
+		}
+		visit(emptyStart(n))
+	}
+	for _, n := range []int{20, 32, 48, 63, 64} {
+		for range 100 {
+			s := emptyStart(n)
+			for s.Row < n-12 {
+				free := ^(s.Cols | s.LD | s.RD)
+				if free == 0 {
+					break
+				}
+				var cs []int
+				for c := 0; c < n; c++ {
+					if free&(1<<c) != 0 {
+						cs = append(cs, c)
+					}
+				}
+				s = s.place(1 << cs[r.IntN(len(cs))])
+			}
+			check(n, s, randomBans(n))
+		}
+	}
+	assert.Greater(t, searched, deep/2, "most deep starts have something to search")
 }

@@ -4,3 +4,7 @@ package engine
 
 // walkRows runs walk's search in Go where no assembly kernel is built.
 func walkRows(s start, posib uint64) (sols, nodes uint64) { return walkGo(s, posib) }
+
+// next runs the banned search to its next completion, in Go where no
+// assembly kernel is built.
+func (bs *bannedSearch) next() bool { return bs.nextGo() }

@@ -22,8 +22,26 @@ const (
 	offRest    = 24
 )
 
+// Layout of engine.bannedSearch (TestBannedLayout checks it): the levels,
+// then the bans and the board, one word per row, then the saved level
+// index, untried squares and nodes.
+const (
+	bLevelShift = 6 // levels of 64 bytes
+	bCols       = 0
+	bDL         = 8
+	bDR         = 16
+	bRest       = 24
+	bRow        = 32
+	bBan        = 66 << bLevelShift
+	bBoard      = bBan + 64*8
+	bD          = bBoard + 64*8
+	bPosib      = bD + 8
+	bNodes      = bPosib + 8
+)
+
 func walkSet() {
 	walkBMI()
+	nextBMI()
 }
 
 // candidate is the part of both kernels that takes the lowest untried
@@ -180,4 +198,152 @@ func doomed(la, t, next GPVirtual) {
 	SARQ(U8(1), d) // columns from the highest less one
 	ANDQ(t, d)
 	ORQ(d, next)
+}
+
+func nextBMI() {
+	TEXT("nextBMI", NOSPLIT, "func(bs *uint64) bool")
+	Pragma("noescape")
+	Doc("nextBMI is engine.bannedSearch.nextGo in assembly: it runs the search to its next completion, left in the board, and reports whether there was one.")
+	a := walkRegs{posib: GP64(), c: GP64(), dls: GP64(), drs: GP64()}
+	b := walkRegs{posib: GP64(), c: GP64(), dls: GP64(), drs: GP64()}
+	bsArg, err := Param("bs").Resolve()
+	if err != nil {
+		panic(err)
+	}
+	bs := GP64()
+	MOVQ(bsArg.Addr, bs)
+	p, banp, nodes := GP64(), GP64(), GP64()
+	MOVQ(Mem{Base: bs, Disp: bD}, p)
+	SHLQ(U8(bLevelShift), p)
+	ADDQ(bs, p)
+	MOVQ(Mem{Base: bs, Disp: bPosib}, a.posib)
+	XORQ(nodes, nodes)
+	Label("bannedLoad")
+	// Make level p current (in copy A's registers).
+	MOVQ(Mem{Base: p, Disp: bCols}, a.c)
+	MOVQ(Mem{Base: p, Disp: bDL}, a.dls)
+	MOVQ(Mem{Base: p, Disp: bDR}, a.drs)
+	MOVQ(Mem{Base: p, Disp: bRow}, banp)
+	MOVQ(bsArg.Addr, bs)
+	LEAQ(Mem{Base: bs, Index: banp, Scale: 8, Disp: bBan}, banp)
+	bannedBody("A", a, b, p, banp, nodes, bsArg.Addr)
+	bannedBody("B", b, a, p, banp, nodes, bsArg.Addr)
+
+	Label("bannedDone")
+	MOVQ(bsArg.Addr, bs)
+	MOVQ(U32(0), Mem{Base: bs, Disp: bD})
+	ADDQ(nodes, Mem{Base: bs, Disp: bNodes})
+	ret, err := ReturnIndex(0).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	MOVB(U8(0), ret.Addr)
+	RET()
+}
+
+// bannedBody is one copy of nextBMI's loop, as walkBody is of walkBMI's:
+// banp points to the bans of the current level's row, and the board's
+// word of that row is at a fixed distance from it.
+func bannedBody(name string, cur, nxt walkRegs, p, banp, nodes GPVirtual, bsAddr Mem) {
+	other := map[string]string{"A": "B", "B": "A"}[name]
+	try, pop := "btry"+name, "bpop"+name
+	toBoard := bBoard - bBan
+	Label(try)
+	CMPQ(cur.posib, I8(-1))
+	JEQ(LabelRef(pop))
+	bit := candidate(cur.posib)
+	INCQ(nodes)
+	nc, ndl, ndr := nxt.c, GP64(), GP64()
+	LEAQ(Mem{Base: cur.c, Index: bit, Scale: 1}, nc)
+	LEAQ(Mem{Base: cur.dls, Index: bit, Scale: 2}, ndl)
+	MOVQ(bit, ndr)
+	SHRQ(U8(1), ndr)
+	ORQ(cur.drs, ndr)
+	// free2: the free columns but the lowest; none means the next row is
+	// the last, and its one column is free there: a completion.
+	free2 := GP64()
+	MOVQ(nc, free2)
+	NOTQ(free2)
+	BLSRQ(free2, free2)
+	JZ(LabelRef("bcomplete" + name))
+	LEAQ(Mem{Base: ndl, Index: ndl, Scale: 1}, nxt.dls)
+	MOVQ(ndr, nxt.drs)
+	SHRQ(U8(1), nxt.drs)
+	la := GP64()
+	MOVQ(nc, la)
+	ORQ(nxt.dls, la)
+	ORQ(nxt.drs, la)
+	ORQ(Mem{Base: banp, Disp: 16}, la)
+	CMPQ(la, I8(-1))
+	JEQ(LabelRef(try)) // row+2 blocked
+	next := nxt.posib
+	MOVQ(nc, next)
+	ORQ(ndl, next)
+	ORQ(ndr, next)
+	ORQ(Mem{Base: banp, Disp: 8}, next)
+	t := GP64()
+	BLSRQ(free2, t)
+	JZ(LabelRef("bpush" + name)) // no row+3
+	la2 := free2 // free2 is not needed any more
+	LEAQ(Mem{Base: nxt.dls, Index: nxt.dls, Scale: 1}, la2)
+	ORQ(nc, la2)
+	MOVQ(nxt.drs, t)
+	SHRQ(U8(1), t)
+	ORQ(t, la2)
+	ORQ(Mem{Base: banp, Disp: 24}, la2)
+	CMPQ(la2, I8(-1))
+	JEQ(LabelRef(try)) // row+3 blocked
+	Label("bpush" + name)
+	doomed(la, t, next)
+	// The path: this row's queen (nc less the columns before it).
+	MOVQ(nc, t)
+	SUBQ(cur.c, t)
+	MOVQ(t, Mem{Base: banp, Disp: toBoard})
+	MOVQ(cur.posib, Mem{Base: p, Disp: 1<<bLevelShift + bRest})
+	LEAQ(Mem{Base: p, Disp: 1 << bLevelShift}, t)
+	CMPQ(cur.posib, I8(-1))
+	CMOVQNE(t, p)
+	ADDQ(U8(8), banp)
+	MOVQ(nxt.c, Mem{Base: p, Disp: bCols})
+	MOVQ(nxt.dls, Mem{Base: p, Disp: bDL})
+	MOVQ(nxt.drs, Mem{Base: p, Disp: bDR})
+	MOVQ(banp, t)
+	SUBQ(bsAddr, t)
+	SUBQ(U32(bBan), t)
+	SHRQ(U8(3), t)
+	MOVQ(t, Mem{Base: p, Disp: bRow})
+	JMP(LabelRef("btry" + other))
+
+	Label("bcomplete" + name)
+	// Leave the completion in the board (this row's queen and the last
+	// row's), save the search and return true.
+	MOVQ(nc, t)
+	SUBQ(cur.c, t)
+	MOVQ(t, Mem{Base: banp, Disp: toBoard})
+	NOTQ(nc)
+	MOVQ(nc, Mem{Base: banp, Disp: toBoard + 8})
+	bs := GP64()
+	MOVQ(bsAddr, bs)
+	MOVQ(cur.posib, Mem{Base: bs, Disp: bPosib})
+	SUBQ(bs, p)
+	SHRQ(U8(bLevelShift), p)
+	MOVQ(p, Mem{Base: bs, Disp: bD})
+	ADDQ(nodes, Mem{Base: bs, Disp: bNodes})
+	ret, err := ReturnIndex(0).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	MOVB(U8(1), ret.Addr)
+	RET()
+
+	Label(pop)
+	a := cur
+	if name == "B" {
+		a = nxt
+	}
+	MOVQ(Mem{Base: p, Disp: bRest}, a.posib)
+	SUBQ(U8(1<<bLevelShift), p)
+	CMPQ(p, bsAddr)
+	JEQ(LabelRef("bannedDone"))
+	JMP(LabelRef("bannedLoad"))
 }
