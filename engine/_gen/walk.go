@@ -284,7 +284,7 @@ func bannedBody(name string, cur, nxt walkRegs, p, banp, nodes GPVirtual, bsAddr
 	t := GP64()
 	BLSRQ(free2, t)
 	JZ(LabelRef("bpush" + name)) // no row+3
-	la2 := free2 // free2 is not needed any more
+	la2 := free2                 // free2 is not needed any more
 	LEAQ(Mem{Base: nxt.dls, Index: nxt.dls, Scale: 1}, la2)
 	ORQ(nc, la2)
 	MOVQ(nxt.drs, t)
