@@ -44,11 +44,9 @@ tryA:
 	MOVQ    DI, SI
 	ORQ     R12, SI
 	ORQ     R13, SI
-	MOVQ    DI, R12
-	NOTQ    R12
-	BLSRQ   R12, R12
-	BLSRQ   R12, R12
-	JZ      lastA
+	POPCNTQ DI, R12
+	CMPQ    R12, $0x3e
+	JEQ     lastA
 	LEAQ    (R8)(R8*1), R13
 	ORQ     DI, R13
 	MOVQ    R9, R12
@@ -123,11 +121,9 @@ tryB:
 	MOVQ    CX, AX
 	ORQ     R12, AX
 	ORQ     R13, AX
-	MOVQ    CX, R12
-	NOTQ    R12
-	BLSRQ   R12, R12
-	BLSRQ   R12, R12
-	JZ      lastB
+	POPCNTQ CX, R12
+	CMPQ    R12, $0x3e
+	JEQ     lastB
 	LEAQ    (DX)(DX*1), R13
 	ORQ     CX, R13
 	MOVQ    BX, R12

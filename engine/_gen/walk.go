@@ -136,13 +136,12 @@ func walkBody(name string, cur, nxt walkRegs, p, nodes GPVirtual, sols, base Mem
 	MOVQ(nc, next)
 	ORQ(ndl, next)
 	ORQ(ndr, next)
-	// Two columns left: the next two rows are counted here.
+	// Two columns left (nc has every bit but two: the columns at or past
+	// n are set): the next two rows are counted here.
 	t := GP64()
-	MOVQ(nc, t)
-	NOTQ(t)
-	BLSRQ(t, t)
-	BLSRQ(t, t)
-	JZ(LabelRef("last" + name))
+	POPCNTQ(nc, t)
+	CMPQ(t, U8(62))
+	JEQ(LabelRef("last" + name))
 	la2 := GP64()
 	LEAQ(Mem{Base: nxt.dls, Index: nxt.dls, Scale: 1}, la2)
 	ORQ(nc, la2)
