@@ -7,19 +7,20 @@
 // func walkBMI(st *[66][4]uint64, cols uint64, ld uint64, rd uint64, posib uint64) (sols uint64, nodes uint64)
 // Requires: BMI, BMI2, CMOV, POPCNT
 TEXT ·walkBMI(SB), NOSPLIT, $0-56
-	MOVQ st+0(FP), R10
-	MOVQ cols+8(FP), CX
-	MOVQ ld+16(FP), DX
-	MOVQ rd+24(FP), BX
-	MOVQ posib+32(FP), AX
-	SHLQ $0x01, DX
-	SHRQ $0x01, BX
-	ADDQ $0x20, R10
-	MOVQ CX, (R10)
-	MOVQ DX, 8(R10)
-	MOVQ BX, 16(R10)
-	XORQ R11, R11
-	MOVQ $0x00000000, sols+40(FP)
+	MOVQ    st+0(FP), R10
+	MOVQ    cols+8(FP), CX
+	MOVQ    ld+16(FP), DX
+	MOVQ    rd+24(FP), BX
+	MOVQ    posib+32(FP), AX
+	SHLQ    $0x01, DX
+	SHRQ    $0x01, BX
+	ADDQ    $0x20, R10
+	MOVQ    CX, (R10)
+	MOVQ    DX, 8(R10)
+	MOVQ    BX, 16(R10)
+	XORQ    R11, R11
+	MOVQ    $0x00000000, sols+40(FP)
+	PCALIGN $0x20
 
 tryA:
 	CMPQ    AX, $-1
@@ -97,6 +98,7 @@ popA:
 	MOVQ 8(R10), DX
 	MOVQ 16(R10), BX
 	JMP  tryA
+	PCALIGN $0x20
 
 tryB:
 	CMPQ    SI, $-1
@@ -190,12 +192,13 @@ TEXT ·nextBMI(SB), NOSPLIT, $8-9
 	XORQ R12, R12
 
 bannedLoad:
-	MOVQ (R10), CX
-	MOVQ 8(R10), DX
-	MOVQ 16(R10), BX
-	MOVQ 32(R10), R11
-	MOVQ bs+0(FP), SI
-	LEAQ 4224(SI)(R11*8), R11
+	MOVQ    (R10), CX
+	MOVQ    8(R10), DX
+	MOVQ    16(R10), BX
+	MOVQ    32(R10), R11
+	MOVQ    bs+0(FP), SI
+	LEAQ    4224(SI)(R11*8), R11
+	PCALIGN $0x20
 
 btryA:
 	CMPQ  AX, $-1
@@ -286,6 +289,7 @@ bpopA:
 	CMPQ R10, bs+0(FP)
 	JEQ  bannedDone
 	JMP  bannedLoad
+	PCALIGN $0x20
 
 btryB:
 	CMPQ  SI, $-1

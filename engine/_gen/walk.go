@@ -2,6 +2,7 @@ package main
 
 import (
 	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
@@ -108,6 +109,7 @@ func (r walkRegs) store(p GPVirtual) {
 func walkBody(name string, cur, nxt walkRegs, p, nodes GPVirtual, sols, base Mem) {
 	other := map[string]string{"A": "B", "B": "A"}[name]
 	try, pop := "try"+name, "pop"+name
+	align32()
 	Label(try)
 	CMPQ(cur.posib, I8(-1))
 	JEQ(LabelRef(pop))
@@ -184,6 +186,12 @@ func walkBody(name string, cur, nxt walkRegs, p, nodes GPVirtual, sols, base Mem
 	JMP(LabelRef("tryA"))
 }
 
+// align32 aligns the next instruction to 32 bytes (the loops' heads,
+// which every candidate comes back to; measured 2-3% faster at n = 15).
+func align32() {
+	Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []Op{U8(32)}})
+}
+
 // doomed adds to next the squares engine.doomed returns for the free
 // squares ^la below it (not empty); it overwrites la and t.
 func doomed(la, t, next GPVirtual) {
@@ -247,6 +255,7 @@ func bannedBody(name string, cur, nxt walkRegs, p, banp, nodes GPVirtual, bsAddr
 	other := map[string]string{"A": "B", "B": "A"}[name]
 	try, pop := "btry"+name, "bpop"+name
 	toBoard := bBoard - bBan
+	align32()
 	Label(try)
 	CMPQ(cur.posib, I8(-1))
 	JEQ(LabelRef(pop))
