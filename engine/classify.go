@@ -23,6 +23,7 @@ type bannedSearch struct {
 	n      int
 	weight uint64 // 0: classify each completion (sym's Classify tasks)
 	flip   bool   // the task searches the board upside down
+	asm    bool   // next runs the assembly kernel
 	r      Result
 }
 
@@ -65,7 +66,7 @@ func walkBanned(bs *bannedSearch, s start) {
 	if below == 0 {
 		return
 	}
-	bs.d, bs.posib = 1, posib|doomed(below)
+	bs.d, bs.posib, bs.asm = 1, posib|doomed(below), useAsm(s)
 	bs.lv[1] = bannedLevel{cols: s.Cols, dls: s.LD << 1, drs: s.RD >> 1, row: row}
 	for bs.next() {
 		bs.leaf()

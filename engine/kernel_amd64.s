@@ -31,12 +31,10 @@ tryA:
 	INCQ    R11
 	LEAQ    (CX)(SI*1), DI
 	LEAQ    (DX)(SI*2), R12
-	MOVQ    SI, R13
-	SHRQ    $0x01, R13
+	RORXQ   $0x01, SI, R13
 	ORQ     BX, R13
 	LEAQ    (R12)(R12*1), R8
-	MOVQ    R13, R9
-	SHRQ    $0x01, R9
+	RORXQ   $0x01, R13, R9
 	MOVQ    DI, R14
 	ORQ     R8, R14
 	ORQ     R9, R14
@@ -50,8 +48,7 @@ tryA:
 	JEQ     lastA
 	LEAQ    (R8)(R8*1), R13
 	ORQ     DI, R13
-	MOVQ    R9, R12
-	SHRQ    $0x01, R12
+	RORXQ   $0x01, R9, R12
 	ORQ     R12, R13
 	CMPQ    R13, $-1
 	JEQ     tryA
@@ -109,12 +106,10 @@ tryB:
 	INCQ    R11
 	LEAQ    (DI)(AX*1), CX
 	LEAQ    (R8)(AX*2), R12
-	MOVQ    AX, R13
-	SHRQ    $0x01, R13
+	RORXQ   $0x01, AX, R13
 	ORQ     R9, R13
 	LEAQ    (R12)(R12*1), DX
-	MOVQ    R13, BX
-	SHRQ    $0x01, BX
+	RORXQ   $0x01, R13, BX
 	MOVQ    CX, R14
 	ORQ     DX, R14
 	ORQ     BX, R14
@@ -128,8 +123,7 @@ tryB:
 	JEQ     lastB
 	LEAQ    (DX)(DX*1), R13
 	ORQ     CX, R13
-	MOVQ    BX, R12
-	SHRQ    $0x01, R12
+	RORXQ   $0x01, BX, R12
 	ORQ     R12, R13
 	CMPQ    R13, $-1
 	JEQ     tryB
@@ -209,16 +203,14 @@ btryA:
 	INCQ  R12
 	LEAQ  (CX)(SI*1), DI
 	LEAQ  (DX)(SI*2), R13
-	MOVQ  SI, R14
-	SHRQ  $0x01, R14
+	RORXQ $0x01, SI, R14
 	ORQ   BX, R14
 	MOVQ  DI, R15
 	NOTQ  R15
 	BLSRQ R15, R15
 	JZ    bcompleteA
 	LEAQ  (R13)(R13*1), R8
-	MOVQ  R14, R9
-	SHRQ  $0x01, R9
+	RORXQ $0x01, R14, R9
 	MOVQ  DI, BP
 	ORQ   R8, BP
 	ORQ   R9, BP
@@ -233,8 +225,7 @@ btryA:
 	JZ    bpushA
 	LEAQ  (R8)(R8*1), R15
 	ORQ   DI, R15
-	MOVQ  R9, R13
-	SHRQ  $0x01, R13
+	RORXQ $0x01, R9, R13
 	ORQ   R13, R15
 	ORQ   24(R11), R15
 	CMPQ  R15, $-1
@@ -300,16 +291,14 @@ btryB:
 	INCQ  R12
 	LEAQ  (DI)(AX*1), CX
 	LEAQ  (R8)(AX*2), R13
-	MOVQ  AX, R14
-	SHRQ  $0x01, R14
+	RORXQ $0x01, AX, R14
 	ORQ   R9, R14
 	MOVQ  CX, R15
 	NOTQ  R15
 	BLSRQ R15, R15
 	JZ    bcompleteB
 	LEAQ  (R13)(R13*1), DX
-	MOVQ  R14, BX
-	SHRQ  $0x01, BX
+	RORXQ $0x01, R14, BX
 	MOVQ  CX, BP
 	ORQ   DX, BP
 	ORQ   BX, BP
@@ -324,8 +313,7 @@ btryB:
 	JZ    bpushB
 	LEAQ  (DX)(DX*1), R15
 	ORQ   CX, R15
-	MOVQ  BX, R13
-	SHRQ  $0x01, R13
+	RORXQ $0x01, BX, R13
 	ORQ   R13, R15
 	ORQ   24(R11), R15
 	CMPQ  R15, $-1

@@ -21,6 +21,7 @@ func TestWalkTwin(t *testing.T) {
 	if !hasBMI {
 		t.Skip("this CPU lacks BMI1, BMI2 or POPCNT")
 	}
+	deep := 0 // searches on boards of 48 columns or more
 	check := func(n int, s start) {
 		var st [maxRows + 2][4]uint64
 		free := ^s.Cols
@@ -29,10 +30,16 @@ func TestWalkTwin(t *testing.T) {
 		if f2&(f2-1) == 0 || below == 0 {
 			return // walk answers these itself
 		}
+		if !rotationSafe(s) {
+			return // walk runs the Go kernel there
+		}
 		posib := s.Cols | s.LD | s.RD | doomed(below)
 		ws, wn := walkGo(s, posib)
 		gs, gn := walkBMI(&st, s.Cols, s.LD, s.RD, posib)
 		require.Equal(t, [2]uint64{ws, wn}, [2]uint64{gs, gn}, "n=%d start %+v", n, s)
+		if n >= 48 && wn > 0 {
+			deep++
+		}
 	}
 	for n := 1; n <= 10; n++ {
 		var visit func(s start)
@@ -48,25 +55,13 @@ func TestWalkTwin(t *testing.T) {
 		visit(emptyStart(n))
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{20, 31, 32, 33, 48, 62, 63, 64} {
-		for tries := 0; tries < 200; tries++ {
-			s := emptyStart(n)
-			for s.Row < n-12 {
-				free := ^(s.Cols | s.LD | s.RD)
-				if free == 0 {
-					break
-				}
-				var cs []int
-				for c := 0; c < n; c++ {
-					if free&(1<<c) != 0 {
-						cs = append(cs, c)
-					}
-				}
-				s = s.place(1 << cs[r.IntN(len(cs))])
-			}
-			check(n, s)
+	// Boards of up to 52 columns with 12 rows left always fit (52+12 ≤ 64).
+	for _, n := range []int{20, 31, 32, 33, 40, 48, 52} {
+		for tries := 0; tries < 100; tries++ {
+			check(n, deepStart(r, n, 12))
 		}
 	}
+	assert.Greater(t, deep, 100, "deep starts on large boards searched")
 }
 
 // TestBannedLayout checks the offsets nextBMI reads bannedSearch at
@@ -97,6 +92,9 @@ func TestBannedTwin(t *testing.T) {
 		below := ^(s.Cols | s.LD<<1 | s.RD>>1 | a.ban[(row+1)&63])
 		if f := ^s.Cols; f&(f-1) == 0 || below == 0 {
 			return // walkBanned answers these itself
+		}
+		if !rotationSafe(s) {
+			return // walkBanned runs the Go kernel there
 		}
 		a.d, a.posib = 1, s.Cols|s.LD|s.RD|a.ban[row&63]|doomed(below)
 		a.lv[1] = bannedLevel{cols: s.Cols, dls: s.LD << 1, drs: s.RD >> 1, row: row}
@@ -141,24 +139,44 @@ func TestBannedTwin(t *testing.T) {
 		}
 		visit(emptyStart(n))
 	}
-	for _, n := range []int{20, 32, 48, 63, 64} {
+	for _, n := range []int{20, 32, 40, 48, 52} {
 		for range 100 {
-			s := emptyStart(n)
-			for s.Row < n-12 {
-				free := ^(s.Cols | s.LD | s.RD)
-				if free == 0 {
-					break
-				}
-				var cs []int
-				for c := 0; c < n; c++ {
-					if free&(1<<c) != 0 {
-						cs = append(cs, c)
-					}
-				}
-				s = s.place(1 << cs[r.IntN(len(cs))])
-			}
-			check(n, s, randomBans(n))
+			check(n, deepStart(r, n, 12), randomBans(n))
 		}
 	}
 	assert.Greater(t, searched, deep/2, "most deep starts have something to search")
+}
+
+// deepStart returns a start of an n×n board with rows rows left: queens
+// placed from row 0, each in a random free column, backtracking from dead
+// ends (the last start reached when a budget of placements runs out).
+func deepStart(r *rand.Rand, n, rows int) start {
+	budget := 20000
+	var found start
+	var rec func(s start) bool
+	rec = func(s start) bool {
+		found = s
+		if s.Row >= n-rows {
+			return true
+		}
+		free := ^(s.Cols | s.LD | s.RD)
+		var cs []int
+		for c := 0; c < n; c++ {
+			if free&(1<<c) != 0 {
+				cs = append(cs, c)
+			}
+		}
+		r.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+		for _, c := range cs {
+			if budget--; budget < 0 {
+				return false
+			}
+			if rec(s.place(1 << c)) {
+				return true
+			}
+		}
+		return false
+	}
+	rec(emptyStart(n))
+	return found
 }

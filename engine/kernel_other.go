@@ -8,3 +8,6 @@ func walkRows(s start, posib uint64) (sols, nodes uint64) { return walkGo(s, pos
 // next runs the banned search to its next completion, in Go where no
 // assembly kernel is built.
 func (bs *bannedSearch) next() bool { return bs.nextGo() }
+
+// useAsm tells walkBanned whether its search runs in assembly: never here.
+func useAsm(start) bool { return false }

@@ -10,7 +10,15 @@ import (
 // The backtracking kernels (engine/kernel_amd64.s): engine.walkGo and
 // engine.nextGo in assembly, node for node the same search with every value
 // of the inner loop in a register. They use BMI1 (ANDN, BLSR, BLSMSK),
-// BMI2 (SHLX) and POPCNT.
+// BMI2 (SHLX, RORX) and POPCNT.
+//
+// The right diagonal moves one column right per row with RORX, a rotation:
+// a bit leaving column 0 comes back as bit 63 and moves right from there,
+// one column per row, while the search goes down. With k rows left such a
+// bit stays at or above 64-k, in columns that are taken for good (the
+// columns at or past n, set in cols) when the highest free column is
+// below 64-k: engine.rotationSafe, which the Go side checks before it
+// runs them. Every mask then agrees with a shift's on the free columns.
 //
 // walkBMI's stack has one level of 4 words per depth
 // (columns taken, the two diagonals already shifted for the next row, and
@@ -120,14 +128,12 @@ func walkBody(name string, cur, nxt walkRegs, p, nodes GPVirtual, sols, base Mem
 	nc, ndl, ndr := nxt.c, GP64(), GP64()
 	LEAQ(Mem{Base: cur.c, Index: bit, Scale: 1}, nc)
 	LEAQ(Mem{Base: cur.dls, Index: bit, Scale: 2}, ndl)
-	MOVQ(bit, ndr)
-	SHRQ(U8(1), ndr)
+	RORXQ(U8(1), bit, ndr) // a right shift but for bit 0 (see the top)
 	ORQ(cur.drs, ndr)
 	// The next row has a free square (bit was not doomed), and row+2
 	// exists: no row+2 free square, no completion.
 	LEAQ(Mem{Base: ndl, Index: ndl, Scale: 1}, nxt.dls)
-	MOVQ(ndr, nxt.drs)
-	SHRQ(U8(1), nxt.drs)
+	RORXQ(U8(1), ndr, nxt.drs)
 	la := GP64()
 	MOVQ(nc, la)
 	ORQ(nxt.dls, la)
@@ -147,8 +153,7 @@ func walkBody(name string, cur, nxt walkRegs, p, nodes GPVirtual, sols, base Mem
 	la2 := GP64()
 	LEAQ(Mem{Base: nxt.dls, Index: nxt.dls, Scale: 1}, la2)
 	ORQ(nc, la2)
-	MOVQ(nxt.drs, t)
-	SHRQ(U8(1), t)
+	RORXQ(U8(1), nxt.drs, t)
 	ORQ(t, la2)
 	CMPQ(la2, I8(-1))
 	JEQ(LabelRef(try)) // row+3 exists and is blocked
@@ -264,8 +269,7 @@ func bannedBody(name string, cur, nxt walkRegs, p, banp, nodes GPVirtual, bsAddr
 	nc, ndl, ndr := nxt.c, GP64(), GP64()
 	LEAQ(Mem{Base: cur.c, Index: bit, Scale: 1}, nc)
 	LEAQ(Mem{Base: cur.dls, Index: bit, Scale: 2}, ndl)
-	MOVQ(bit, ndr)
-	SHRQ(U8(1), ndr)
+	RORXQ(U8(1), bit, ndr)
 	ORQ(cur.drs, ndr)
 	// free2: the free columns but the lowest; none means the next row is
 	// the last, and its one column is free there: a completion.
@@ -275,8 +279,7 @@ func bannedBody(name string, cur, nxt walkRegs, p, banp, nodes GPVirtual, bsAddr
 	BLSRQ(free2, free2)
 	JZ(LabelRef("bcomplete" + name))
 	LEAQ(Mem{Base: ndl, Index: ndl, Scale: 1}, nxt.dls)
-	MOVQ(ndr, nxt.drs)
-	SHRQ(U8(1), nxt.drs)
+	RORXQ(U8(1), ndr, nxt.drs)
 	la := GP64()
 	MOVQ(nc, la)
 	ORQ(nxt.dls, la)
@@ -295,8 +298,7 @@ func bannedBody(name string, cur, nxt walkRegs, p, banp, nodes GPVirtual, bsAddr
 	la2 := free2                 // free2 is not needed any more
 	LEAQ(Mem{Base: nxt.dls, Index: nxt.dls, Scale: 1}, la2)
 	ORQ(nc, la2)
-	MOVQ(nxt.drs, t)
-	SHRQ(U8(1), t)
+	RORXQ(U8(1), nxt.drs, t)
 	ORQ(t, la2)
 	ORQ(Mem{Base: banp, Disp: 24}, la2)
 	CMPQ(la2, I8(-1))
