@@ -53,8 +53,29 @@ func walkSet() {
 	nextBMI()
 }
 
-// candidate is the part of both kernels that takes the lowest untried
-// square of posib: it returns the queen's bit and marks it tried.
+// place is the head of both kernels' loops, at the label try: on to pop
+// when the current level has no untried square left, else the queen on
+// the lowest one (a node), and the masks with it: the columns (in the
+// child's register), both diagonals for the next row.
+func place(try, pop string, cur, nxt walkRegs, nodes GPVirtual) (nc, ndl, ndr GPVirtual) {
+	align32()
+	Label(try)
+	CMPQ(cur.posib, I8(-1))
+	JEQ(LabelRef(pop))
+	bit := candidate(cur.posib)
+	INCQ(nodes)
+	// The queen's bit is in none of the masks (it was free), so adding
+	// is ORing: one LEA each for the columns and the left diagonal.
+	nc, ndl, ndr = nxt.c, GP64(), GP64()
+	LEAQ(Mem{Base: cur.c, Index: bit, Scale: 1}, nc)
+	LEAQ(Mem{Base: cur.dls, Index: bit, Scale: 2}, ndl)
+	RORXQ(U8(1), bit, ndr) // a right shift but for bit 0 (see the top)
+	ORQ(cur.drs, ndr)
+	return nc, ndl, ndr
+}
+
+// candidate takes the lowest untried square of posib: it returns the
+// queen's bit and marks it tried.
 func candidate(posib GPVirtual) GPVirtual {
 	t, bit := GP64(), GP64()
 	LEAQ(Mem{Base: posib, Disp: 1}, t)
@@ -117,19 +138,7 @@ func (r walkRegs) store(p GPVirtual) {
 func walkBody(name string, cur, nxt walkRegs, p, nodes GPVirtual, sols, base Mem) {
 	other := map[string]string{"A": "B", "B": "A"}[name]
 	try, pop := "try"+name, "pop"+name
-	align32()
-	Label(try)
-	CMPQ(cur.posib, I8(-1))
-	JEQ(LabelRef(pop))
-	bit := candidate(cur.posib)
-	INCQ(nodes)
-	// The queen's bit is in none of the masks (it was free), so adding
-	// is ORing: one LEA each for the columns and the left diagonal.
-	nc, ndl, ndr := nxt.c, GP64(), GP64()
-	LEAQ(Mem{Base: cur.c, Index: bit, Scale: 1}, nc)
-	LEAQ(Mem{Base: cur.dls, Index: bit, Scale: 2}, ndl)
-	RORXQ(U8(1), bit, ndr) // a right shift but for bit 0 (see the top)
-	ORQ(cur.drs, ndr)
+	nc, ndl, ndr := place(try, pop, cur, nxt, nodes)
 	// The next row has a free square (bit was not doomed), and row+2
 	// exists: no row+2 free square, no completion.
 	LEAQ(Mem{Base: ndl, Index: ndl, Scale: 1}, nxt.dls)
@@ -260,17 +269,7 @@ func bannedBody(name string, cur, nxt walkRegs, p, banp, nodes GPVirtual, bsAddr
 	other := map[string]string{"A": "B", "B": "A"}[name]
 	try, pop := "btry"+name, "bpop"+name
 	toBoard := bBoard - bBan
-	align32()
-	Label(try)
-	CMPQ(cur.posib, I8(-1))
-	JEQ(LabelRef(pop))
-	bit := candidate(cur.posib)
-	INCQ(nodes)
-	nc, ndl, ndr := nxt.c, GP64(), GP64()
-	LEAQ(Mem{Base: cur.c, Index: bit, Scale: 1}, nc)
-	LEAQ(Mem{Base: cur.dls, Index: bit, Scale: 2}, ndl)
-	RORXQ(U8(1), bit, ndr)
-	ORQ(cur.drs, ndr)
+	nc, ndl, ndr := place(try, pop, cur, nxt, nodes)
 	// free2: the free columns but the lowest; none means the next row is
 	// the last, and its one column is free there: a completion.
 	free2 := GP64()
