@@ -151,7 +151,7 @@ func checkTask(n int, t *partition.Task) error {
 		bad = bad || int(c) >= n
 	}
 	switch t.Kind {
-	case partition.Count:
+	case partition.Count, partition.CountPieces:
 	case partition.Classify, partition.CountBanned:
 		bad = bad || t.Bans == nil
 	case partition.Halves:
@@ -242,7 +242,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 					return nil
 				}
 				i := order[k]
-				r := runTask(plan.N, &tasks[i], js)
+				r := runTask(plan.N, plan.Rules(), &tasks[i], js)
 				if tasks[i].Kind == partition.Halves && stop.Load() {
 					return nil // perhaps cut short: counted again on resume
 				}
@@ -283,7 +283,7 @@ func RunTask(plan *partition.Plan, i int) (Result, error) {
 		js = newJoinScratch(defaultJoinChunk)
 		js.cache = newQuarterCache(plan.N, defaultQuarterBudget)
 	}
-	r := runTask(plan.N, t, js)
+	r := runTask(plan.N, plan.Rules(), t, js)
 	r.Task = i
 	return r, nil
 }
@@ -298,7 +298,7 @@ func firstColumn(t *partition.Task) int {
 
 // runTask counts one task with a worker's join buffers (allocated on the
 // first join task).
-func runTask(n int, t *partition.Task, js *joinScratch) Result {
+func runTask(n int, rules partition.Rules, t *partition.Task, js *joinScratch) Result {
 	s := emptyStart(n)
 	var board [maxRows]uint64
 	for _, c := range t.Prefix {
@@ -315,6 +315,13 @@ func runTask(n int, t *partition.Task, js *joinScratch) Result {
 	case partition.Rot90Symmetric:
 		sols, nodes := countRot90Sym(n, firstColumn(t))
 		r.Rot90Sym, r.Nodes = sols*t.Weight, nodes
+	case partition.CountPieces:
+		a := rules.Start(n)
+		for _, c := range t.Prefix {
+			a = rules.Place(n, a, 1<<c)
+		}
+		sols, nodes := walkPieces(n, rules, a, len(t.Prefix))
+		r.Total, r.Nodes = sols*t.Weight, nodes
 	case partition.Classify, partition.CountBanned:
 		var bs bannedSearch
 		bs.init(n, t.Bans)

@@ -46,7 +46,7 @@ func joinTasks(ctx context.Context, n int) ([]Task, error) {
 	}
 	// (Row sets that are their own images add a few orbits.)
 	tasks = slices.Grow(tasks, int(splits+splits/32)+8)
-	wk := &walker{ctx: ctx}
+	wk := &walker{ctx: ctx, rules: Queen.Rules(false)}
 	if n%2 == 0 {
 		forEachSubset(wk, all, h, func(e uint64) {
 			if w := orbit(e, all, n, true); w > 0 {

@@ -93,6 +93,10 @@ const (
 	// beside its total, which gives the unique count by Burnside's lemma.
 	PointSymmetric
 	Rot90Symmetric
+	// CountPieces tasks count completions under the plan's [Rules] (pieces
+	// other than the queen, or the torus); each stands for Weight
+	// solutions. They have no bans.
+	CountPieces
 )
 
 // Bans lists, per row, the squares a method forbids there (bit c = column c).
@@ -141,6 +145,9 @@ type Task struct {
 type Plan struct {
 	N      int
 	Method Method
+	// Piece and Torus are the job's (Piece is never empty).
+	Piece Piece
+	Torus bool
 	// Placed lists the queens every solution holds.
 	Placed []Square
 	// Depth is the number of rows the task prefixes fix (some may be shorter
@@ -148,6 +155,9 @@ type Plan struct {
 	Depth int
 	Tasks []Task
 }
+
+// Rules returns the attacks of the plan's pieces.
+func (p *Plan) Rules() Rules { return p.Piece.Rules(p.Torus) }
 
 // Cost sums the plan's cost estimates.
 func (p *Plan) Cost() uint64 {
@@ -188,6 +198,12 @@ type Job struct {
 	// symmetry, so that its tasks list all solutions in lexicographic order
 	// (for listing them): prefixes of two rows, at most n² tasks.
 	Every bool
+	// Piece is what stands on the board (empty: [Queen]); Torus makes the
+	// queens' diagonals wrap around the board (the modular n-queens
+	// problem). Pieces other than the queen, and the torus, are counted
+	// with the mirror method, without placed pieces or listing.
+	Piece Piece
+	Torus bool
 }
 
 // ErrPlacedMethod is returned for placed queens with a method other than
@@ -221,6 +237,24 @@ func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 	if job.N < 0 || job.N > MaxN {
 		return nil, fmt.Errorf("%w: %d (accepted: 0..%d)", ErrSize, job.N, MaxN)
 	}
+	piece, err := ParsePiece(string(job.Piece))
+	if err != nil {
+		return nil, err
+	}
+	rules := piece.Rules(job.Torus)
+	if !rules.Queen() {
+		switch {
+		case job.Torus && piece != Queen:
+			return nil, errPieceTorus
+		case job.Method != "" && job.Method != Auto && job.Method != Mirror:
+			return nil, fmt.Errorf("%w: %s boards are counted with the mirror method only", ErrPieceMode, pieceName(piece, job.Torus))
+		case len(job.Placed) > 0:
+			return nil, fmt.Errorf("%w: pieces placed in advance work with queens only", ErrPieceMode)
+		case job.Every:
+			return nil, fmt.Errorf("%w: listing works with queens only", ErrPieceMode)
+		}
+		job.Method = Mirror
+	}
 	if job.Method == "" || job.Method == Auto {
 		job.Method = Best(job.N)
 		if len(job.Placed) > 0 || job.Every {
@@ -239,7 +273,7 @@ func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Plan{N: job.N, Method: Join, Tasks: tasks}, nil
+		return &Plan{N: job.N, Method: Join, Piece: Queen, Tasks: tasks}, nil
 	case len(job.Placed) > 0 || job.Every:
 		if job.Method != Mirror {
 			return nil, ErrPlacedMethod
@@ -253,15 +287,18 @@ func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 	default:
 		seeds = symSeeds(job.N)
 	}
-	w := &walker{ctx: ctx}
+	w := &walker{ctx: ctx, rules: rules}
 	// Listing is one search in order: a few tasks keep its plan small
 	// (and quick) at any n.
 	depth := min(2, job.N)
 	if !job.Every {
 		depth = chooseDepth(w, job.N, seeds)
 	}
-	p := &Plan{N: job.N, Method: job.Method, Placed: job.Placed, Depth: depth}
+	p := &Plan{N: job.N, Method: job.Method, Piece: piece, Torus: job.Torus, Placed: job.Placed, Depth: depth}
 	for _, s := range seeds {
+		if !rules.Queen() {
+			s.kind = CountPieces
+		}
 		p.Tasks = expand(w, job.N, s, s.depth(depth), p.Tasks)
 	}
 	if w.err != nil {
@@ -335,19 +372,21 @@ func chooseDepth(w *walker, n int, seeds []seed) int {
 	return depth
 }
 
-// board tracks the attacks of placed queens, in the engine's convention.
+// board tracks the attacks of the pieces placed, in the engine's
+// convention.
 type board struct {
-	n            int
-	row          int
-	ld, cols, rd uint64
+	n     int
+	row   int
+	rules Rules
+	a     Attacks
 }
 
-func newBoard(n int) board {
-	return board{n: n, cols: ^(uint64(1)<<uint(n) - 1)}
+func newBoard(n int, r Rules) board {
+	return board{n: n, rules: r, a: r.Start(n)}
 }
 
 func (b board) free(ban *Bans) uint64 {
-	f := ^(b.ld | b.cols | b.rd)
+	f := b.a.Free()
 	if b.row < MaxN {
 		f &^= ban[b.row]
 	}
@@ -355,14 +394,13 @@ func (b board) free(ban *Bans) uint64 {
 }
 
 func (b board) place(c uint8) board {
-	bit := uint64(1) << c
-	return board{n: b.n, row: b.row + 1, ld: (b.ld | bit) << 1, cols: b.cols | bit, rd: (b.rd | bit) >> 1}
+	return board{n: b.n, row: b.row + 1, rules: b.rules, a: b.rules.Place(b.n, b.a, uint64(1)<<c)}
 }
 
 // start places the seed's prefix; ok is false when its queens attack each
 // other or a banned square.
-func (s seed) start(n int) (b board, ok bool) {
-	b = newBoard(n)
+func (s seed) start(n int, r Rules) (b board, ok bool) {
+	b = newBoard(n, r)
 	for _, c := range s.prefix {
 		if b.free(s.bans)&(uint64(1)<<c) == 0 {
 			return b, false
@@ -384,6 +422,7 @@ func (s seed) allowed(r int) uint64 {
 // few thousand prefixes; err is then the context's error.
 type walker struct {
 	ctx   context.Context
+	rules Rules // the pieces' attacks
 	steps uint
 	err   error
 }
@@ -400,7 +439,7 @@ func (w *walker) stopped() bool {
 // depth, in lexicographic order, and the board it leaves. The prefix slice
 // is reused between calls.
 func prefixes(w *walker, n int, s seed, depth int, visit func(b board, prefix []uint8)) {
-	b, ok := s.start(n)
+	b, ok := s.start(n, w.rules)
 	if !ok {
 		return
 	}

@@ -15,7 +15,8 @@ import (
 )
 
 // Fingerprint identifies the plan: a hash of the planning rules' version, n,
-// method, placed queens and every task's ID, kind and weight. Checkpoints,
+// method, placed queens, the pieces (other than queens) and every task's
+// ID, kind and weight. Checkpoints,
 // shard files and merges compare fingerprints so that pieces of different
 // plans are never mixed.
 func (p *Plan) Fingerprint() string {
@@ -31,6 +32,11 @@ func (p *Plan) Fingerprint() string {
 	h.Write([]byte{0})
 	h.Write([]byte(PlacedString(p.Placed)))
 	h.Write([]byte{0})
+	if !p.Rules().Queen() {
+		// Other pieces (queen plans keep the fingerprints they had).
+		h.Write([]byte(pieceName(p.Piece, p.Torus)))
+		h.Write([]byte{0})
+	}
 	put(uint64(len(p.Tasks)))
 	for _, t := range p.Tasks {
 		h.Write([]byte(t.ID))

@@ -1,0 +1,68 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/reference"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// boards are the pieces' boards the tests count: the piece and the torus.
+var boards = []struct {
+	piece partition.Piece
+	torus bool
+	name  string
+}{
+	{partition.Superqueen, false, "superqueen"},
+	{partition.King, false, "king"},
+	{partition.Knight, false, "knight"},
+	{partition.Queen, true, "queen torus"},
+}
+
+func countPieces(t *testing.T, n int, piece partition.Piece, torus bool) uint64 {
+	t.Helper()
+	p, err := partition.Make(partition.Job{N: n, Piece: piece, Torus: torus})
+	require.NoError(t, err)
+	c, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
+	require.NoError(t, err)
+	require.Zero(t, c.Total.Hi)
+	return c.Total.Lo
+}
+
+// TestPiecesAgainstReference counts every piece's board, mirror-halved
+// tasks and all, against the brute force that checks every square against
+// every piece.
+func TestPiecesAgainstReference(t *testing.T) {
+	for _, b := range boards {
+		for n := 0; n <= 9; n++ {
+			assert.Equal(t, reference.CountPieces(n, string(b.piece), b.torus), countPieces(t, n, b.piece, b.torus), "%s n=%d", b.name, n)
+		}
+	}
+}
+
+// TestPiecesKnown checks the published totals, as far as the tests can
+// afford (kings, the least constrained, to n = 12).
+func TestPiecesKnown(t *testing.T) {
+	limit := map[string]int{"superqueen": 16, "king": 12, "queen torus": 15}
+	if testing.Short() {
+		limit = map[string]int{"superqueen": 12, "king": 10, "queen torus": 13}
+	}
+	for _, b := range boards {
+		k, ok := known.Pieces[b.name]
+		if !ok {
+			continue // knights: no published sequence
+		}
+		for n := 0; n <= limit[b.name]; n++ {
+			t.Run(fmt.Sprintf("%s/n=%d", b.name, n), func(t *testing.T) {
+				assert.Equal(t, k.Total[n], countPieces(t, n, b.piece, b.torus))
+			})
+		}
+	}
+}

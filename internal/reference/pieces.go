@@ -1,0 +1,68 @@
+package reference
+
+// Attack tells whether pieces on (r1, c1) and (r2, c2) of an n×n board,
+// in different rows and columns, attack each other. piece is "queen",
+// "superqueen", "king" or "knight"; torus makes the queens' diagonals wrap
+// around the board. Written from the moves, square against square, with
+// no bit masks: the tests' check of the engine's piece rules.
+func Attack(n int, piece string, torus bool, r1, c1, r2, c2 int) bool {
+	dr, dc := abs(r1-r2), abs(c1-c2)
+	diagonal := dr == dc
+	if torus {
+		// On the torus (r, c) and (r+k, c±k) share a diagonal for every k,
+		// all taken mod n.
+		diagonal = mod(r2-r1-(c2-c1), n) == 0 || mod(r2-r1+(c2-c1), n) == 0
+	}
+	knight := dr == 1 && dc == 2 || dr == 2 && dc == 1
+	switch piece {
+	case "queen":
+		return diagonal
+	case "superqueen":
+		return diagonal || knight
+	case "king":
+		return dr <= 1 && dc <= 1
+	case "knight":
+		return knight
+	}
+	panic("reference: unknown piece " + piece)
+}
+
+// CountPieces counts the ways to place n pieces on the n×n board, one per
+// row and column, no two attacking each other: every placement of a row's
+// piece checked against every piece above.
+func CountPieces(n int, piece string, torus bool) uint64 {
+	cols := make([]int, 0, n)
+	used := make([]bool, n)
+	var rec func() uint64
+	rec = func() uint64 {
+		if len(cols) == n {
+			return 1
+		}
+		var total uint64
+		r := len(cols)
+		for c := 0; c < n; c++ {
+			ok := !used[c]
+			for r0 := 0; ok && r0 < r; r0++ {
+				ok = !Attack(n, piece, torus, r0, cols[r0], r, c)
+			}
+			if ok {
+				used[c] = true
+				cols = append(cols, c)
+				total += rec()
+				cols = cols[:r]
+				used[c] = false
+			}
+		}
+		return total
+	}
+	return rec()
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func mod(x, n int) int { return ((x % n) + n) % n }

@@ -1,0 +1,135 @@
+package partition
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nqueens/nqueens/internal/msg"
+)
+
+// Piece is what stands on the board: n of them, one in each row and each
+// column, no two attacking each other. Queen is the n-queens problem.
+type Piece string
+
+// The pieces a plan can be made for.
+const (
+	Queen Piece = "queen"
+	// Superqueen moves as a queen and as a knight (OEIS A051223).
+	Superqueen Piece = "superqueen"
+	// King attacks its 8 neighbours: with one per row and column, two in
+	// neighbouring rows must be more than one column apart (Hertzsprung's
+	// problem, OEIS A002464).
+	King Piece = "king"
+	// Knight attacks the squares a knight's move away.
+	Knight Piece = "knight"
+)
+
+// Pieces lists the pieces, queen first.
+var Pieces = []Piece{Queen, Superqueen, King, Knight}
+
+// Errors returned by [ParsePiece] and [Make].
+var (
+	ErrPiece      = errors.New("partition: unknown piece")
+	ErrPieceMode  = errors.New("partition: this piece does not combine with that")
+	errPieceTorus = fmt.Errorf("%w: the torus works with queens only (diagonals that wrap around)", ErrPieceMode)
+)
+
+// ParsePiece returns the piece named s; the empty name is [Queen].
+func ParsePiece(s string) (Piece, error) {
+	if s == "" {
+		return Queen, nil
+	}
+	for _, p := range Pieces {
+		if string(p) == s {
+			return p, nil
+		}
+	}
+	names := make([]string, len(Pieces))
+	for i, p := range Pieces {
+		names[i] = string(p)
+	}
+	return "", fmt.Errorf("%w %s (accepted: %s)", ErrPiece, msg.Quote(s), strings.Join(names, ", "))
+}
+
+// Rules are a board's attacks as the kernels apply them row by row, with
+// the engine's masks (bit c = column c, set = taken): a piece in column b
+// takes b in every row below (the columns), b±d in the row d below for
+// every d when Long (a queen's diagonals, which wrap around the n columns
+// when Torus), and the columns of Near1 (Near2) around b in the next row
+// (the row after it).
+type Rules struct {
+	Long, Torus  bool
+	Near1, Near2 uint8 // bit k-1: columns b±k, for k = 1..8
+}
+
+// Rules returns the piece's rules, on the torus or not.
+func (p Piece) Rules(torus bool) Rules {
+	switch p {
+	case Superqueen:
+		return Rules{Long: true, Near1: 1 << 1, Near2: 1 << 0} // the knight's b±2 and b±1
+	case King:
+		return Rules{Near1: 1 << 0}
+	case Knight:
+		return Rules{Near1: 1 << 1, Near2: 1 << 0}
+	}
+	return Rules{Long: true, Torus: torus}
+}
+
+// Attacks is what the pieces placed so far take from the rows below, in
+// the engine's masks: the columns (with every bit at or past n set), both
+// diagonals for the next row (Long rules) and the short moves into the next
+// row (N1) and the one after it (N2).
+type Attacks struct {
+	Cols, LD, RD, N1, N2 uint64
+}
+
+// Start returns the attacks of an empty n×n board.
+func (r Rules) Start(n int) Attacks { return Attacks{Cols: ^(uint64(1)<<uint(n) - 1)} }
+
+// Place returns the attacks on the next row after a piece on bit of this
+// one.
+func (r Rules) Place(n int, a Attacks, bit uint64) Attacks {
+	t := Attacks{Cols: a.Cols | bit, N1: a.N2}
+	if r.Near1|r.Near2 != 0 {
+		t.N1 |= spread(bit, r.Near1)
+		t.N2 = spread(bit, r.Near2)
+	}
+	if r.Long {
+		ld, rd := a.LD|bit, a.RD|bit
+		if r.Torus {
+			all := uint64(1)<<uint(n) - 1
+			t.LD = (ld<<1 | ld>>uint(n-1)) & all
+			t.RD = rd>>1 | (rd&1)<<uint(n-1)
+		} else {
+			t.LD, t.RD = ld<<1, rd>>1
+		}
+	}
+	return t
+}
+
+// Free returns the squares of the row no piece above attacks.
+func (a Attacks) Free() uint64 { return ^(a.Cols | a.LD | a.RD | a.N1) }
+
+// spread returns the columns b±k for every k in the set (bit k-1).
+func spread(b uint64, set uint8) uint64 {
+	var m uint64
+	for k := uint(1); set != 0; k, set = k+1, set>>1 {
+		if set&1 != 0 {
+			m |= b<<k | b>>k
+		}
+	}
+	return m
+}
+
+// Queen reports whether the rules are the plain n-queens problem's.
+func (r Rules) Queen() bool { return r == Rules{Long: true} }
+
+// pieceName names a board's pieces for messages: the piece, and "torus"
+// when the diagonals wrap.
+func pieceName(p Piece, torus bool) string {
+	if torus {
+		return string(p) + " torus"
+	}
+	return string(p)
+}
