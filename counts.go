@@ -17,6 +17,10 @@ import (
 type Counts struct {
 	N      int
 	Method Method
+	// Piece is what was counted ([Queen] unless [WithPiece]); Torus tells
+	// that the diagonals wrapped around ([WithTorus]).
+	Piece Piece
+	Torus bool
 	// Placed lists the queens every counted solution holds, by row.
 	Placed []Square
 	// Total is the number of solutions (of this shard, for a shard).
@@ -105,7 +109,7 @@ var ErrBurnside = errors.New("nqueens: total + point_symmetric + 2·rot90_symmet
 // whole join plan the unique count follows from the total and the
 // symmetric counts by Burnside's lemma.
 func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, error) {
-	c := Counts{N: plan.N, Method: plan.Method, Placed: plan.Placed, Total: sum.Total, Nodes: sum.Nodes,
+	c := Counts{N: plan.N, Method: plan.Method, Piece: plan.Piece, Torus: plan.Torus, Placed: plan.Placed, Total: sum.Total, Nodes: sum.Nodes,
 		Tasks: sum.Tasks, Shards: 1}
 	switch plan.Method {
 	case Sym:

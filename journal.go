@@ -50,7 +50,7 @@ func openJournal(j Journal, name string, h resultfile.Header, l *ledger, mine fu
 		}
 		got := old.Header
 		if got.Kind != resultfile.Journal || got.N != h.N || got.Method != h.Method || got.Placed != h.Placed ||
-			got.Plan != h.Plan || got.Shard != h.Shard || got.Shards != h.Shards {
+			got.Board() != h.Board() || got.Plan != h.Plan || got.Shard != h.Shard || got.Shards != h.Shards {
 			return nil, nil, invalidf("journal %s belongs to another count (%s n=%d method=%s placed=%s plan=%s shard=%d/%d), not this one (n=%d method=%s placed=%s plan=%s shard=%d/%d): use another file",
 				name, got.Kind, got.N, got.Method, got.Placed, got.Plan, got.Shard, got.Shards, h.N, h.Method, h.Placed, h.Plan, h.Shard, h.Shards)
 		}

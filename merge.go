@@ -51,7 +51,7 @@ func readPieces(files []File) ([]piece, *partition.Plan, []string, error) {
 	first := ps[0].file.Header
 	for _, p := range ps[1:] {
 		h := p.file.Header
-		if h.N != first.N || h.Method != first.Method || h.Placed != first.Placed || h.Plan != first.Plan || h.Shards != first.Shards && h.Shards > 1 && first.Shards > 1 {
+		if h.N != first.N || h.Method != first.Method || h.Placed != first.Placed || h.Board() != first.Board() || h.Plan != first.Plan || h.Shards != first.Shards && h.Shards > 1 && first.Shards > 1 {
 			return nil, nil, nil, fmt.Errorf("%s is for n=%d method=%s placed=%s plan=%s shards=%d, but %s is for n=%d method=%s placed=%s plan=%s shards=%d: they are not pieces of one count",
 				p.name, h.N, h.Method, h.Placed, h.Plan, h.Shards, ps[0].name, first.N, first.Method, first.Placed, first.Plan, first.Shards)
 		}
@@ -66,7 +66,7 @@ func readPieces(files []File) ([]piece, *partition.Plan, []string, error) {
 			return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 		}
 	}
-	plan, err := partition.Make(partition.Job{N: first.N, Method: method, Placed: placed})
+	plan, err := partition.Make(partition.Job{N: first.N, Method: method, Placed: placed, Piece: partition.Piece(first.Piece), Torus: first.Torus})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 	}

@@ -54,6 +54,22 @@ const (
 	Mirror = partition.Mirror
 )
 
+// Piece is what stands on the board: n of them, one per row and column,
+// no two attacking each other.
+type Piece = partition.Piece
+
+// The pieces. Queen, the default, is the n-queens problem; the others are
+// counted with the mirror method (the total alone), without placed pieces.
+const (
+	Queen = partition.Queen
+	// Superqueen moves as a queen and as a knight (OEIS A051223).
+	Superqueen = partition.Superqueen
+	// King: no two on neighbouring squares (OEIS A002464).
+	King = partition.King
+	// Knight: no two a knight's move apart.
+	Knight = partition.Knight
+)
+
 // Square is a square of the board: row 0 is the first row printed, column 0
 // the first column.
 type Square = partition.Square
@@ -109,6 +125,8 @@ type config struct {
 	onWait   func(Waiting)
 	now      <-chan struct{}
 	check    bool
+	piece    Piece
+	torus    bool
 }
 
 // WithMethod sets the counting method (default [Auto]).
@@ -122,6 +140,15 @@ func WithWorkers(n int) Option { return func(c *config) { c.workers = n } }
 // physical memory). Only the join method's memory depends on it; a limit
 // below what the join needs is an error before anything is counted.
 func WithMemory(bytes int64) Option { return func(c *config) { c.memory = bytes } }
+
+// WithPiece counts n pieces of kind p (default [Queen]): one per row and
+// column, no two attacking. Pieces other than the queen are counted with
+// the mirror method; placed pieces, listing and [WithCheck] are for queens.
+func WithPiece(p Piece) Option { return func(c *config) { c.piece = p } }
+
+// WithTorus counts queens on the torus: diagonals wrap around the board
+// (the modular n-queens problem, OEIS A051906), with the mirror method.
+func WithTorus() Option { return func(c *config) { c.torus = true } }
 
 // WithPlaced counts only the solutions that hold these queens (mirror
 // method; halved only when the placement is its own mirror image). Their
@@ -224,6 +251,12 @@ func newConfig(opts []Option) (*config, error) {
 	if len(c.placed) > 0 && c.method != Auto && c.method != "" && c.method != Mirror {
 		return nil, invalid(partition.ErrPlacedMethod)
 	}
+	if _, err := partition.ParsePiece(string(c.piece)); err != nil {
+		return nil, invalid(err)
+	}
+	if !c.queens() && c.check {
+		return nil, invalidf("nqueens: a check counts the board again by another method: %s boards have one method", c.boardName())
+	}
 	if c.check && (len(c.placed) > 0 || c.shards > 1) {
 		return nil, invalidf("nqueens: a check counts the whole board twice: it does not work with placed queens or shards")
 	}
@@ -232,7 +265,7 @@ func newConfig(opts []Option) (*config, error) {
 
 // plan makes the plan for an n×n board under c.
 func (c *config) plan(ctx context.Context, n int) (*partition.Plan, error) {
-	p, err := partition.MakeContext(ctx, partition.Job{N: n, Method: c.method, Placed: c.placed})
+	p, err := partition.MakeContext(ctx, partition.Job{N: n, Method: c.method, Placed: c.placed, Piece: c.piece, Torus: c.torus})
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))
@@ -249,3 +282,20 @@ var version = "0.2.0"
 
 // Version returns the version of nqueens.
 func Version() string { return version }
+
+// queens reports whether c counts the plain n-queens problem.
+func (c *config) queens() bool {
+	return (c.piece == "" || c.piece == Queen) && !c.torus
+}
+
+// boardName names c's pieces for messages ("superqueen", "queen torus").
+func (c *config) boardName() string {
+	p := c.piece
+	if p == "" {
+		p = Queen
+	}
+	if c.torus {
+		return string(p) + " torus"
+	}
+	return string(p)
+}

@@ -73,7 +73,7 @@ func shardTasks(plan *partition.Plan, i, m int) ([]int, error) {
 // header describes the plan's shard in journals and shard files.
 func header(plan *partition.Plan, shard, shards int) resultfile.Header {
 	return resultfile.Header{Tool: version, N: plan.N, Method: string(plan.Method), Placed: partition.PlacedString(plan.Placed),
-		Plan: plan.Fingerprint(), Tasks: len(plan.Tasks), Shard: shard, Shards: shards}
+		Plan: plan.Fingerprint(), Tasks: len(plan.Tasks), Shard: shard, Shards: shards, Piece: string(plan.Piece), Torus: plan.Torus}
 }
 
 // run counts the plan's shard under c, with the files c names by path

@@ -50,6 +50,11 @@ type Header struct {
 	Method string
 	Placed string // as partition.PlacedString writes it
 	Plan   string // the plan's fingerprint
+	// Piece is what the count places ("" or "queen" for queens: the
+	// header then has no piece field, as before pieces existed); Torus
+	// that the diagonals wrap around.
+	Piece string
+	Torus bool
 	Tasks  int    // tasks in the whole plan
 	Shard  int    // this file's shard, 0-based
 	Shards int    // how many shards the plan was split into (1: none)
@@ -83,6 +88,19 @@ type File struct {
 	Valid int64
 }
 
+// Board names what the count places: the piece ("queen" when the header
+// has none), and " torus" after it when the diagonals wrap around.
+func (h Header) Board() string {
+	b := h.Piece
+	if b == "" {
+		b = "queen"
+	}
+	if h.Torus {
+		b += " torus"
+	}
+	return b
+}
+
 // seal appends " crc=XXXXXXXX\n" to line.
 func seal(line []byte) []byte {
 	sum := crc32.Checksum(line, castagnoli)
@@ -95,6 +113,12 @@ func AppendHeader(dst []byte, h Header) []byte {
 		h.Kind, Format, h.Tool, h.N, h.Method, h.Placed, h.Plan, h.Tasks, h.Shard, h.Shards)
 	if h.Started != 0 {
 		line = fmt.Appendf(line, " started=%d", h.Started)
+	}
+	if h.Piece != "" && h.Piece != "queen" {
+		line = fmt.Appendf(line, " piece=%s", h.Piece)
+	}
+	if h.Torus {
+		line = append(line, " torus=yes"...)
 	}
 	return append(dst, seal(line)...)
 }
@@ -272,7 +296,14 @@ func parseHeader(line []byte) (Header, error) {
 	if kv["format"] != strconv.Itoa(Format) {
 		return Header{}, fmt.Errorf("format %q is not %d", kv["format"], Format)
 	}
-	h := Header{Kind: fields[1], Tool: kv["tool"], Method: kv["method"], Placed: kv["placed"], Plan: kv["plan"]}
+	h := Header{Kind: fields[1], Tool: kv["tool"], Method: kv["method"], Placed: kv["placed"], Plan: kv["plan"], Piece: kv["piece"]}
+	switch kv["torus"] {
+	case "yes":
+		h.Torus = true
+	case "":
+	default:
+		return Header{}, fmt.Errorf("malformed header")
+	}
 	var err1, err2, err3, err4, err5 error
 	if s, ok := kv["started"]; ok {
 		h.Started, err5 = strconv.ParseInt(s, 10, 64)
