@@ -53,11 +53,11 @@ type Header struct {
 	// Piece is what the count places ("" or "queen" for queens: the
 	// header then has no piece field, as before pieces existed); Torus
 	// that the diagonals wrap around.
-	Piece string
-	Torus bool
-	Tasks  int    // tasks in the whole plan
-	Shard  int    // this file's shard, 0-based
-	Shards int    // how many shards the plan was split into (1: none)
+	Piece  string
+	Torus  bool
+	Tasks  int // tasks in the whole plan
+	Shard  int // this file's shard, 0-based
+	Shards int // how many shards the plan was split into (1: none)
 	// Started is when the journal was created (Unix seconds; 0: not
 	// recorded, as in files written before it was). Shard files have none.
 	Started int64
