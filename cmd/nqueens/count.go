@@ -32,6 +32,7 @@ type countFlags struct {
 	out        string
 	grace      time.Duration
 	memory     string
+	pieces     pieceFlags
 	progress   progressFlags
 }
 
@@ -57,6 +58,11 @@ Methods (the default, auto, picks join for N = %d..%d and sym otherwise):
 Nodes measure work within a method: queens placed for sym and mirror,
 pairs of quarter placements tried for join.
 
+--piece superqueen|king|knight counts n of those pieces instead of queens
+(one per row and column, no two attacking: superqueens move as queens and
+knights, kings take their 8 neighbours), --torus queens whose diagonals
+wrap around the board; both with the mirror method (the total alone).
+
 --place counts the solutions that hold the given queens (mirror method;
 halved only when the placement is its own mirror image). Queens that attack
 each other along a diagonal give 0, with a note on stderr.
@@ -73,7 +79,7 @@ Long runs and clusters:
 SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 (abandoning those still running after --grace), save the journal and exit
 130, 143 or 138.`, partition.MaxN, partition.JoinFrom, partition.JoinMaxN, partition.JoinFrom),
-		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 16 --method sym --json\n  nqueens count 19 --memory 2GiB\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
+		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 16 --method sym --json\n  nqueens count 19 --memory 2GiB\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 14 --piece superqueen\n  nqueens count 13 --torus\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkEmpty(cmd, "place", "shard", "memory", "checkpoint", "out"); err != nil {
@@ -81,6 +87,12 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 			}
 			if f.grace < 0 {
 				return usagef("--grace must not be negative, got %s", f.grace)
+			}
+			if err := f.pieces.checkQueensOnly("--place", f.place != ""); err != nil {
+				return err
+			}
+			if err := f.pieces.checkQueensOnly("--verify", f.verify); err != nil {
+				return err
 			}
 			n, placed, err := boardArgs(cmd, args[0], f.workers, f.place)
 			if err != nil {
@@ -107,6 +119,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 	fs.StringVar(&f.out, "out", "", "write this run's per-task counts to a shard result file for 'nqueens merge'")
 	memoryFlag(fs, &f.memory)
 	fs.DurationVar(&f.grace, "grace", 30*time.Second, "after a stop signal, how long running tasks may finish before they are abandoned")
+	f.pieces.register(fs)
 	f.progress.register(fs)
 	return cmd
 }
@@ -124,6 +137,13 @@ func checkEmpty(cmd *cobra.Command, names ...string) error {
 
 func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, f countFlags) error {
 	method, err := parseMethod(f.method)
+	if err != nil {
+		return err
+	}
+	if err := f.pieces.checkMethod(method); err != nil {
+		return err
+	}
+	pieceOpts, _, err := f.pieces.check()
 	if err != nil {
 		return err
 	}
@@ -147,6 +167,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 				fmt.Fprintf(stderr, "nqueens: stopping: waiting up to %s for the running tasks to finish; Ctrl-C again to stop now\n", w.Grace)
 			}
 		})}
+	opts = append(opts, pieceOpts...)
 	if f.verify {
 		opts = append(opts, nqueens.WithCheck())
 	}
@@ -161,9 +182,9 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 	}
 	label := func(p nqueens.Progress) string {
 		if shards > 1 {
-			return fmt.Sprintf("count %d (%s) shard %d/%d", p.N, p.Method, shard, shards)
+			return fmt.Sprintf("count %d%s (%s) shard %d/%d", p.N, f.pieces.label(), p.Method, shard, shards)
 		}
-		return fmt.Sprintf("count %d (%s)", p.N, p.Method)
+		return fmt.Sprintf("count %d%s (%s)", p.N, f.pieces.label(), p.Method)
 	}
 	prog := f.progress.start(stderr, label)
 	first := true

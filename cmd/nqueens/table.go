@@ -23,6 +23,7 @@ type tableFlags struct {
 	workers  int
 	memory   string
 	meta     bool
+	pieces   pieceFlags
 	progress progressFlags
 }
 
@@ -45,9 +46,14 @@ Formats (--format):
             "#" comment lines; total (A000170) starts at n = 0, unique
             (A002562), point (A032522) and rot90 (A033148) at n = 1
 
+--piece superqueen|king|knight and --torus count other pieces (see count
+--help): the total alone; --format bfile writes superqueens (A051223, from
+n = 1), kings (A002464, from n = 0) and queens on the torus (A051906, from
+n = 1).
+
 --meta adds workers, nodes, nodes_per_second, cpu, go_version and date
 columns to csv (scripts/results.sh uses it to write results.csv).`,
-		Example: "  nqueens table 1 14\n  nqueens table 0 16 --format bfile --seq total > b000170.txt\n  nqueens table 4 12 --format markdown\n  nqueens table 1 21 --format csv --memory 8GiB",
+		Example: "  nqueens table 1 14\n  nqueens table 0 16 --format bfile --seq total > b000170.txt\n  nqueens table 4 12 --format markdown\n  nqueens table 1 16 --piece superqueen --format bfile > b051223.txt\n  nqueens table 1 21 --format csv --memory 8GiB",
 		Args:    exactArgs(2, "FROM and TO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkEmpty(cmd, "memory"); err != nil {
@@ -77,6 +83,19 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 			if err != nil {
 				return err
 			}
+			if err := f.pieces.checkMethod(method); err != nil {
+				return err
+			}
+			_, board, err := f.pieces.check()
+			if err != nil {
+				return err
+			}
+			if _, ok := known.SequenceOf(board, f.seq); f.format == "bfile" && !ok {
+				if _, any := known.SequenceOf(board, "total"); any {
+					return usagef("--seq %s: %s boards are counted with the mirror method, whose b-file is the total's (--seq total)", f.seq, board)
+				}
+				return usagef("no OEIS sequence lists the totals of %s boards: --format bfile writes queens, superqueens, kings and queens on the torus", board)
+			}
 			if method == nqueens.Mirror && f.format == "bfile" && f.seq != "total" {
 				return usagef("--seq %s needs --method sym or join: mirror counts the total only", f.seq)
 			}
@@ -90,6 +109,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 	fs.BoolVar(&f.meta, "meta", false, "csv only: add workers, nodes, nodes_per_second, cpu, go_version and date columns")
 	workersFlag(fs, &f.workers)
 	memoryFlag(fs, &f.memory)
+	f.pieces.register(fs)
 	f.progress.register(fs)
 	return cmd
 }
@@ -99,12 +119,20 @@ func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, metho
 	if err != nil {
 		return err
 	}
-	prog := f.progress.start(stderr, func(nqueens.Progress) string { return fmt.Sprintf("table %d..%d", from, to) })
+	pieceOpts, board, err := f.pieces.check()
+	if err != nil {
+		return err
+	}
+	prog := f.progress.start(stderr, func(nqueens.Progress) string { return fmt.Sprintf("table %d..%d%s", from, to, f.pieces.label()) })
 	defer prog.Stop()
-	w := &report.Table{Out: prog.Rows(stdout), Format: f.format, Seq: f.seq, Method: f.method, Meta: f.meta, From: from, To: to}
+	asked := f.method
+	if !f.pieces.queens() {
+		asked = string(nqueens.Mirror)
+	}
+	w := &report.Table{Out: prog.Rows(stdout), Format: f.format, Seq: f.seq, Board: board, Method: asked, Meta: f.meta, From: from, To: to}
 	began, next := false, from
-	for c, err := range nqueens.Table(ctx, from, to, nqueens.WithMethod(method), nqueens.WithWorkers(f.workers),
-		nqueens.WithMemory(memory), nqueens.WithProgress(prog.Update)) {
+	opts := append([]nqueens.Option{nqueens.WithMethod(method), nqueens.WithWorkers(f.workers), nqueens.WithMemory(memory), nqueens.WithProgress(prog.Update)}, pieceOpts...)
+	for c, err := range nqueens.Table(ctx, from, to, opts...) {
 		if err != nil {
 			prog.Stop()
 			var stopped *nqueens.StoppedError

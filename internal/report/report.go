@@ -28,6 +28,8 @@ import (
 // decimal strings, the class counts only where the method gives them.
 type Count struct {
 	N          int      `json:"n"`
+	Piece      string   `json:"piece,omitempty"` // absent for queens
+	Torus      bool     `json:"torus,omitempty"`
 	Method     string   `json:"method"`
 	Workers    int      `json:"workers,omitempty"`
 	Total      string   `json:"total"`
@@ -49,8 +51,11 @@ type Count struct {
 
 // Of fills the fields of a report that come from the counts.
 func Of(c nqueens.Counts) Count {
-	rep := Count{N: c.N, Method: string(c.Method), Workers: c.Workers, Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: c.Tasks,
+	rep := Count{N: c.N, Torus: c.Torus, Method: string(c.Method), Workers: c.Workers, Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: c.Tasks,
 		Resumed: c.Resumed, Seconds: c.Elapsed.Seconds()}
+	if c.Piece != "" && c.Piece != nqueens.Queen {
+		rep.Piece = string(c.Piece)
+	}
 	for _, q := range c.Placed {
 		rep.Placed = append(rep.Placed, q.String())
 	}
@@ -61,6 +66,8 @@ func Of(c nqueens.Counts) Count {
 		rep.PointSym = p.String()
 		r, _ := c.Rot90Symmetric()
 		rep.Rot90Sym = r.String()
+	} else if rep.Piece != "" || c.Torus {
+		rep.Note = "other pieces and the torus are counted with the mirror method: the total only"
 	} else {
 		rep.Note = fmt.Sprintf("the %s method counts the total only; --method sym or join also give unique, point_symmetric and rot90_symmetric", c.Method)
 	}
@@ -108,7 +115,8 @@ func cells(c nqueens.Counts) []string {
 type Table struct {
 	Out      io.Writer
 	Format   string // one of Formats
-	Seq      string // the b-file's sequence: a key of known.Sequences
+	Seq      string // the b-file's sequence: total, unique, point or rot90
+	Board    string // what is counted: known.SequenceOf's board
 	Method   string // as asked (auto, or one method)
 	Meta     bool   // CSV: the MetaHeader columns too
 	From, To int
@@ -135,7 +143,7 @@ func (w *Table) Begin() error {
 		w.widths = TextWidths(w.From, w.To)
 		_, err = io.WriteString(w.Out, alignRight(Header, w.widths))
 	case "bfile":
-		s := known.Sequences[w.Seq]
+		s, _ := known.SequenceOf(w.Board, w.Seq)
 		method := w.Method
 		if method == string(nqueens.Auto) {
 			method = fmt.Sprintf("join for n = %d..%d, sym otherwise", partition.JoinFrom, partition.JoinMaxN)
@@ -172,7 +180,7 @@ func (w *Table) Row(c nqueens.Counts) error {
 	case "text":
 		_, err = io.WriteString(w.Out, alignRight(cells(c), w.widths))
 	case "bfile":
-		if c.N < known.Sequences[w.Seq].Offset {
+		if s, _ := known.SequenceOf(w.Board, w.Seq); c.N < s.Offset {
 			return nil
 		}
 		v := c.Total
