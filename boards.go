@@ -30,15 +30,16 @@ var ErrNoSolution = errors.New("nqueens: no solution")
 // Solve returns one solution of the n×n board as the column of each row's
 // queen. Without placed queens it comes from the classic explicit
 // construction ([Construct]), instantly for any n up to [MaxSolveN]; with
-// [WithPlaced] it is the first solution in lexicographic order that holds
-// the queens (n ≤ [MaxN]), found by search. A board without a solution is
-// [ErrNoSolution].
+// [WithPlaced], and for other pieces and the torus ([WithPiece],
+// [WithTorus]), it is the first solution in lexicographic order (that
+// holds the placed queens), found by search, n ≤ [MaxN]. A board without a
+// solution is [ErrNoSolution].
 func Solve(ctx context.Context, n int, opts ...Option) ([]int, error) {
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	if len(c.placed) == 0 {
+	if len(c.placed) == 0 && c.queens() {
 		if n < 0 || n > MaxSolveN {
 			return nil, invalidf("%w: %d (accepted: 0..%d)", partition.ErrSize, n, MaxSolveN)
 		}
@@ -53,11 +54,15 @@ func Solve(ctx context.Context, n int, opts ...Option) ([]int, error) {
 		}
 		return cols, nil
 	}
+	if len(c.placed) == 0 {
+		return nil, fmt.Errorf("%w: the %d×%d %s board has none", ErrNoSolution, n, n, c.boardName())
+	}
 	return nil, fmt.Errorf("%w of the %d×%d board holds the placed queens", ErrNoSolution, n, n)
 }
 
 // List yields every solution of the n×n board (n ≤ [MaxN]; with
-// [WithPlaced], those holding the queens) as the column of each row's
+// [WithPlaced], those holding the queens; of the pieces [WithPiece] and
+// [WithTorus] ask for) as the column of each row's
 // queen, in lexicographic order, as the search finds them: memory stays
 // flat however many there are. The slice is reused between solutions. It
 // yields an error (and stops) for bad input or a cancelled context;
@@ -67,7 +72,7 @@ func List(ctx context.Context, n int, opts ...Option) iter.Seq2[[]int, error] {
 		c, err := newConfig(opts)
 		var plan *partition.Plan
 		if err == nil {
-			plan, err = partition.MakeContext(ctx, partition.Job{N: n, Method: Mirror, Placed: c.placed, Every: true})
+			plan, err = partition.MakeContext(ctx, partition.Job{N: n, Method: Mirror, Placed: c.placed, Every: true, Piece: c.piece, Torus: c.torus})
 			if err != nil && ctx.Err() != nil {
 				err = context.Cause(ctx)
 			} else {
@@ -162,18 +167,30 @@ func (c *Conflict) Error() string {
 
 // Verify checks a board given as the column of each row's queen (-1 for a
 // row without a queen, -2 for a row with several, as [ParseBoard] reads
-// them): nil for a solution, else the first [*Conflict].
-func Verify(cols []int) error {
+// them): nil for a solution, else the first [*Conflict]. [WithPiece] and
+// [WithTorus] check other pieces' boards (other options are ignored).
+func Verify(cols []int, opts ...Option) error {
+	c, err := newConfig(opts)
+	if err != nil {
+		return err
+	}
 	n := len(cols)
+	name := "queen"
+	if !c.queens() && c.piece != "" {
+		name = string(c.piece)
+	}
 	for r, c := range cols {
 		switch {
 		case c == -1:
-			return &Conflict{First: r, Second: -1, What: "has no queen"}
+			return &Conflict{First: r, Second: -1, What: "has no " + name}
 		case c == -2:
-			return &Conflict{First: r, Second: -1, What: "has more than one queen"}
+			return &Conflict{First: r, Second: -1, What: "has more than one " + name}
 		case c < 0 || c >= n:
-			return &Conflict{First: r, Second: -1, What: fmt.Sprintf("has its queen in column %d, off the %d×%d board", c, n, n)}
+			return &Conflict{First: r, Second: -1, What: fmt.Sprintf("has its %s in column %d, off the %d×%d board", name, c, n, n)}
 		}
+	}
+	if !c.queens() {
+		return verifyPieces(cols, partition.Piece(c.piece).Rules(c.torus))
 	}
 	// Find the first pair (in row order) that shares a column or diagonal
 	// in O(n): remember, per column and diagonal, the first row using it.
@@ -207,6 +224,67 @@ func Verify(cols []int) error {
 			better(&Conflict{p, r, "share a diagonal"})
 		} else {
 			d2[r-c+n] = r
+		}
+		if best != nil {
+			return best
+		}
+	}
+	return nil
+}
+
+// verifyPieces is Verify for other pieces and the torus: the first pair
+// of rows, in row order, whose pieces share a column or attack each other,
+// in O(n): per column and diagonal the first row that takes it, and the
+// short moves checked against the two rows above.
+func verifyPieces(cols []int, r partition.Rules) error {
+	n := len(cols)
+	first := func(size int) []int {
+		m := make([]int, size)
+		for i := range m {
+			m[i] = -1
+		}
+		return m
+	}
+	col, d1, d2 := first(n), first(2*n), first(2*n)
+	for row, c := range cols {
+		var best *Conflict
+		better := func(p int, what string) {
+			if p >= 0 && (best == nil || p < best.First) {
+				best = &Conflict{p, row, what}
+			}
+		}
+		better(col[c], fmt.Sprintf("share column %d", c))
+		if col[c] < 0 {
+			col[c] = row
+		}
+		if r.Long {
+			i, j := row+c, row-c+n
+			if r.Torus {
+				i, j = (row+c)%n, ((row-c)%n+n)%n
+			}
+			better(d1[i], "share a diagonal")
+			better(d2[j], "share a diagonal")
+			if d1[i] < 0 {
+				d1[i] = row
+			}
+			if d2[j] < 0 {
+				d2[j] = row
+			}
+		}
+		for d, set := range map[int]uint8{1: r.Near1, 2: r.Near2} {
+			if p := row - d; p >= 0 {
+				dc := c - cols[p]
+				if dc < 0 {
+					dc = -dc
+				}
+				if dc >= 1 && dc <= 8 && set&(1<<(dc-1)) != 0 {
+					if d+dc == 3 {
+						better(p, "are a knight's move apart")
+					} else {
+						better(p, "are on neighbouring squares")
+					}
+				}
+			}
 		}
 		if best != nil {
 			return best

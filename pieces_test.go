@@ -51,7 +51,6 @@ func TestPiecesInvalid(t *testing.T) {
 		{[]Option{WithPiece(King), WithTorus()}, "the torus works with queens only"},
 		{[]Option{WithPiece(Knight), WithMethod(Sym)}, "knight boards are counted with the mirror method only"},
 		{[]Option{WithTorus(), WithMethod(Join)}, "queen torus boards are counted with the mirror method only"},
-		{[]Option{WithPiece(King), WithPlaced(Square{Row: 0, Col: 1})}, "pieces placed in advance work with queens only"},
 		{[]Option{WithPiece(Superqueen), WithCheck()}, "superqueen boards have one method"},
 	} {
 		_, err := Count(ctx, 8, tc.opts...)
@@ -86,4 +85,77 @@ func TestPiecesJournalShards(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "88", m.Total.String())
 	assert.True(t, m.Torus)
+}
+
+// TestPiecesBoards lists, solves and counts with placed pieces against the
+// brute force: every solution in order, the first one, the ones holding
+// the placed pieces.
+func TestPiecesBoards(t *testing.T) {
+	ctx := context.Background()
+	for _, b := range []struct {
+		piece Piece
+		torus bool
+		n     int
+	}{{Superqueen, false, 10}, {King, false, 6}, {Knight, false, 5}, {Queen, true, 7}} {
+		opts := []Option{WithPiece(b.piece)}
+		if b.torus {
+			opts = append(opts, WithTorus())
+		}
+		var want [][]int
+		reference.PieceSolutions(b.n, string(b.piece), b.torus, func(cols []int) bool {
+			want = append(want, slices.Clone(cols))
+			return true
+		})
+		var got [][]int
+		for cols, err := range List(ctx, b.n, opts...) {
+			require.NoError(t, err)
+			got = append(got, slices.Clone(cols))
+		}
+		assert.Equal(t, want, got, "%s torus=%v n=%d: List", b.piece, b.torus, b.n)
+		first, err := Solve(ctx, b.n, opts...)
+		require.NoError(t, err)
+		assert.Equal(t, want[0], first, "Solve")
+		assert.NoError(t, Verify(first, opts...))
+
+		// Placed pieces: the solutions holding each square of row 1.
+		for c := 0; c < b.n; c++ {
+			sq := Square{Row: 1, Col: c}
+			var holding uint64
+			for _, w := range want {
+				if w[1] == c {
+					holding++
+				}
+			}
+			got, err := Count(ctx, b.n, append(opts, WithPlaced(sq))...)
+			require.NoError(t, err)
+			assert.Equal(t, fmt.Sprint(holding), got.Total.String(), "%s torus=%v n=%d placed %v", b.piece, b.torus, b.n, sq)
+		}
+	}
+}
+
+// TestVerifyPieces names the first conflict of other pieces' boards.
+func TestVerifyPieces(t *testing.T) {
+	for _, tc := range []struct {
+		cols []int
+		opts []Option
+		want string
+	}{
+		{[]int{0, 2, 4, 1, 3}, []Option{WithPiece(King)}, ""},
+		{[]int{0, 2, 4, 1, 3}, []Option{WithPiece(Knight)}, "rows 0 and 1 are a knight's move apart"},
+		{[]int{1, 0, 2}, []Option{WithPiece(King)}, "rows 0 and 1 are on neighbouring squares"},
+		{[]int{0, 3, 1, 4, 2}, []Option{WithPiece(Knight)}, "rows 0 and 2 are a knight's move apart"},
+		{[]int{0, 2, 4, 1, 3}, []Option{WithTorus()}, ""},
+		{[]int{0, 3, 1, 4, 2}, []Option{WithTorus()}, ""},
+		{[]int{1, 3, 0, 2}, []Option{WithTorus()}, "rows 1 and 2 share a diagonal"}, // 1-3 ≡ 2-0 (mod 4)
+		{[]int{1, 3, 0, 2}, nil, ""},
+		{[]int{0, 2, 0}, []Option{WithPiece(King)}, "rows 0 and 2 share column 0"},
+		{[]int{-1, 2}, []Option{WithPiece(Superqueen)}, "row 0 has no superqueen"},
+	} {
+		err := Verify(tc.cols, tc.opts...)
+		if tc.want == "" {
+			assert.NoError(t, err, "%v", tc.cols)
+		} else {
+			assert.EqualError(t, err, tc.want, "%v", tc.cols)
+		}
+	}
 }

@@ -151,8 +151,8 @@ func checkTask(n int, t *partition.Task) error {
 		bad = bad || int(c) >= n
 	}
 	switch t.Kind {
-	case partition.Count, partition.CountPieces:
-	case partition.Classify, partition.CountBanned:
+	case partition.Count:
+	case partition.Classify, partition.CountBanned, partition.CountPieces:
 		bad = bad || t.Bans == nil
 	case partition.Halves:
 		bad = bad || n > joinMaxN || n%2 == 1 && (t.Middle < 0 || int(t.Middle) >= n)
@@ -320,7 +320,7 @@ func runTask(n int, rules partition.Rules, t *partition.Task, js *joinScratch) R
 		for _, c := range t.Prefix {
 			a = rules.Place(n, a, 1<<c)
 		}
-		sols, nodes := walkPieces(n, rules, a, len(t.Prefix))
+		sols, nodes := walkPieces(n, rules, t.Bans, a, len(t.Prefix))
 		r.Total, r.Nodes = sols*t.Weight, nodes
 	case partition.Classify, partition.CountBanned:
 		var bs bannedSearch

@@ -23,38 +23,38 @@ func Each(ctx context.Context, plan *partition.Plan, i int, yield func(cols []ui
 	if err := checkTask(plan.N, t); err != nil {
 		return err
 	}
-	if t.Kind != partition.CountBanned || t.Weight != 1 {
+	if t.Kind != partition.CountBanned && t.Kind != partition.CountPieces || t.Weight != 1 {
 		return fmt.Errorf("%w: task %q stands for more solutions than it searches (plan with partition.Job.Every)", ErrList, t.ID)
 	}
-	n := plan.N
+	n, rules := plan.N, plan.Rules()
 	cols := make([]uint8, n)
-	s := emptyStart(n)
-	for _, c := range t.Prefix {
-		cols[s.Row] = c
-		s = s.place(1 << c)
+	a := rules.Start(n)
+	for r, c := range t.Prefix {
+		cols[r] = c
+		a = rules.Place(n, a, 1<<c)
 	}
 	ban := (*[maxRows]uint64)(t.Bans)
 	var placed uint
 	var err error
-	var rec func(s start) bool
-	rec = func(s start) bool {
-		if s.Row == n {
+	var rec func(row int, a partition.Attacks) bool
+	rec = func(row int, a partition.Attacks) bool {
+		if row == n {
 			return yield(cols)
 		}
-		for free := ^(s.LD | s.Cols | s.RD | ban[s.Row&63]); free != 0; free &= free - 1 {
+		for free := a.Free() &^ ban[row&63]; free != 0; free &= free - 1 {
 			if placed++; placed%4096 == 0 {
 				if err = ctx.Err(); err != nil {
 					return false
 				}
 			}
 			bit := free & -free
-			cols[s.Row] = uint8(bits.TrailingZeros64(bit))
-			if !rec(s.place(bit)) {
+			cols[row] = uint8(bits.TrailingZeros64(bit))
+			if !rec(row+1, rules.Place(n, a, bit)) {
 				return false
 			}
 		}
 		return true
 	}
-	rec(s)
+	rec(len(t.Prefix), a)
 	return err
 }

@@ -8,13 +8,17 @@ import (
 
 // walkPieces is the kernel of the pieces other than the queen and of the
 // torus (partition.CountPieces tasks): it counts the completions of a board
-// whose rows above s's are placed, under the rules r, and the pieces it
-// placed (nodes). The last row is counted without placing its piece: its
+// whose rows above row are placed (leaving the attacks a), under the rules
+// r and avoiding the squares ban forbids (pieces placed in advance), and
+// the pieces it placed (nodes). The last row is counted without placing its piece: its
 // free squares are the completions. A plain depth-first search over
 // partition.Attacks: these pieces carry more state than a queen (the short
 // moves into the next two rows), and their counts are not the hot path.
-func walkPieces(n int, r partition.Rules, a partition.Attacks, row int) (sols, nodes uint64) {
+func walkPieces(n int, r partition.Rules, ban *partition.Bans, a partition.Attacks, row int) (sols, nodes uint64) {
 	free := a.Free()
+	if row < n {
+		free &^= ban[row]
+	}
 	if row >= n {
 		return 1, 0
 	}
@@ -23,7 +27,7 @@ func walkPieces(n int, r partition.Rules, a partition.Attacks, row int) (sols, n
 	}
 	for ; free != 0; free &= free - 1 {
 		nodes++
-		s, k := walkPieces(n, r, r.Place(n, a, free&-free), row+1)
+		s, k := walkPieces(n, r, ban, r.Place(n, a, free&-free), row+1)
 		sols += s
 		nodes += k
 	}

@@ -201,7 +201,7 @@ type Job struct {
 	// Piece is what stands on the board (empty: [Queen]); Torus makes the
 	// queens' diagonals wrap around the board (the modular n-queens
 	// problem). Pieces other than the queen, and the torus, are counted
-	// with the mirror method, without placed pieces or listing.
+	// with the mirror method; Placed then lists pieces of that kind.
 	Piece Piece
 	Torus bool
 }
@@ -248,10 +248,6 @@ func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 			return nil, errPieceTorus
 		case job.Method != "" && job.Method != Auto && job.Method != Mirror:
 			return nil, fmt.Errorf("%w: %s boards are counted with the mirror method only", ErrPieceMode, pieceName(piece, job.Torus))
-		case len(job.Placed) > 0:
-			return nil, fmt.Errorf("%w: pieces placed in advance work with queens only", ErrPieceMode)
-		case job.Every:
-			return nil, fmt.Errorf("%w: listing works with queens only", ErrPieceMode)
 		}
 		job.Method = Mirror
 	}
@@ -281,7 +277,7 @@ func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 		if err := CheckPlacement(job.N, job.Placed); err != nil {
 			return nil, err
 		}
-		seeds = placedSeeds(job.N, job.Placed, !job.Every)
+		seeds = placedSeeds(job.N, job.Placed, !job.Every, rules)
 	case job.Method == Mirror:
 		seeds = mirrorSeeds(job.N)
 	default:

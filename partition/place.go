@@ -103,9 +103,10 @@ func DiagonalConflict(placed []Square) (a, b Square, ok bool) {
 // placedBans forbids every square that the placed queens rule out: in a
 // placed queen's row every other square, elsewhere its column and
 // diagonals.
-func placedBans(n int, placed []Square) *Bans {
+func placedBans(n int, placed []Square, rules Rules) *Bans {
 	b := new(Bans)
 	board := below(n)
+	near := func(set uint8, col int) uint64 { return spread(1<<uint(col), set) & board }
 	for _, q := range placed {
 		for r := 0; r < n; r++ {
 			if r == q.Row {
@@ -114,11 +115,21 @@ func placedBans(n int, placed []Square) *Bans {
 			}
 			d := r - q.Row
 			b[r] |= 1 << uint(q.Col)
-			if c := q.Col + d; c >= 0 && c < n {
-				b[r] |= 1 << uint(c)
+			if rules.Long {
+				for _, c := range []int{q.Col + d, q.Col - d} {
+					if rules.Torus {
+						c = ((c % n) + n) % n
+					}
+					if c >= 0 && c < n {
+						b[r] |= 1 << uint(c)
+					}
+				}
 			}
-			if c := q.Col - d; c >= 0 && c < n {
-				b[r] |= 1 << uint(c)
+			switch d {
+			case 1, -1:
+				b[r] |= near(rules.Near1, q.Col)
+			case 2, -2:
+				b[r] |= near(rules.Near2, q.Col)
 			}
 		}
 	}
@@ -143,8 +154,8 @@ func mirrorSymmetric(n int, placed []Square) bool {
 // and halving is allowed, every solution searched otherwise. Other
 // symmetries of a placement are not used: a solution equal to its own
 // image (180° rotation) would need counting apart.
-func placedSeeds(n int, placed []Square, halve bool) []seed {
-	bans := placedBans(n, placed)
+func placedSeeds(n int, placed []Square, halve bool, rules Rules) []seed {
+	bans := placedBans(n, placed, rules)
 	if halve && mirrorSymmetric(n, placed) {
 		seeds := mirrorSeeds(n)
 		for i := range seeds {

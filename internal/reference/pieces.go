@@ -27,18 +27,19 @@ func Attack(n int, piece string, torus bool, r1, c1, r2, c2 int) bool {
 	panic("reference: unknown piece " + piece)
 }
 
-// CountPieces counts the ways to place n pieces on the n×n board, one per
-// row and column, no two attacking each other: every placement of a row's
-// piece checked against every piece above.
-func CountPieces(n int, piece string, torus bool) uint64 {
+// PieceSolutions calls yield with every placement of n pieces on the n×n
+// board, one per row and column, no two attacking each other, as the
+// column of each row's piece, in lexicographic order (every placement of a
+// row's piece checked against every piece above); it stops early when
+// yield returns false. The slice is reused between calls.
+func PieceSolutions(n int, piece string, torus bool, yield func([]int) bool) {
 	cols := make([]int, 0, n)
 	used := make([]bool, n)
-	var rec func() uint64
-	rec = func() uint64 {
+	var rec func() bool
+	rec = func() bool {
 		if len(cols) == n {
-			return 1
+			return yield(cols)
 		}
-		var total uint64
 		r := len(cols)
 		for c := 0; c < n; c++ {
 			ok := !used[c]
@@ -48,14 +49,23 @@ func CountPieces(n int, piece string, torus bool) uint64 {
 			if ok {
 				used[c] = true
 				cols = append(cols, c)
-				total += rec()
+				if !rec() {
+					return false
+				}
 				cols = cols[:r]
 				used[c] = false
 			}
 		}
-		return total
+		return true
 	}
-	return rec()
+	rec()
+}
+
+// CountPieces counts the placements [PieceSolutions] lists.
+func CountPieces(n int, piece string, torus bool) uint64 {
+	var total uint64
+	PieceSolutions(n, piece, torus, func([]int) bool { total++; return true })
+	return total
 }
 
 func abs(x int) int {
