@@ -88,9 +88,6 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 			if f.grace < 0 {
 				return usagef("--grace must not be negative, got %s", f.grace)
 			}
-			if err := f.pieces.checkQueensOnly("--place", f.place != ""); err != nil {
-				return err
-			}
 			if err := f.pieces.checkQueensOnly("--verify", f.verify); err != nil {
 				return err
 			}
@@ -102,7 +99,9 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 				if cmd.Flags().Changed("method") && f.method != string(nqueens.Mirror) && f.method != string(nqueens.Auto) {
 					return usagef("--place works with --method mirror only (the default with --place)")
 				}
-				noteConflict(cmd.ErrOrStderr(), placed)
+				if f.pieces.queens() {
+					noteConflict(cmd.ErrOrStderr(), placed)
+				}
 			}
 			return runCount(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, placed, f)
 		},

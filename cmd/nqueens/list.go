@@ -16,10 +16,11 @@ import (
 )
 
 type listFlags struct {
-	board bool
-	json  bool
-	limit int64
-	place string
+	board  bool
+	json   bool
+	limit  int64
+	place  string
+	pieces pieceFlags
 }
 
 func listCmd() *cobra.Command {
@@ -54,11 +55,18 @@ listing quietly.`,
 	fs.BoolVar(&f.json, "json", false, `print {"n":N,"columns":[…]} per line`)
 	fs.Int64Var(&f.limit, "limit", 0, "print at most this many solutions")
 	placeFlag(fs, &f.place)
+	f.pieces.register(fs)
 	return cmd
 }
 
 func runList(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, f listFlags, limited bool) error {
-	noteConflict(stderr, placed)
+	pieceOpts, _, err := f.pieces.check()
+	if err != nil {
+		return err
+	}
+	if f.pieces.queens() {
+		noteConflict(stderr, placed)
+	}
 	if limited && f.limit == 0 {
 		return nil
 	}
@@ -73,7 +81,7 @@ func runList(ctx context.Context, stdout, stderr io.Writer, n int, placed []nque
 	var printed int64
 	var buf []byte
 	flushed := time.Now()
-	for cols, err := range nqueens.List(ctx, n, nqueens.WithPlaced(placed...)) {
+	for cols, err := range nqueens.List(ctx, n, append(pieceOpts, nqueens.WithPlaced(placed...))...) {
 		if err != nil {
 			if ctx.Err() != nil {
 				w.Flush()

@@ -23,6 +23,7 @@ var solveFormats = []string{"board", "columns"}
 func solveCmd() *cobra.Command {
 	var format, place string
 	var asJSON bool
+	var pieces pieceFlags
 	cmd := &cobra.Command{
 		Use:   "solve N",
 		Short: "Print one solution of the N×N board",
@@ -35,7 +36,8 @@ for any N from 4 up to %d (boards print up to N = %d). With --place the
 search finds the first solution in lexicographic order that holds the
 placed queens (N up to %d; the n-queens completion problem is NP-complete,
 so large boards with unlucky placements can take long). N = 2 and 3 have no
-solution: exit 1.`, nqueens.MaxSolveN, maxBoardN, nqueens.MaxN),
+solution: exit 1. --piece and --torus solve other pieces' boards by search
+(see count --help).`, nqueens.MaxSolveN, maxBoardN, nqueens.MaxN),
 		Example: "  nqueens solve 8\n  nqueens solve 1000000 --format columns > big.txt\n  nqueens solve 8 --place 0:0,1:4",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -48,6 +50,13 @@ solution: exit 1.`, nqueens.MaxSolveN, maxBoardN, nqueens.MaxN),
 			}
 			if n < 0 || n > nqueens.MaxSolveN {
 				return usagef("board size %d out of range (accepted: 0..%d)", n, nqueens.MaxSolveN)
+			}
+			pieceOpts, board, err := pieces.check()
+			if err != nil {
+				return err
+			}
+			if !pieces.queens() && n > nqueens.MaxN {
+				return usagef("%s boards are solved by search, up to N = %d, got %d", board, nqueens.MaxN, n)
 			}
 			if err := checkChoice("format", format, solveFormats); err != nil {
 				return err
@@ -64,22 +73,25 @@ solution: exit 1.`, nqueens.MaxSolveN, maxBoardN, nqueens.MaxN),
 					return err
 				}
 			}
-			return runSolve(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, placed, format, asJSON)
+			return runSolve(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, placed, format, asJSON, pieceOpts, pieces.queens())
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringVarP(&format, "format", "f", "board", "output: board or columns")
 	fs.BoolVar(&asJSON, "json", false, `print {"n":N,"columns":[…]}`)
 	placeFlag(fs, &place)
+	pieces.register(fs)
 	return cmd
 }
 
-func runSolve(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, format string, asJSON bool) error {
-	noteConflict(stderr, placed)
-	cols, err := nqueens.Solve(ctx, n, nqueens.WithPlaced(placed...))
+func runSolve(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, format string, asJSON bool, pieceOpts []nqueens.Option, queens bool) error {
+	if queens {
+		noteConflict(stderr, placed)
+	}
+	cols, err := nqueens.Solve(ctx, n, append(pieceOpts, nqueens.WithPlaced(placed...))...)
 	switch {
 	case errors.Is(err, nqueens.ErrNoSolution) && placed != nil:
-		return fmt.Errorf("no solution of the %d×%d board holds the placed queens", n, n)
+		return fmt.Errorf("no solution of the %d×%d board holds the placed %s", n, n, map[bool]string{true: "queens", false: "pieces"}[queens])
 	case errors.Is(err, nqueens.ErrNoSolution):
 		return fmt.Errorf("the %d×%d board has no solution", n, n)
 	case err != nil && ctx.Err() != nil:

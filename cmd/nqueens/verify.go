@@ -12,7 +12,8 @@ import (
 )
 
 func verifyCmd() *cobra.Command {
-	return &cobra.Command{
+	var pieces pieceFlags
+	cmd := &cobra.Command{
 		Use:   "verify [BOARD...]",
 		Short: "Check boards: is each a solution?",
 		Long: `verify reads boards from its arguments (one board each) or, without
@@ -22,9 +23,16 @@ each row's queen ("1 3 0 2" or "1,3,0,2"). For each board it prints "valid"
 or "invalid: " and the first conflict reading from the top ("rows 2 and 5
 share a diagonal").
 
+--piece and --torus check other pieces' boards ('Q' marks a piece):
+"rows 0 and 1 are a knight's move apart".
+
 Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 		Example: "  nqueens verify '1 3 0 2'\n  nqueens solve 8 | nqueens verify\n  nqueens list 6 --board | nqueens verify",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			pieceOpts, _, err := pieces.check()
+			if err != nil {
+				return err
+			}
 			boards := args
 			if len(args) == 0 {
 				var err error
@@ -48,7 +56,7 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 			w := bufio.NewWriter(cmd.OutOrStdout())
 			invalid := 0
 			for _, cols := range parsed {
-				if c := nqueens.Verify(cols); c != nil {
+				if c := nqueens.Verify(cols, pieceOpts...); c != nil {
 					invalid++
 					fmt.Fprintf(w, "invalid: %v\n", c)
 				} else {
@@ -64,6 +72,8 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 			return nil
 		},
 	}
+	pieces.register(cmd.Flags())
+	return cmd
 }
 
 // readStdin reads the boards on stdin, or returns when ctx is done (a
