@@ -230,3 +230,44 @@ func watchHeap() func() uint64 {
 		return peak.Load()
 	}
 }
+
+// BenchmarkPieces counts the other pieces' boards and the torus on one
+// worker (plan and run, as `nqueens count --piece` does): one board each,
+// of about the same work, reporting nodes/s (pieces placed) and
+// solutions/s.
+func BenchmarkPieces(b *testing.B) {
+	for _, tc := range []struct {
+		piece partition.Piece
+		torus bool
+		n     int
+		want  uint64
+	}{
+		{partition.Superqueen, false, 15, known.Pieces["superqueen"].Total[15]},
+		{partition.King, false, 11, known.Pieces["king"].Total[11]},
+		{partition.Knight, false, 10, 0}, // no published count: internal/reference checks it
+		{partition.Queen, true, 13, known.Pieces["queen torus"].Total[13]},
+	} {
+		name := string(tc.piece)
+		if tc.torus {
+			name += "-torus"
+		}
+		b.Run(fmt.Sprintf("piece=%s/n=%d/workers=1", name, tc.n), func(b *testing.B) {
+			var c engine.Counts
+			for b.Loop() {
+				p, err := partition.Make(partition.Job{N: tc.n, Piece: tc.piece, Torus: tc.torus})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if c, err = engine.Run(context.Background(), p, engine.Options{Workers: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if tc.want != 0 && (c.Total.Hi != 0 || c.Total.Lo != tc.want) {
+				b.Fatalf("%s n=%d: %s, want %d", name, tc.n, c.Total, tc.want)
+			}
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(c.Nodes.Float64()/sec, "nodes/s")
+			b.ReportMetric(c.Total.Float64()/sec, "solutions/s")
+		})
+	}
+}
