@@ -2,7 +2,7 @@
 //
 // Usage:
 //
-//	nqueens count N [--method auto|join|sym|mirror] [-j WORKERS] [--json] [--verify] [--memory SIZE]
+//	nqueens count N [--method auto|join|sym|mirror] [-j WORKERS] [--json] [--verify] [--memory SIZE] [--piece P] [--torus]
 //	nqueens table FROM TO [--format text|csv|json|markdown|bfile] [--seq total|unique|point|rot90] [--memory SIZE]
 //	nqueens merge FILES... | status FILES...
 //	nqueens bench | list N | solve N | verify
