@@ -134,10 +134,10 @@ func (l *ledger) duplicatesNote() string {
 
 // recordOf is a task's result as journals and shard files store it.
 func recordOf(id string, r engine.Result) resultfile.Record {
-	return resultfile.Record{ID: id, Total: r.Total, Unique: r.Unique, Point: r.PointSym, Rot90: r.Rot90Sym, Nodes: r.Nodes}
+	return resultfile.Record{ID: id, Total: r.Total, TotalHi: r.TotalHi, Unique: r.Unique, Point: r.PointSym, Rot90: r.Rot90Sym, Nodes: r.Nodes}
 }
 
 // resultOf is recordOf's inverse.
 func resultOf(rec resultfile.Record) engine.Result {
-	return engine.Result{Total: rec.Total, Unique: rec.Unique, PointSym: rec.Point, Rot90Sym: rec.Rot90, Nodes: rec.Nodes}
+	return engine.Result{Total: rec.Total, TotalHi: rec.TotalHi, Unique: rec.Unique, PointSym: rec.Point, Rot90Sym: rec.Rot90, Nodes: rec.Nodes}
 }

@@ -68,6 +68,9 @@ const (
 	King = partition.King
 	// Knight: no two a knight's move apart.
 	Knight = partition.Knight
+	// Rook: columns only, n! arrangements (OEIS A000142), counted in
+	// closed form and exact to n = 34 (128 bits).
+	Rook = partition.Rook
 )
 
 // Square is a square of the board: row 0 is the first row printed, column 0

@@ -47,7 +47,7 @@ func TestPiecesInvalid(t *testing.T) {
 		opts []Option
 		want string
 	}{
-		{[]Option{WithPiece("bishop")}, `unknown piece "bishop" (accepted: queen, superqueen, king, knight)`},
+		{[]Option{WithPiece("bishop")}, `unknown piece "bishop" (accepted: queen, superqueen, king, knight, rook)`},
 		{[]Option{WithPiece(King), WithTorus()}, "the torus works with queens only"},
 		{[]Option{WithPiece(Knight), WithMethod(Sym)}, "knight boards are counted with the mirror method only"},
 		{[]Option{WithTorus(), WithMethod(Join)}, "queen torus boards are counted with the mirror method only"},
@@ -158,4 +158,35 @@ func TestVerifyPieces(t *testing.T) {
 			assert.EqualError(t, err, tc.want, "%v", tc.cols)
 		}
 	}
+}
+
+// TestRooks128 resumes and merges rooks' counts whose tasks hold more than
+// 2^64 solutions each: the records carry 128-bit totals.
+func TestRooks128(t *testing.T) {
+	ctx := context.Background()
+	const want = "265252859812191058636308480000000" // 30!
+	var j memJournal
+	c, err := Count(ctx, 30, WithPiece(Rook), WithJournal(&j, "j"))
+	require.NoError(t, err)
+	assert.Equal(t, want, c.Total.String())
+	c, err = Count(ctx, 30, WithPiece(Rook), WithJournal(&j, "j"))
+	require.NoError(t, err)
+	assert.Equal(t, want, c.Total.String())
+	assert.Equal(t, c.Tasks, c.Resumed, "every task from the journal")
+
+	var files []File
+	for i := range 4 {
+		var out bytes.Buffer
+		_, err := Count(ctx, 30, WithPiece(Rook), WithShard(i, 4, &out))
+		require.NoError(t, err)
+		files = append(files, File{Name: fmt.Sprintf("r%d", i), R: bytes.NewReader(out.Bytes())})
+	}
+	m, err := Merge(files...)
+	require.NoError(t, err)
+	assert.Equal(t, want, m.Total.String())
+
+	// Placed rooks keep their rows and columns: (n-k)! arrangements.
+	c, err = Count(ctx, 8, WithPiece(Rook), WithPlaced(Square{Row: 0, Col: 0}, Square{Row: 5, Col: 3}))
+	require.NoError(t, err)
+	assert.Equal(t, "720", c.Total.String())
 }

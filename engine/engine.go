@@ -52,6 +52,9 @@ type Result struct {
 	// kind: Classify tasks count all three, PointSymmetric and
 	// Rot90Symmetric tasks their own, the others none.
 	Total, Unique, PointSym, Rot90Sym uint64
+	// TotalHi is the high word of a total of 2^64 or more (the rooks'
+	// closed form); 0 for every other kernel.
+	TotalHi uint64
 	// Nodes measures the task's work: for the backtracking kernels the
 	// queens placed (see walk), for join tasks the north–south pairs of
 	// quarter placements tried while listing half-boards. Nodes are
@@ -68,7 +71,7 @@ type Counts struct {
 
 // Add adds one result to c.
 func (c *Counts) Add(r Result) {
-	c.Total = c.Total.Add64(r.Total)
+	c.Total = c.Total.Add(Uint128{Hi: r.TotalHi, Lo: r.Total})
 	c.Unique = c.Unique.Add64(r.Unique)
 	c.PointSym = c.PointSym.Add64(r.PointSym)
 	c.Rot90Sym = c.Rot90Sym.Add64(r.Rot90Sym)
@@ -242,7 +245,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 					return nil
 				}
 				i := order[k]
-				r := runTask(plan.N, plan.Rules(), &tasks[i], js)
+				r := runTask(plan, &tasks[i], js)
 				if tasks[i].Kind == partition.Halves && stop.Load() {
 					return nil // perhaps cut short: counted again on resume
 				}
@@ -283,7 +286,7 @@ func RunTask(plan *partition.Plan, i int) (Result, error) {
 		js = newJoinScratch(defaultJoinChunk)
 		js.cache = newQuarterCache(plan.N, defaultQuarterBudget)
 	}
-	r := runTask(plan.N, plan.Rules(), t, js)
+	r := runTask(plan, t, js)
 	r.Task = i
 	return r, nil
 }
@@ -298,7 +301,8 @@ func firstColumn(t *partition.Task) int {
 
 // runTask counts one task with a worker's join buffers (allocated on the
 // first join task).
-func runTask(n int, rules partition.Rules, t *partition.Task, js *joinScratch) Result {
+func runTask(plan *partition.Plan, t *partition.Task, js *joinScratch) Result {
+	n, rules := plan.N, plan.Rules()
 	s := emptyStart(n)
 	var board [maxRows]uint64
 	for _, c := range t.Prefix {
@@ -316,6 +320,18 @@ func runTask(n int, rules partition.Rules, t *partition.Task, js *joinScratch) R
 		sols, nodes := countRot90Sym(n, firstColumn(t))
 		r.Rot90Sym, r.Nodes = sols*t.Weight, nodes
 	case partition.CountPieces:
+		if rules.Rook() {
+			// Rooks: every arrangement of the free rows' pieces in the
+			// free columns (the placed ones keep theirs).
+			left := n - len(t.Prefix)
+			for _, q := range plan.Placed {
+				if q.Row >= len(t.Prefix) {
+					left--
+				}
+			}
+			r.TotalHi, r.Total = factorialTimes(left, t.Weight)
+			break
+		}
 		a := rules.Start(n)
 		for _, c := range t.Prefix {
 			a = rules.Place(n, a, 1<<c)

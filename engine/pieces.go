@@ -33,3 +33,15 @@ func walkPieces(n int, r partition.Rules, ban *partition.Bans, a partition.Attac
 	}
 	return sols, nodes
 }
+
+// factorialTimes returns k!·w as a 128-bit number (high, low word); the
+// planner keeps it within 128 bits (rooks up to n = 34).
+func factorialTimes(k int, w uint64) (hi, lo uint64) {
+	lo = w
+	for i := 2; i <= k; i++ {
+		h, l := bits.Mul64(lo, uint64(i))
+		hi = hi*uint64(i) + h
+		lo = l
+	}
+	return hi, lo
+}

@@ -248,6 +248,8 @@ func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 			return nil, errPieceTorus
 		case job.Method != "" && job.Method != Auto && job.Method != Mirror:
 			return nil, fmt.Errorf("%w: %s boards are counted with the mirror method only", ErrPieceMode, pieceName(piece, job.Torus))
+		case piece == Rook && job.N > MaxRookN:
+			return nil, fmt.Errorf("%w: %d rooks (accepted: 0..%d; %d! does not fit in 128 bits)", ErrSize, job.N, MaxRookN, MaxRookN+1)
 		}
 		job.Method = Mirror
 	}
@@ -287,7 +289,7 @@ func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 	// Listing is one search in order: a few tasks keep its plan small
 	// (and quick) at any n.
 	depth := min(2, job.N)
-	if !job.Every {
+	if !job.Every && !rules.Rook() { // rooks' tasks are closed forms: two rows suffice
 		depth = chooseDepth(w, job.N, seeds)
 	}
 	p := &Plan{N: job.N, Method: job.Method, Piece: piece, Torus: job.Torus, Placed: job.Placed, Depth: depth}

@@ -23,10 +23,17 @@ const (
 	King Piece = "king"
 	// Knight attacks the squares a knight's move away.
 	Knight Piece = "knight"
+	// Rook attacks its row and column only: every arrangement with one
+	// per row and column, n! (OEIS A000142); counted in closed form, up
+	// to n = MaxRookN (the count must fit in 128 bits).
+	Rook Piece = "rook"
 )
 
+// MaxRookN is the largest board whose rooks are counted: 34! < 2^128 < 35!.
+const MaxRookN = 34
+
 // Pieces lists the pieces, queen first.
-var Pieces = []Piece{Queen, Superqueen, King, Knight}
+var Pieces = []Piece{Queen, Superqueen, King, Knight, Rook}
 
 // Errors returned by [ParsePiece] and [Make].
 var (
@@ -72,6 +79,8 @@ func (p Piece) Rules(torus bool) Rules {
 		return Rules{Near1: 1 << 0}
 	case Knight:
 		return Rules{Near1: 1 << 1, Near2: 1 << 0}
+	case Rook:
+		return Rules{}
 	}
 	return Rules{Long: true, Torus: torus}
 }
@@ -121,6 +130,9 @@ func spread(b uint64, set uint8) uint64 {
 	}
 	return m
 }
+
+// Rook reports whether the rules are the rooks': columns only.
+func (r Rules) Rook() bool { return r == Rules{} }
 
 // Queen reports whether the rules are the plain n-queens problem's.
 func (r Rules) Queen() bool { return r == Rules{Long: true} }

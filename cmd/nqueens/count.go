@@ -58,10 +58,11 @@ Methods (the default, auto, picks join for N = %d..%d and sym otherwise):
 Nodes measure work within a method: queens placed for sym and mirror,
 pairs of quarter placements tried for join.
 
---piece superqueen|king|knight counts n of those pieces instead of queens
-(one per row and column, no two attacking: superqueens move as queens and
-knights, kings take their 8 neighbours), --torus queens whose diagonals
-wrap around the board; both with the mirror method (the total alone).
+--piece superqueen|king|knight|rook counts n of those pieces instead of
+queens (one per row and column, no two attacking: superqueens move as
+queens and knights, kings take their 8 neighbours; rooks give n!, exact
+up to N = 34), --torus queens whose diagonals wrap around the board; both
+with the mirror method (the total alone).
 
 --place counts the solutions that hold the given queens (mirror method;
 halved only when the placement is its own mirror image). Queens that attack

@@ -18,7 +18,7 @@ type pieceFlags struct {
 }
 
 func (p *pieceFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&p.piece, "piece", "queen", "what stands on the board, one per row and column, no two attacking: queen, superqueen (queen and knight moves), king or knight")
+	fs.StringVar(&p.piece, "piece", "queen", "what stands on the board, one per row and column, no two attacking: queen, superqueen (queen and knight moves), king, knight or rook")
 	fs.BoolVar(&p.torus, "torus", false, "queens on the torus: the diagonals wrap around the board")
 }
 
@@ -27,7 +27,7 @@ func (p *pieceFlags) register(fs *pflag.FlagSet) {
 func (p pieceFlags) check() ([]nqueens.Option, string, error) {
 	pc, err := partition.ParsePiece(p.piece)
 	if err != nil {
-		return nil, "", usagef("unknown piece %s for --piece (accepted: queen, superqueen, king, knight)", msg.Quote(p.piece))
+		return nil, "", usagef("unknown piece %s for --piece (accepted: queen, superqueen, king, knight, rook)", msg.Quote(p.piece))
 	}
 	if p.torus && pc != nqueens.Queen {
 		return nil, "", usagef("--torus works with --piece queen only")

@@ -46,10 +46,10 @@ Formats (--format):
             "#" comment lines; total (A000170) starts at n = 0, unique
             (A002562), point (A032522) and rot90 (A033148) at n = 1
 
---piece superqueen|king|knight and --torus count other pieces (see count
---help): the total alone; --format bfile writes superqueens (A051223, from
-n = 1), kings (A002464, from n = 0) and queens on the torus (A051906, from
-n = 1).
+--piece superqueen|king|knight|rook and --torus count other pieces (see
+count --help): the total alone; --format bfile writes superqueens
+(A051223, from n = 1), kings (A002464, from n = 0), rooks (A000142, from
+n = 0) and queens on the torus (A051906, from n = 1).
 
 --meta adds workers, nodes, nodes_per_second, cpu, go_version and date
 columns to csv (scripts/results.sh uses it to write results.csv).`,
@@ -94,7 +94,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 				if _, any := known.SequenceOf(board, "total"); any {
 					return usagef("--seq %s: %s boards are counted with the mirror method, whose b-file is the total's (--seq total)", f.seq, board)
 				}
-				return usagef("no OEIS sequence lists the totals of %s boards: --format bfile writes queens, superqueens, kings and queens on the torus", board)
+				return usagef("no OEIS sequence lists the totals of %s boards: --format bfile writes queens, superqueens, kings, rooks and queens on the torus", board)
 			}
 			if method == nqueens.Mirror && f.format == "bfile" && f.seq != "total" {
 				return usagef("--seq %s needs --method sym or join: mirror counts the total only", f.seq)

@@ -19,6 +19,8 @@ var Pieces = map[string]PieceCounts{
 		1, 1, 0, 0, 2, 14, 90, 646, 5242, 47622, 479306, 5296790, 63779034,
 		831283558, 11661506218,
 	}},
+	// A000142: rooks, n! (the tests compute it; no list needed).
+	"rook": {"A000142", "Factorial numbers n! = 1*2*3*4*...*n (order of symmetric group S_n, number of permutations of n letters)", 0, nil},
 	// A051906: queens on the torus (diagonals wrap around), n = 1..19.
 	"queen torus": {"A051906", "Number of ways of placing n nonattacking queens on an n X n toroidal chessboard", 1, []uint64{
 		1, 1, 0, 0, 0, 10, 0, 28, 0, 0, 0, 88, 0, 4524, 0, 0, 0, 140692, 0,

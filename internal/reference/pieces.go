@@ -2,7 +2,7 @@ package reference
 
 // Attack tells whether pieces on (r1, c1) and (r2, c2) of an n×n board,
 // in different rows and columns, attack each other. piece is "queen",
-// "superqueen", "king" or "knight"; torus makes the queens' diagonals wrap
+// "superqueen", "king", "knight" or "rook"; torus makes the queens' diagonals wrap
 // around the board. Written from the moves, square against square, with
 // no bit masks: the tests' check of the engine's piece rules.
 func Attack(n int, piece string, torus bool, r1, c1, r2, c2 int) bool {
@@ -23,6 +23,8 @@ func Attack(n int, piece string, torus bool, r1, c1, r2, c2 int) bool {
 		return dr <= 1 && dc <= 1
 	case "knight":
 		return knight
+	case "rook":
+		return false // rows and columns only, one piece each already
 	}
 	panic("reference: unknown piece " + piece)
 }

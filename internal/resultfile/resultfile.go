@@ -63,10 +63,18 @@ type Header struct {
 	Started int64
 }
 
-// Record is one task's counts.
+// Record is one task's counts. A total of 2^64 or more (rooks' closed
+// form) keeps its high word in TotalHi; the line holds the decimal value.
 type Record struct {
 	ID                                 string
 	Total, Unique, Point, Rot90, Nodes uint64
+	TotalHi                            uint64
+}
+
+// BigTotal returns the record's total.
+func (r Record) BigTotal() *big.Int {
+	t := new(big.Int).SetUint64(r.TotalHi)
+	return t.Lsh(t, 64).Or(t, new(big.Int).SetUint64(r.Total))
 }
 
 // Sums are a file's totals, as its end line states them.
@@ -125,7 +133,7 @@ func AppendHeader(dst []byte, h Header) []byte {
 
 // AppendRecord appends r's line.
 func AppendRecord(dst []byte, r Record) []byte {
-	line := fmt.Appendf(nil, "task %s %d %d %d %d %d", r.ID, r.Total, r.Unique, r.Point, r.Rot90, r.Nodes)
+	line := fmt.Appendf(nil, "task %s %s %d %d %d %d", r.ID, r.BigTotal(), r.Unique, r.Point, r.Rot90, r.Nodes)
 	return append(dst, seal(line)...)
 }
 
@@ -134,7 +142,7 @@ func SumRecords(recs []Record) Sums {
 	s := Sums{Records: len(recs), Total: new(big.Int), Unique: new(big.Int), Point: new(big.Int), Rot90: new(big.Int), Nodes: new(big.Int)}
 	var x big.Int
 	for _, r := range recs {
-		s.Total.Add(s.Total, x.SetUint64(r.Total))
+		s.Total.Add(s.Total, r.BigTotal())
 		s.Unique.Add(s.Unique, x.SetUint64(r.Unique))
 		s.Point.Add(s.Point, x.SetUint64(r.Point))
 		s.Rot90.Add(s.Rot90, x.SetUint64(r.Rot90))
@@ -325,14 +333,23 @@ func parseRecord(fields []string) (Record, error) {
 		return Record{}, fmt.Errorf("a task line has an ID and 5 counts")
 	}
 	var nums [5]uint64
+	var hi uint64
 	for i := range nums {
 		v, err := strconv.ParseUint(fields[2+i], 10, 64)
+		if i == 0 && err != nil {
+			// A total past 2^64: up to 128 bits.
+			t, ok := new(big.Int).SetString(fields[2], 10)
+			if ok && t.Sign() >= 0 && t.BitLen() <= 128 {
+				v, err = t.Uint64(), nil
+				hi = new(big.Int).Rsh(t, 64).Uint64()
+			}
+		}
 		if err != nil {
 			return Record{}, fmt.Errorf("count %q: %v", fields[2+i], err)
 		}
 		nums[i] = v
 	}
-	return Record{ID: fields[1], Total: nums[0], Unique: nums[1], Point: nums[2], Rot90: nums[3], Nodes: nums[4]}, nil
+	return Record{ID: fields[1], Total: nums[0], TotalHi: hi, Unique: nums[1], Point: nums[2], Rot90: nums[3], Nodes: nums[4]}, nil
 }
 
 func parseEnd(fields []string) (Sums, error) {

@@ -153,3 +153,14 @@ func (zeros) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
 }
+
+// TestBigTotal writes and reads back a record whose total needs 128 bits.
+func TestBigTotal(t *testing.T) {
+	r := Record{ID: "3.1", Total: 12345, TotalHi: 7, Nodes: 1}
+	line := AppendRecord(nil, r)
+	assert.Contains(t, string(line), "task 3.1 129127208515966873657 ")
+	f, err := Read(bytes.NewReader(append(AppendHeader(nil, Header{Kind: Journal, Tool: "t", N: 30, Method: "mirror", Placed: "-", Plan: "p", Tasks: 1, Shards: 1}), line...)))
+	require.NoError(t, err)
+	require.Len(t, f.Records, 1)
+	assert.Equal(t, r, f.Records[0])
+}
