@@ -70,9 +70,14 @@ func TestPiecesKnown(t *testing.T) {
 }
 
 // TestRooks counts rooks in closed form, exactly past 2^64 (n! to the
-// largest n whose count fits in 128 bits), against n! and, up to n = 9,
-// against the pieces' search kernel run without the closed form.
+// largest n whose count fits in 128 bits), against n! and, up to n = 11
+// (9 with -short), against the pieces' search kernel run without the
+// closed form.
 func TestRooks(t *testing.T) {
+	searched := 11
+	if testing.Short() {
+		searched = 9
+	}
 	f := big.NewInt(1)
 	for n := 0; n <= partition.MaxRookN; n++ {
 		if n > 0 {
@@ -83,7 +88,7 @@ func TestRooks(t *testing.T) {
 		c, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
 		require.NoError(t, err)
 		assert.Equal(t, f.String(), c.Total.String(), "n=%d", n)
-		if n <= 9 {
+		if n <= searched {
 			assert.Equal(t, f.Uint64(), engine.SearchPieces(p), "n=%d: search", n)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/big"
 	"runtime"
 	"strconv"
 	"strings"
@@ -141,6 +142,12 @@ func (w *Table) Begin() error {
 		_, err = fmt.Fprintf(w.Out, "| %s |\n|%s\n", strings.Join(Header, " | "), strings.Repeat("---:|", len(Header)))
 	case "text":
 		w.widths = TextWidths(w.From, w.To)
+		if w.Board != "" && w.Board != "queen" {
+			// Other pieces: at most to! arrangements (one per row and
+			// column), the rooks' exactly.
+			f := new(big.Int).MulRange(1, int64(max(w.To, 1)))
+			w.widths[1] = max(w.widths[1], len(f.String()))
+		}
 		_, err = io.WriteString(w.Out, alignRight(Header, w.widths))
 	case "bfile":
 		s, _ := known.SequenceOf(w.Board, w.Seq)
