@@ -215,16 +215,29 @@ func ParseMethod(s string) (Method, error) {
 	if Method(s) == Auto {
 		return Auto, nil
 	}
-	for _, m := range Methods {
-		if string(m) == s {
-			return m, nil
+	if m, ok := named(s, Methods); ok {
+		return m, nil
+	}
+	return "", fmt.Errorf("%w %q (accepted: auto, %s)", ErrMethod, s, joinNames(Methods))
+}
+
+// named returns the one of all that is called s.
+func named[T ~string](s string, all []T) (T, bool) {
+	for _, x := range all {
+		if string(x) == s {
+			return x, true
 		}
 	}
-	names := make([]string, len(Methods))
-	for i, m := range Methods {
-		names[i] = string(m)
+	return "", false
+}
+
+// joinNames lists names, comma-separated.
+func joinNames[T ~string](all []T) string {
+	names := make([]string, len(all))
+	for i, x := range all {
+		names[i] = string(x)
 	}
-	return "", fmt.Errorf("%w %q (accepted: auto, %s)", ErrMethod, s, strings.Join(names, ", "))
+	return strings.Join(names, ", ")
 }
 
 // Make plans job. The method [Auto] (or none) is [Best](n), or mirror when

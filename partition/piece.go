@@ -3,7 +3,6 @@ package partition
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/nqueens/nqueens/internal/msg"
 )
@@ -47,16 +46,10 @@ func ParsePiece(s string) (Piece, error) {
 	if s == "" {
 		return Queen, nil
 	}
-	for _, p := range Pieces {
-		if string(p) == s {
-			return p, nil
-		}
+	if p, ok := named(s, Pieces); ok {
+		return p, nil
 	}
-	names := make([]string, len(Pieces))
-	for i, p := range Pieces {
-		names[i] = string(p)
-	}
-	return "", fmt.Errorf("%w %s (accepted: %s)", ErrPiece, msg.Quote(s), strings.Join(names, ", "))
+	return "", fmt.Errorf("%w %s (accepted: %s)", ErrPiece, msg.Quote(s), joinNames(Pieces))
 }
 
 // Rules are a board's attacks as the kernels apply them row by row, with
