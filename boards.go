@@ -29,15 +29,24 @@ var ErrNoSolution = errors.New("nqueens: no solution")
 
 // Solve returns one solution of the n×n board as the column of each row's
 // queen. Without placed queens it comes from the classic explicit
-// construction ([Construct]), instantly for any n up to [MaxSolveN]; with
-// [WithPlaced], and for other pieces and the torus ([WithPiece],
-// [WithTorus]), it is the first solution in lexicographic order (that
+// construction ([Construct]; [ConstructTorus] with [WithTorus]), instantly
+// for any n up to [MaxSolveN]; with [WithPlaced], and for other pieces
+// ([WithPiece]), it is the first solution in lexicographic order (that
 // holds the placed queens), found by search, n ≤ [MaxN]. A board without a
 // solution is [ErrNoSolution].
 func Solve(ctx context.Context, n int, opts ...Option) ([]int, error) {
 	c, err := newConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	if len(c.placed) == 0 && c.torus && (c.piece == "" || c.piece == Queen) {
+		if n < 0 || n > MaxSolveN {
+			return nil, invalidf("%w: %d (accepted: 0..%d)", partition.ErrSize, n, MaxSolveN)
+		}
+		if cols := ConstructTorus(n); cols != nil {
+			return cols, nil
+		}
+		return nil, fmt.Errorf("%w: the %d×%d queen torus board has none (only n coprime to 6 have)", ErrNoSolution, n, n)
 	}
 	if len(c.placed) == 0 && c.queens() {
 		if n < 0 || n > MaxSolveN {
@@ -146,6 +155,22 @@ func Construct(n int) []int {
 	cols := make([]int, 0, n)
 	for _, c := range append(evens, odds...) {
 		cols = append(cols, c-1)
+	}
+	return cols
+}
+
+// ConstructTorus returns a solution of the n×n board with queens whose
+// diagonals wrap around (the torus), or nil where there is none: queens
+// exist on the torus exactly for n coprime to 6 (Pólya), and then the queen
+// of row r in column 2r mod n is one (its columns 2r, and its diagonals
+// r-2r and r+2r = 3r, are all different mod n when 2 and 3 are invertible).
+func ConstructTorus(n int) []int {
+	if n < 0 || n%2 == 0 && n != 0 || n%3 == 0 && n != 0 {
+		return nil
+	}
+	cols := make([]int, n)
+	for r := range cols {
+		cols[r] = 2 * r % n
 	}
 	return cols
 }

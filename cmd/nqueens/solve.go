@@ -36,8 +36,9 @@ for any N from 4 up to %d (boards print up to N = %d). With --place the
 search finds the first solution in lexicographic order that holds the
 placed queens (N up to %d; the n-queens completion problem is NP-complete,
 so large boards with unlucky placements can take long). N = 2 and 3 have no
-solution: exit 1. --piece and --torus solve other pieces' boards by search
-(see count --help).`, nqueens.MaxSolveN, maxBoardN, nqueens.MaxN),
+solution: exit 1. --torus constructs queens whose diagonals wrap around
+(row r's in column 2r mod N, for N coprime to 6; other N have none);
+--piece solves other pieces' boards by search (see count --help).`, nqueens.MaxSolveN, maxBoardN, nqueens.MaxN),
 		Example: "  nqueens solve 8\n  nqueens solve 1000000 --format columns > big.txt\n  nqueens solve 8 --place 0:0,1:4",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,7 +56,7 @@ solution: exit 1. --piece and --torus solve other pieces' boards by search
 			if err != nil {
 				return err
 			}
-			if !pieces.queens() && n > nqueens.MaxN {
+			if !pieces.queens() && !pieces.torus && n > nqueens.MaxN {
 				return usagef("%s boards are solved by search, up to N = %d, got %d", board, nqueens.MaxN, n)
 			}
 			if err := checkChoice("format", format, solveFormats); err != nil {
