@@ -120,3 +120,24 @@ func ExampleVerify() {
 	// <nil>
 	// rows 0 and 5 share a diagonal
 }
+
+// Other pieces, and queens on the torus: the total alone.
+func ExampleWithPiece() {
+	ctx := context.Background()
+	for _, p := range []nqueens.Piece{nqueens.Superqueen, nqueens.King, nqueens.Rook} {
+		c, err := nqueens.Count(ctx, 12, nqueens.WithPiece(p))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		_, ok := c.Unique()
+		fmt.Println(p, c.Total, ok)
+	}
+	c, _ := nqueens.Count(ctx, 13, nqueens.WithTorus())
+	fmt.Println("queen torus", c.Total)
+	// Output:
+	// superqueen 156 false
+	// king 63779034 false
+	// rook 479001600 false
+	// queen torus 4524
+}
