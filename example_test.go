@@ -125,7 +125,7 @@ func ExampleVerify() {
 func ExampleWithPiece() {
 	ctx := context.Background()
 	for _, p := range []nqueens.Piece{nqueens.Superqueen, nqueens.King, nqueens.Rook} {
-		c, err := nqueens.Count(ctx, 12, nqueens.WithPiece(p))
+		c, err := nqueens.Count(ctx, 10, nqueens.WithPiece(p))
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -136,8 +136,8 @@ func ExampleWithPiece() {
 	c, _ := nqueens.Count(ctx, 13, nqueens.WithTorus())
 	fmt.Println("queen torus", c.Total)
 	// Output:
-	// superqueen 156 false
-	// king 63779034 false
-	// rook 479001600 false
+	// superqueen 4 false
+	// king 479306 false
+	// rook 3628800 false
 	// queen torus 4524
 }
