@@ -40,10 +40,14 @@ func countPieces(t *testing.T, n int, piece partition.Piece, torus bool) uint64 
 
 // TestPiecesAgainstReference counts every piece's board, mirror-halved
 // tasks and all, against the brute force that checks every square against
-// every piece.
+// every piece, to n = 10 (8 with -short).
 func TestPiecesAgainstReference(t *testing.T) {
+	limit := 10
+	if testing.Short() {
+		limit = 8
+	}
 	for _, b := range boards {
-		for n := 0; n <= 9; n++ {
+		for n := 0; n <= limit; n++ {
 			assert.Equal(t, reference.CountPieces(n, string(b.piece), b.torus), countPieces(t, n, b.piece, b.torus), "%s n=%d", b.name, n)
 		}
 	}
