@@ -168,7 +168,10 @@ func describeMissing(plan *partition.Plan, ps []piece, missing []int) string {
 // in all. Work is the planner's cost estimate, the unit of [Progress].
 // It marshals to JSON with snake_case keys.
 type StatusReport struct {
-	N      int      `json:"n"`
+	N int `json:"n"`
+	// Piece and Torus are what the count places (Piece omitted for queens).
+	Piece  Piece    `json:"piece,omitempty"`
+	Torus  bool     `json:"torus,omitempty"`
 	Method Method   `json:"method"`
 	Placed []Square `json:"-"`
 	// Shards is how many shards the plan was split into (1: none).
@@ -250,7 +253,10 @@ func Status(files ...File) (StatusReport, error) {
 	if err != nil {
 		return StatusReport{}, err
 	}
-	rep := StatusReport{N: plan.N, Method: plan.Method, Placed: plan.Placed, Shards: m, PerShard: make([]ShardStatus, m), Missing: []int{}}
+	rep := StatusReport{N: plan.N, Torus: plan.Torus, Method: plan.Method, Placed: plan.Placed, Shards: m, PerShard: make([]ShardStatus, m), Missing: []int{}}
+	if plan.Piece != Queen {
+		rep.Piece = plan.Piece
+	}
 	for s := range rep.PerShard {
 		rep.PerShard[s].Shard = s
 	}

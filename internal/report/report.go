@@ -307,9 +307,9 @@ func JSON(dst []byte, cols []int) []byte {
 func WriteStatus(w io.Writer, r nqueens.StatusReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if r.Shards > 1 {
-		fmt.Fprintf(tw, "count %d (%s), %d shards\n", r.N, r.Method, r.Shards)
+		fmt.Fprintf(tw, "count %d%s (%s), %d shards\n", r.N, board(r.Piece, r.Torus), r.Method, r.Shards)
 	} else {
-		fmt.Fprintf(tw, "count %d (%s)\n", r.N, r.Method)
+		fmt.Fprintf(tw, "count %d%s (%s)\n", r.N, board(r.Piece, r.Torus), r.Method)
 	}
 	fmt.Fprintln(tw, "shard\ttasks\twork\tETA\tfiles")
 	line := func(name string, s nqueens.ShardStatus) {
@@ -339,4 +339,15 @@ func WriteStatus(w io.Writer, r nqueens.StatusReport) error {
 		return fmt.Errorf("writing the status: %w", err)
 	}
 	return nil
+}
+
+// board names a count's pieces after its n ("", " king", " queen torus").
+func board(p nqueens.Piece, torus bool) string {
+	switch {
+	case torus:
+		return " queen torus"
+	case p != "" && p != nqueens.Queen:
+		return " " + string(p)
+	}
+	return ""
 }
