@@ -83,7 +83,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 16 --method sym --json\n  nqueens count 19 --memory 2GiB\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 14 --piece superqueen\n  nqueens count 13 --torus\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkEmpty(cmd, "place", "shard", "memory", "checkpoint", "out"); err != nil {
+			if err := checkEmpty(cmd, "place", "shard", "memory", "checkpoint", "out", "piece"); err != nil {
 				return err
 			}
 			if f.grace < 0 {

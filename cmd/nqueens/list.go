@@ -37,7 +37,7 @@ listing quietly.`,
 		Example: "  nqueens list 8\n  nqueens list 10 | wc -l\n  nqueens list 12 --board --limit 3\n  nqueens list 8 --place 0:0",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkEmpty(cmd, "place"); err != nil {
+			if err := checkEmpty(cmd, "place", "piece"); err != nil {
 				return err
 			}
 			n, placed, err := boardArgs(cmd, args[0], 1, f.place)

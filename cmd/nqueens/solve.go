@@ -42,7 +42,7 @@ solution: exit 1. --torus constructs queens whose diagonals wrap around
 		Example: "  nqueens solve 8\n  nqueens solve 1000000 --format columns > big.txt\n  nqueens solve 8 --place 0:0,1:4",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkEmpty(cmd, "place"); err != nil {
+			if err := checkEmpty(cmd, "place", "piece"); err != nil {
 				return err
 			}
 			n, err := strconv.Atoi(args[0])

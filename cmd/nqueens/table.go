@@ -56,7 +56,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 		Example: "  nqueens table 1 14\n  nqueens table 0 16 --format bfile --seq total > b000170.txt\n  nqueens table 4 12 --format markdown\n  nqueens table 1 16 --piece superqueen --format bfile > b051223.txt\n  nqueens table 1 21 --format csv --memory 8GiB",
 		Args:    exactArgs(2, "FROM and TO"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkEmpty(cmd, "memory"); err != nil {
+			if err := checkEmpty(cmd, "memory", "piece"); err != nil {
 				return err
 			}
 			from, err := parseN(args[0])

@@ -29,6 +29,9 @@ share a diagonal").
 Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 		Example: "  nqueens verify '1 3 0 2'\n  nqueens solve 8 | nqueens verify\n  nqueens list 6 --board | nqueens verify",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkEmpty(cmd, "piece"); err != nil {
+				return err
+			}
 			pieceOpts, _, err := pieces.check()
 			if err != nil {
 				return err
