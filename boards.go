@@ -296,13 +296,13 @@ func verifyPieces(cols []int, r partition.Rules) error {
 				d2[j] = row
 			}
 		}
-		for d, set := range map[int]uint8{1: r.Near1, 2: r.Near2} {
-			if p := row - d; p >= 0 {
+		for d, k := range [3]uint8{1: r.Near1, 2: r.Near2} {
+			if p := row - d; k != 0 && p >= 0 {
 				dc := c - cols[p]
 				if dc < 0 {
 					dc = -dc
 				}
-				if dc >= 1 && dc <= 8 && set&(1<<(dc-1)) != 0 {
+				if dc == int(k) {
 					if d+dc == 3 {
 						better(p, "are a knight's move apart")
 					} else {

@@ -56,22 +56,22 @@ func ParsePiece(s string) (Piece, error) {
 // the engine's masks (bit c = column c, set = taken): a piece in column b
 // takes b in every row below (the columns), b±d in the row d below for
 // every d when Long (a queen's diagonals, which wrap around the n columns
-// when Torus), and the columns of Near1 (Near2) around b in the next row
-// (the row after it).
+// when Torus), b±Near1 in the next row and b±Near2 in the row after it
+// (the short moves; 0: none).
 type Rules struct {
 	Long, Torus  bool
-	Near1, Near2 uint8 // bit k-1: columns b±k, for k = 1..8
+	Near1, Near2 uint8
 }
 
 // Rules returns the piece's rules, on the torus or not.
 func (p Piece) Rules(torus bool) Rules {
 	switch p {
 	case Superqueen:
-		return Rules{Long: true, Near1: 1 << 1, Near2: 1 << 0} // the knight's b±2 and b±1
+		return Rules{Long: true, Near1: 2, Near2: 1} // the knight's moves
 	case King:
-		return Rules{Near1: 1 << 0}
+		return Rules{Near1: 1}
 	case Knight:
-		return Rules{Near1: 1 << 1, Near2: 1 << 0}
+		return Rules{Near1: 2, Near2: 1}
 	case Rook:
 		return Rules{}
 	}
@@ -93,10 +93,8 @@ func (r Rules) Start(n int) Attacks { return Attacks{Cols: ^(uint64(1)<<uint(n) 
 // one.
 func (r Rules) Place(n int, a Attacks, bit uint64) Attacks {
 	t := Attacks{Cols: a.Cols | bit, N1: a.N2}
-	if r.Near1|r.Near2 != 0 {
-		t.N1 |= spread(bit, r.Near1)
-		t.N2 = spread(bit, r.Near2)
-	}
+	t.N1 |= near(bit, r.Near1)
+	t.N2 = near(bit, r.Near2)
 	if r.Long {
 		ld, rd := a.LD|bit, a.RD|bit
 		if r.Torus {
@@ -113,15 +111,12 @@ func (r Rules) Place(n int, a Attacks, bit uint64) Attacks {
 // Free returns the squares of the row no piece above attacks.
 func (a Attacks) Free() uint64 { return ^(a.Cols | a.LD | a.RD | a.N1) }
 
-// spread returns the columns b±k for every k in the set (bit k-1).
-func spread(b uint64, set uint8) uint64 {
-	var m uint64
-	for k := uint(1); set != 0; k, set = k+1, set>>1 {
-		if set&1 != 0 {
-			m |= b<<k | b>>k
-		}
+// near returns the columns b±k (none for k = 0).
+func near(b uint64, k uint8) uint64 {
+	if k == 0 {
+		return 0
 	}
-	return m
+	return b<<k | b>>k
 }
 
 // Rook reports whether the rules are the rooks': columns only.

@@ -106,7 +106,7 @@ func DiagonalConflict(placed []Square) (a, b Square, ok bool) {
 func placedBans(n int, placed []Square, rules Rules) *Bans {
 	b := new(Bans)
 	board := below(n)
-	near := func(set uint8, col int) uint64 { return spread(1<<uint(col), set) & board }
+	short := func(k uint8, col int) uint64 { return near(1<<uint(col), k) & board }
 	for _, q := range placed {
 		for r := 0; r < n; r++ {
 			if r == q.Row {
@@ -127,9 +127,9 @@ func placedBans(n int, placed []Square, rules Rules) *Bans {
 			}
 			switch d {
 			case 1, -1:
-				b[r] |= near(rules.Near1, q.Col)
+				b[r] |= short(rules.Near1, q.Col)
 			case 2, -2:
-				b[r] |= near(rules.Near2, q.Col)
+				b[r] |= short(rules.Near2, q.Col)
 			}
 		}
 	}
