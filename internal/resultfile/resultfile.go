@@ -8,9 +8,11 @@
 //	task 3.7.1 4312 539 0 0 91234 crc=…
 //	end records=6778 total=14772512 unique=1846955 point=3000 rot90=64 nodes=280579164 crc=…
 //
-// The first line is the header (kind "journal" or "shard"); "task" lines
-// give a task's ID and its total, unique, point-symmetric and
-// rot90-symmetric counts and nodes; a shard file ends with an "end" line
+// The first line is the header (kind "journal" or "shard"; counts of
+// other pieces add "piece=king" and, on the torus, "torus=yes"); "task"
+// lines give a task's ID and its total (up to 128 bits: the rooks'),
+// unique, point-symmetric and rot90-symmetric counts and nodes (64 bits
+// each); a shard file ends with an "end" line
 // holding the record count and the sums. A journal is appended to as tasks
 // finish and has no end line; its last line may be torn by a crash, which
 // [Read] reports and otherwise ignores.
