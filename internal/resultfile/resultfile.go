@@ -307,6 +307,9 @@ func parseHeader(line []byte) (Header, error) {
 		return Header{}, fmt.Errorf("format %q is not %d", kv["format"], Format)
 	}
 	h := Header{Kind: fields[1], Tool: kv["tool"], Method: kv["method"], Placed: kv["placed"], Plan: kv["plan"], Piece: kv["piece"]}
+	if h.Piece == "queen" {
+		h.Piece = "" // as AppendHeader writes queens: no field
+	}
 	switch kv["torus"] {
 	case "yes":
 		h.Torus = true
@@ -338,7 +341,7 @@ func parseRecord(fields []string) (Record, error) {
 	var hi uint64
 	for i := range nums {
 		v, err := strconv.ParseUint(fields[2+i], 10, 64)
-		if i == 0 && err != nil {
+		if i == 0 && err != nil && strings.Trim(fields[2], "0123456789") == "" {
 			// A total past 2^64: up to 128 bits.
 			t, ok := new(big.Int).SetString(fields[2], 10)
 			if ok && t.Sign() >= 0 && t.BitLen() <= 128 {
