@@ -107,6 +107,8 @@ func FuzzRead(f *testing.F) {
 	h.Kind = Journal
 	f.Add(AppendRecord(AppendHeader(nil, h), recs[0]))
 	f.Add([]byte("nqueens journal format=1\n"))
+	h.Piece, h.Torus = "king", true
+	f.Add(AppendRecord(AppendHeader(nil, h), Record{ID: "1.2", Total: 5, TotalHi: 9}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := Read(bytes.NewReader(data))
 		if err != nil {
