@@ -99,3 +99,16 @@ func TestRooks(t *testing.T) {
 	_, err := partition.Make(partition.Job{N: partition.MaxRookN + 1, Piece: partition.Rook})
 	assert.ErrorIs(t, err, partition.ErrSize)
 }
+
+// TestKnights counts knights, which no published sequence lists, against
+// the row sweep of internal/reference (a second method) to n = 12 (10
+// with -short).
+func TestKnights(t *testing.T) {
+	limit := 12
+	if testing.Short() {
+		limit = 10
+	}
+	for n := 0; n <= limit; n++ {
+		assert.Equal(t, reference.CountShortRange(n, "knight"), countPieces(t, n, partition.Knight, false), "n=%d", n)
+	}
+}
