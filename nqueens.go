@@ -287,18 +287,7 @@ var version = "0.2.0"
 func Version() string { return version }
 
 // queens reports whether c counts the plain n-queens problem.
-func (c *config) queens() bool {
-	return (c.piece == "" || c.piece == Queen) && !c.torus
-}
+func (c *config) queens() bool { return c.boardName() == string(Queen) }
 
 // boardName names c's pieces for messages ("superqueen", "queen torus").
-func (c *config) boardName() string {
-	p := c.piece
-	if p == "" {
-		p = Queen
-	}
-	if c.torus {
-		return string(p) + " torus"
-	}
-	return string(p)
-}
+func (c *config) boardName() string { return partition.BoardName(c.piece, c.torus) }

@@ -260,7 +260,7 @@ func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 		case job.Torus && piece != Queen:
 			return nil, errPieceTorus
 		case job.Method != "" && job.Method != Auto && job.Method != Mirror:
-			return nil, fmt.Errorf("%w: %s boards are counted with the mirror method only", ErrPieceMode, pieceName(piece, job.Torus))
+			return nil, fmt.Errorf("%w: %s boards are counted with the mirror method only", ErrPieceMode, BoardName(piece, job.Torus))
 		case piece == Rook && job.N > MaxRookN:
 			return nil, fmt.Errorf("%w: %d rooks (accepted: 0..%d; %d! does not fit in 128 bits)", ErrSize, job.N, MaxRookN, MaxRookN+1)
 		}

@@ -34,6 +34,9 @@ const MaxRookN = 34
 // Pieces lists the pieces, queen first.
 var Pieces = []Piece{Queen, Superqueen, King, Knight, Rook}
 
+// PieceNames lists the pieces' names, comma-separated, for messages.
+func PieceNames() string { return joinNames(Pieces) }
+
 // Errors returned by [ParsePiece] and [Make].
 var (
 	ErrPiece      = errors.New("partition: unknown piece")
@@ -49,7 +52,7 @@ func ParsePiece(s string) (Piece, error) {
 	if p, ok := named(s, Pieces); ok {
 		return p, nil
 	}
-	return "", fmt.Errorf("%w %s (accepted: %s)", ErrPiece, msg.Quote(s), joinNames(Pieces))
+	return "", fmt.Errorf("%w %s (accepted: %s)", ErrPiece, msg.Quote(s), PieceNames())
 }
 
 // Rules are a board's attacks as the kernels apply them row by row, with
@@ -125,9 +128,13 @@ func (r Rules) Rook() bool { return r == Rules{} }
 // Queen reports whether the rules are the plain n-queens problem's.
 func (r Rules) Queen() bool { return r == Rules{Long: true} }
 
-// pieceName names a board's pieces for messages: the piece, and "torus"
-// when the diagonals wrap.
-func pieceName(p Piece, torus bool) string {
+// BoardName names what a count places, for messages, headers and
+// tables: the piece (the empty one is the queen), and " torus" after it
+// when the diagonals wrap around ("queen", "king", "queen torus").
+func BoardName(p Piece, torus bool) string {
+	if p == "" {
+		p = Queen
+	}
 	if torus {
 		return string(p) + " torus"
 	}

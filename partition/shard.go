@@ -34,7 +34,7 @@ func (p *Plan) Fingerprint() string {
 	h.Write([]byte{0})
 	if !p.Rules().Queen() {
 		// Other pieces (queen plans keep the fingerprints they had).
-		h.Write([]byte(pieceName(p.Piece, p.Torus)))
+		h.Write([]byte(BoardName(p.Piece, p.Torus)))
 		h.Write([]byte{0})
 	}
 	put(uint64(len(p.Tasks)))

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
@@ -27,22 +25,23 @@ func (p *pieceFlags) register(fs *pflag.FlagSet) {
 func (p pieceFlags) check() ([]nqueens.Option, string, error) {
 	pc, err := partition.ParsePiece(p.piece)
 	if err != nil {
-		return nil, "", usagef("unknown piece %s for --piece (accepted: queen, superqueen, king, knight, rook)", msg.Quote(p.piece))
+		return nil, "", usagef("unknown piece %s for --piece (accepted: %s)", msg.Quote(p.piece), partition.PieceNames())
 	}
 	if p.torus && pc != nqueens.Queen {
 		return nil, "", usagef("--torus works with --piece queen only")
 	}
 	opts := []nqueens.Option{nqueens.WithPiece(pc)}
-	board := string(pc)
 	if p.torus {
 		opts = append(opts, nqueens.WithTorus())
-		board += " torus"
 	}
-	return opts, board, nil
+	return opts, p.board(), nil
 }
 
+// board names the flags' pieces ("queen", "king", "queen torus").
+func (p pieceFlags) board() string { return partition.BoardName(partition.Piece(p.piece), p.torus) }
+
 // queens reports whether the flags ask for the plain n-queens problem.
-func (p pieceFlags) queens() bool { return (p.piece == "" || p.piece == "queen") && !p.torus }
+func (p pieceFlags) queens() bool { return p.board() == string(nqueens.Queen) }
 
 // checkQueensOnly refuses, for other pieces and the torus, a flag that
 // works with queens only (what names it, given).
@@ -53,7 +52,7 @@ func (p pieceFlags) checkQueensOnly(what string, given bool) error {
 	return nil
 }
 
-// methodForPieces refuses a method other than mirror for other pieces.
+// checkMethod refuses a method other than mirror for other pieces.
 func (p pieceFlags) checkMethod(method nqueens.Method) error {
 	if !p.queens() && method != nqueens.Mirror && method != nqueens.Auto {
 		return usagef("other pieces and the torus are counted with --method mirror only (the default for them), not %s", method)
@@ -66,6 +65,5 @@ func (p pieceFlags) label() string {
 	if p.queens() {
 		return ""
 	}
-	_, board, _ := p.check()
-	return fmt.Sprintf(" %s", board)
+	return " " + p.board()
 }

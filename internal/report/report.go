@@ -343,11 +343,8 @@ func WriteStatus(w io.Writer, r nqueens.StatusReport) error {
 
 // board names a count's pieces after its n ("", " king", " queen torus").
 func board(p nqueens.Piece, torus bool) string {
-	switch {
-	case torus:
-		return " queen torus"
-	case p != "" && p != nqueens.Queen:
-		return " " + string(p)
+	if b := partition.BoardName(p, torus); b != string(nqueens.Queen) {
+		return " " + b
 	}
 	return ""
 }

@@ -28,6 +28,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/partition"
 )
 
 // Format is the version of the file format this package writes.
@@ -100,16 +102,7 @@ type File struct {
 
 // Board names what the count places: the piece ("queen" when the header
 // has none), and " torus" after it when the diagonals wrap around.
-func (h Header) Board() string {
-	b := h.Piece
-	if b == "" {
-		b = "queen"
-	}
-	if h.Torus {
-		b += " torus"
-	}
-	return b
-}
+func (h Header) Board() string { return partition.BoardName(partition.Piece(h.Piece), h.Torus) }
 
 // seal appends " crc=XXXXXXXX\n" to line.
 func seal(line []byte) []byte {
