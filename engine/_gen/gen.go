@@ -28,6 +28,8 @@ import (
 	"math/bits"
 	"os"
 
+	"github.com/mmcloughlin/avo/gotypes"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -314,11 +316,8 @@ func joinNorths512() {
 	o := Load(Param("out").Base(), GP64())
 	cnt := GP64()
 	XORQ(cnt, cnt)
-	spared, err := ReturnIndex(1).Resolve()
-	if err != nil {
-		panic(err)
-	}
-	MOVQ(U32(0), spared.Addr) // counted in memory: no register to spare
+	spared := addr(ReturnIndex(1))
+	MOVQ(U32(0), spared) // counted in memory: no register to spare
 	TESTQ(nn, nn)
 	JZ(LabelRef("done"))
 	Label("north")
@@ -342,7 +341,7 @@ func joinNorths512() {
 	ANDQ(arg("ban2"), t2)
 	ORQ(t2, t)
 	JNZ(LabelRef("next")) // attacks the middle column's queen
-	INCQ(spared.Addr)
+	INCQ(spared)
 	pa, pb := GP64(), GP64()
 	MOVQ(arg("lo"), t)
 	SHRXQ(t, a1, pa)
@@ -516,4 +515,13 @@ func buildRow256() {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// addr is the frame address of a parameter or result.
+func addr(c gotypes.Component) Mem {
+	b, err := c.Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
 }

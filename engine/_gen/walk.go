@@ -102,20 +102,14 @@ func walkBMI() {
 	a.store(p)
 	nodes := GP64()
 	XORQ(nodes, nodes)
-	sols, err := ReturnIndex(0).Resolve()
-	if err != nil {
-		panic(err)
-	}
-	MOVQ(U32(0), sols.Addr) // counted in memory: solutions are rare next to nodes
-	base, err := Param("st").Resolve()
-	if err != nil {
-		panic(err)
-	}
+	sols := addr(ReturnIndex(0))
+	MOVQ(U32(0), sols) // counted in memory: solutions are rare next to nodes
+	base := addr(Param("st"))
 	// Two copies of the loop with the registers' roles swapped: a push
 	// makes the child's values current by jumping to the other copy, and
 	// moves nothing.
-	walkBody("A", a, b, p, nodes, sols.Addr, base.Addr)
-	walkBody("B", b, a, p, nodes, sols.Addr, base.Addr)
+	walkBody("A", a, b, p, nodes, sols, base)
+	walkBody("B", b, a, p, nodes, sols, base)
 	Label("walkDone")
 	Store(nodes, ReturnIndex(1))
 	RET()
@@ -200,6 +194,18 @@ func walkBody(name string, cur, nxt walkRegs, p, nodes GPVirtual, sols, base Mem
 	JMP(LabelRef("tryA"))
 }
 
+// bannedReturn ends nextBMI: the nodes counted added to the search's, and
+// whether it stopped at a completion.
+func bannedReturn(bs, nodes GPVirtual, completion bool) {
+	ADDQ(nodes, Mem{Base: bs, Disp: bNodes})
+	v := U8(0)
+	if completion {
+		v = U8(1)
+	}
+	MOVB(v, addr(ReturnIndex(0)))
+	RET()
+}
+
 // align32 aligns the next instruction to 32 bytes (the loops' heads,
 // which every candidate comes back to; measured 2-3% faster at n = 15).
 func align32() {
@@ -227,12 +233,9 @@ func nextBMI() {
 	Doc("nextBMI is engine.bannedSearch.nextGo in assembly: it runs the search to its next completion, left in the board, and reports whether there was one.")
 	a := walkRegs{posib: GP64(), c: GP64(), dls: GP64(), drs: GP64()}
 	b := walkRegs{posib: GP64(), c: GP64(), dls: GP64(), drs: GP64()}
-	bsArg, err := Param("bs").Resolve()
-	if err != nil {
-		panic(err)
-	}
+	bsArg := addr(Param("bs"))
 	bs := GP64()
-	MOVQ(bsArg.Addr, bs)
+	MOVQ(bsArg, bs)
 	p, banp, nodes := GP64(), GP64(), GP64()
 	MOVQ(Mem{Base: bs, Disp: bD}, p)
 	SHLQ(U8(bLevelShift), p)
@@ -245,21 +248,15 @@ func nextBMI() {
 	MOVQ(Mem{Base: p, Disp: bDL}, a.dls)
 	MOVQ(Mem{Base: p, Disp: bDR}, a.drs)
 	MOVQ(Mem{Base: p, Disp: bRow}, banp)
-	MOVQ(bsArg.Addr, bs)
+	MOVQ(bsArg, bs)
 	LEAQ(Mem{Base: bs, Index: banp, Scale: 8, Disp: bBan}, banp)
-	bannedBody("A", a, b, p, banp, nodes, bsArg.Addr)
-	bannedBody("B", b, a, p, banp, nodes, bsArg.Addr)
+	bannedBody("A", a, b, p, banp, nodes, bsArg)
+	bannedBody("B", b, a, p, banp, nodes, bsArg)
 
 	Label("bannedDone")
-	MOVQ(bsArg.Addr, bs)
+	MOVQ(bsArg, bs)
 	MOVQ(U32(0), Mem{Base: bs, Disp: bD})
-	ADDQ(nodes, Mem{Base: bs, Disp: bNodes})
-	ret, err := ReturnIndex(0).Resolve()
-	if err != nil {
-		panic(err)
-	}
-	MOVB(U8(0), ret.Addr)
-	RET()
+	bannedReturn(bs, nodes, false)
 }
 
 // bannedBody is one copy of nextBMI's loop, as walkBody is of walkBMI's:
@@ -337,13 +334,7 @@ func bannedBody(name string, cur, nxt walkRegs, p, banp, nodes GPVirtual, bsAddr
 	SUBQ(bs, p)
 	SHRQ(U8(bLevelShift), p)
 	MOVQ(p, Mem{Base: bs, Disp: bD})
-	ADDQ(nodes, Mem{Base: bs, Disp: bNodes})
-	ret, err := ReturnIndex(0).Resolve()
-	if err != nil {
-		panic(err)
-	}
-	MOVB(U8(1), ret.Addr)
-	RET()
+	bannedReturn(bs, nodes, true)
 
 	Label(pop)
 	a := cur
