@@ -49,8 +49,8 @@ func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
 // Table counts every board from n = from to to, in order, yielding each
 // row's counts as it is done, or an error, after which it stops. The
 // method (default [Auto]) is resolved per row: join from n = 12, sym below.
-// Every row is planned, and every join row's memory checked against the
-// limit, before the first is counted. Progress ([WithProgress]) covers
+// Every row's size and memory are checked against the limit before the
+// first is counted; each row is planned when it is reached. Progress ([WithProgress]) covers
 // the whole table: Done/Planned weighs each row by an estimate of its work
 // that is comparable across n. Journals and shards are for single counts.
 func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, error] {
@@ -67,27 +67,36 @@ func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, 
 			yield(Counts{}, err)
 			return
 		}
-		plans := make([]*partition.Plan, 0, to-from+1)
+		// Every row is checked (its size and memory) before the first is
+		// counted, and planned when it is reached.
+		planners := make([]*partition.Planner, 0, to-from+1)
 		var total Progress
-		limit := c.memory
-		if limit == 0 {
-			limit = engine.DefaultMemory()
-		}
+		limit := c.memoryLimit()
 		for n := from; n <= to; n++ {
-			p, err := c.plan(ctx, n)
-			if err == nil && engine.MinMemory(p, c.workers) > limit {
-				err = invalid(&engine.MemoryError{N: n, Workers: min(c.workers, max(1, len(p.Tasks))), Limit: limit, Need: engine.MinMemory(p, c.workers)})
+			pl, err := c.planner(ctx, n)
+			if err == nil {
+				sz := pl.Size()
+				if need := engine.Need(n, sz.Method, sz.Tasks, c.workers); need > limit {
+					err = invalid(&engine.MemoryError{N: n, Method: sz.Method, Workers: c.workers, Tasks: sz.Tasks, Shards: 1, Limit: limit, Need: need})
+				}
 			}
 			if err != nil {
 				yield(Counts{}, err)
 				return
 			}
-			plans = append(plans, p)
+			planners = append(planners, pl)
 			total.Planned += rowWork(n)
-			total.Tasks += len(p.Tasks)
+			total.Tasks += pl.Size().Tasks
 		}
 		row := *c
-		for i, p := range plans {
+		for i, pl := range planners {
+			n := from + i
+			p, err := c.planWith(ctx, pl, n)
+			if err != nil {
+				yield(Counts{}, err)
+				return
+			}
+			planners[i] = nil
 			base := total
 			if c.progress != nil {
 				row.progress = func(pr Progress) {
@@ -101,7 +110,6 @@ func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, 
 				}
 			}
 			counts, err := run(ctx, p, &row)
-			plans[i] = nil // free the plan
 			if !yield(counts, err) || err != nil {
 				return
 			}

@@ -33,7 +33,7 @@ type journalWriter struct {
 // openJournal reads the journal j for the count that h describes into the
 // ledger, and returns a writer that appends to it, with notes for the
 // caller. mine reports whether a task index belongs to this run's shard.
-func openJournal(j Journal, name string, h resultfile.Header, l *ledger, mine func(int) bool) (*journalWriter, []string, error) {
+func openJournal(j Journal, name string, h resultfile.Header, l *ledger) (*journalWriter, []string, error) {
 	size, err := j.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, nil, fmt.Errorf("journal %s: %w", name, err)
@@ -49,6 +49,11 @@ func openJournal(j Journal, name string, h resultfile.Header, l *ledger, mine fu
 			return nil, nil, fmt.Errorf("journal %s: %w", name, err)
 		}
 		got := old.Header
+		if got.Kind == resultfile.Journal && got.N == h.N && got.Method == h.Method && got.Placed == h.Placed && got.Board() == h.Board() &&
+			got.Shard == h.Shard && got.Shards == h.Shards && got.Plan != h.Plan && got.Tool != h.Tool {
+			return nil, nil, invalidf("journal %s was written by nqueens %s for plan %s, whose planning rules differ from this version's (plan %s): finish it with nqueens %s, or count again with another journal",
+				name, got.Tool, got.Plan, h.Plan, got.Tool)
+		}
 		if got.Kind != resultfile.Journal || got.N != h.N || got.Method != h.Method || got.Placed != h.Placed ||
 			got.Board() != h.Board() || got.Plan != h.Plan || got.Shard != h.Shard || got.Shards != h.Shards {
 			return nil, nil, invalidf("journal %s belongs to another count (%s n=%d method=%s placed=%s plan=%s shard=%d/%d), not this one (n=%d method=%s placed=%s plan=%s shard=%d/%d): use another file",
@@ -58,12 +63,9 @@ func openJournal(j Journal, name string, h resultfile.Header, l *ledger, mine fu
 			return nil, nil, fmt.Errorf("journal %s has an end line, which journals never have: it was edited or is not a journal", name)
 		}
 		for k, r := range old.Records {
-			i, err := l.add(r, name)
+			_, err := l.add(r, name)
 			if err != nil {
 				return nil, nil, fmt.Errorf("journal %s: line %d: %w", name, k+2, err)
-			}
-			if !mine(i) {
-				return nil, nil, fmt.Errorf("journal %s: line %d: task %q is not in shard %d/%d", name, k+2, r.ID, h.Shard, h.Shards)
 			}
 		}
 		if d := l.duplicatesNote(); d != "" {

@@ -49,6 +49,9 @@ func (l *ledger) lookup(id string) (int, bool) {
 // already held with other counts.
 func (l *ledger) add(rec resultfile.Record, source string) (int, error) {
 	i, ok := l.lookup(rec.ID)
+	if !ok && l.plan.Shards > 1 {
+		return -1, fmt.Errorf("%s: task %q is not in shard %d/%d of the plan", source, rec.ID, l.plan.Shard, l.plan.Shards)
+	}
 	if !ok {
 		return -1, fmt.Errorf("%s: task %q is not in the plan", source, rec.ID)
 	}

@@ -1,7 +1,9 @@
 package nqueens
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -9,6 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dustin/go-humanize"
+
+	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -66,7 +71,7 @@ func readPieces(files []File) ([]piece, *partition.Plan, []string, error) {
 			return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 		}
 	}
-	plan, err := partition.Make(partition.Job{N: first.N, Method: method, Placed: placed, Piece: partition.Piece(first.Piece), Torus: first.Torus})
+	plan, err := wholePlan(partition.Job{N: first.N, Method: method, Placed: placed, Piece: partition.Piece(first.Piece), Torus: first.Torus})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 	}
@@ -75,6 +80,23 @@ func readPieces(files []File) ([]piece, *partition.Plan, []string, error) {
 			first.Plan, fp, first.N, first.Method, first.Tool)
 	}
 	return ps, plan, notes, nil
+}
+
+// wholePlan makes every task of job's plan, which merge and status check
+// the files against, within the default memory limit.
+func wholePlan(job partition.Job) (*partition.Plan, error) {
+	pl, err := partition.NewPlanner(context.Background(), job)
+	if err != nil {
+		return nil, err
+	}
+	limit, method := engine.DefaultMemory(), pl.Size().Method
+	plan, err := pl.Plan(0, 1, max(1, engine.MaxTasks(job.N, method, 1, limit)))
+	var te *partition.TasksError
+	if errors.As(err, &te) {
+		return nil, fmt.Errorf("checking the files of n = %d (%s) against its plan holds its %d tasks, which needs %s: more than the %s (half of this machine's memory) that merge and status may take",
+			job.N, method, te.Tasks, humanize.IBytes(uint64(engine.Need(job.N, partition.Sym, te.Tasks, 1))), humanize.IBytes(uint64(limit)))
+	}
+	return plan, err
 }
 
 // ledgerOf puts every piece's records in one ledger, checking that each
@@ -87,7 +109,7 @@ func ledgerOf(ps []piece, plan *partition.Plan) (*ledger, error) {
 		var own []int
 		if h.Shards > 1 {
 			if shardOf[h.Shards] == nil {
-				s, err := plan.Shards(h.Shards)
+				s, err := plan.Split(h.Shards)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", p.name, err)
 				}
@@ -147,7 +169,7 @@ func describeMissing(plan *partition.Plan, ps []piece, missing []int) string {
 	msg := fmt.Sprintf("%d of %d tasks are missing (e.g. %s)", len(missing), len(plan.Tasks), strings.Join(ids, ", "))
 	m := ps[0].file.Header.Shards
 	if m > 1 {
-		shardOf, _ := plan.Shards(m)
+		shardOf, _ := plan.Split(m)
 		var gone []int
 		for _, i := range missing {
 			if !slices.Contains(gone, shardOf[i]) {
@@ -249,7 +271,7 @@ func Status(files ...File) (StatusReport, error) {
 	for _, p := range ps {
 		m = max(m, p.file.Header.Shards)
 	}
-	shardOf, err := plan.Shards(m)
+	shardOf, err := plan.Split(m)
 	if err != nil {
 		return StatusReport{}, err
 	}

@@ -24,6 +24,7 @@
 package nqueens
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -266,10 +267,37 @@ func newConfig(opts []Option) (*config, error) {
 	return c, nil
 }
 
-// plan makes the plan for an n×n board under c.
+// plan makes the plan of c's shard of the n×n board, refusing before it
+// holds more tasks than c's memory limit allows.
 func (c *config) plan(ctx context.Context, n int) (*partition.Plan, error) {
-	p, err := partition.MakeContext(ctx, partition.Job{N: n, Method: c.method, Placed: c.placed, Piece: c.piece, Torus: c.torus})
+	pl, err := c.planner(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	return c.planWith(ctx, pl, n)
+}
+
+// planner checks the n×n board's job under c and returns its planner.
+func (c *config) planner(ctx context.Context, n int) (*partition.Planner, error) {
+	pl, err := partition.NewPlanner(ctx, partition.Job{N: n, Method: c.method, Placed: c.placed, Piece: c.piece, Torus: c.torus})
 	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))
+	case err != nil:
+		return nil, invalid(err)
+	}
+	return pl, nil
+}
+
+// planWith makes c's shard of the plan, within c's memory limit.
+func (c *config) planWith(ctx context.Context, pl *partition.Planner, n int) (*partition.Plan, error) {
+	limit, method := c.memoryLimit(), pl.Size().Method
+	p, err := pl.Plan(c.shard, c.shards, max(1, engine.MaxTasks(n, method, c.workers, limit)))
+	var te *partition.TasksError
+	switch {
+	case errors.As(err, &te):
+		return nil, invalid(&engine.MemoryError{N: n, Method: method, Workers: c.workers, Tasks: te.Tasks, Shards: c.shards,
+			Limit: limit, Need: engine.Need(n, method, te.Tasks, c.workers)})
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))
 	case err != nil:
@@ -278,10 +306,13 @@ func (c *config) plan(ctx context.Context, n int) (*partition.Plan, error) {
 	return p, nil
 }
 
+// memoryLimit is c's memory limit, the default if none was set.
+func (c *config) memoryLimit() int64 { return cmp.Or(c.memory, engine.DefaultMemory()) }
+
 // version is the version of this module's code that journals and shard
 // files record; release builds may set it with
 // -ldflags "-X github.com/nqueens/nqueens.version=…".
-var version = "0.2.0"
+var version = "0.3.0"
 
 // Version returns the version of nqueens.
 func Version() string { return version }

@@ -138,7 +138,7 @@ func TestCountInvalid(t *testing.T) {
 		{8, []Option{WithPlaced(Square{Row: 0, Col: 0}), WithMethod(Sym)}, "mirror method only"},
 		{8, []Option{WithPlaced(Square{Row: 8, Col: 0})}, "off the 8×8 board"},
 		{8, []Option{WithGrace(-time.Second)}, "negative"},
-		{16, []Option{WithMethod(Join), WithMemory(100 << 10), WithWorkers(4)}, "too small for the join method"},
+		{16, []Option{WithMethod(Join), WithMemory(100 << 10), WithWorkers(4)}, "too small for n = 16 (join, 3331 tasks)"},
 	} {
 		_, err := Count(ctx, tc.n, tc.opts...)
 		require.Error(t, err, "n=%d", tc.n)

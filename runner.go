@@ -48,32 +48,20 @@ func (e *StoppedError) Error() string {
 
 func (e *StoppedError) Unwrap() error { return e.Cause }
 
-// shardTasks returns the indices of the plan's tasks in shard i of m (all
-// of them for m = 1), in plan order.
-func shardTasks(plan *partition.Plan, i, m int) ([]int, error) {
-	mine := make([]int, 0, len(plan.Tasks))
-	if m <= 1 {
-		for k := range plan.Tasks {
-			mine = append(mine, k)
-		}
-		return mine, nil
+// shardTasks returns the indices of the plan's tasks: the plan holds c's
+// shard alone ([partition.Planner.Plan]).
+func shardTasks(plan *partition.Plan) []int {
+	mine := make([]int, len(plan.Tasks))
+	for k := range mine {
+		mine[k] = k
 	}
-	shardOf, err := plan.Shards(m)
-	if err != nil {
-		return nil, invalid(err)
-	}
-	for k, s := range shardOf {
-		if s == i {
-			mine = append(mine, k)
-		}
-	}
-	return mine, nil
+	return mine
 }
 
 // header describes the plan's shard in journals and shard files.
 func header(plan *partition.Plan, shard, shards int) resultfile.Header {
 	return resultfile.Header{Tool: version, N: plan.N, Method: string(plan.Method), Placed: partition.PlacedString(plan.Placed),
-		Plan: plan.Fingerprint(), Tasks: len(plan.Tasks), Shard: shard, Shards: shards, Piece: string(plan.Piece), Torus: plan.Torus}
+		Plan: plan.Fingerprint(), Tasks: cmp.Or(plan.AllTasks, len(plan.Tasks)), Shard: shard, Shards: shards, Piece: string(plan.Piece), Torus: plan.Torus}
 }
 
 // run counts the plan's shard under c, with the files c names by path
@@ -98,20 +86,17 @@ func run(ctx context.Context, plan *partition.Plan, c *config) (counts Counts, e
 // runOpen counts the plan's shard under c.
 func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, error) {
 	start := time.Now()
-	mine, err := shardTasks(plan, c.shard, c.shards)
-	if err != nil {
-		return Counts{}, err
+	if plan.Shard != c.shard || max(1, plan.Shards) != c.shards {
+		return Counts{}, fmt.Errorf("nqueens: the plan holds shard %d/%d, not %d/%d", plan.Shard, plan.Shards, c.shard, c.shards)
 	}
-	inShard := make([]bool, len(plan.Tasks))
-	for _, i := range mine {
-		inShard[i] = true
-	}
+	mine := shardTasks(plan)
+	var err error
 	l := newLedger(plan)
 	h := header(plan, c.shard, c.shards)
 	var jw *journalWriter
 	var notes []string
 	if c.journal != nil {
-		if jw, notes, err = openJournal(c.journal, c.jname, h, l, func(i int) bool { return inShard[i] }); err != nil {
+		if jw, notes, err = openJournal(c.journal, c.jname, h, l); err != nil {
 			return Counts{}, err
 		}
 		defer jw.close()
@@ -226,7 +211,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	counts.Resumed, counts.Shard, counts.Shards, counts.Notes = resumed, c.shard, c.shards, notes
 	counts.Workers = c.workers
 	counts.Elapsed = time.Since(start)
-	if engine.MinMemory(plan, c.workers) > 0 {
+	if plan.Method == partition.Join {
 		counts.MemoryLimit = cmp.Or(c.memory, engine.DefaultMemory())
 	}
 	if c.out != nil {

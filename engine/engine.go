@@ -107,9 +107,10 @@ type Options struct {
 	// once; nil runs them all.
 	Tasks []int
 	// Memory bounds, in bytes, what the run may take; 0 means
-	// [DefaultMemory]. Only the join method's buffers and cache depend on
-	// it (a smaller limit makes the join slower, never larger; Run
-	// refuses one below [MinMemory] with a [*MemoryError]). While a join
+	// [DefaultMemory]. Run refuses a limit below [MinMemory] (the plan's
+	// tasks and their results, the join's smallest buffers) with a
+	// [*MemoryError]; the join's buffers and cache are sized to it (a
+	// smaller limit makes the join slower, never larger). While a join
 	// runs, the Go runtime's soft memory limit is set to it, so that the
 	// garbage collector keeps the heap within it too.
 	Memory int64
@@ -209,11 +210,11 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 
 	var qc *quarterCache
 	chunk := defaultJoinChunk
+	limit := cmp.Or(opt.Memory, DefaultMemory())
+	if need := MinMemory(plan, workers); limit < need {
+		return Counts{}, &MemoryError{N: plan.N, Method: plan.Method, Workers: workers, Tasks: len(plan.Tasks), Shards: max(1, plan.Shards), Limit: limit, Need: need}
+	}
 	if needsMemory(plan) {
-		limit := cmp.Or(opt.Memory, DefaultMemory())
-		if need := joinMinBytes(plan.N, workers) + planBytes(plan); limit < need {
-			return Counts{}, &MemoryError{N: plan.N, Workers: workers, Limit: limit, Need: need}
-		}
 		mem, err := planJoinMemory(plan.N, workers, limit-planBytes(plan))
 		if err != nil {
 			return Counts{}, err

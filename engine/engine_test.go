@@ -202,7 +202,12 @@ func TestRunErrors(t *testing.T) {
 	var me *engine.MemoryError
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, engine.MinMemory(j, 4), me.Need)
-	assert.Zero(t, engine.MinMemory(p, 4), "sym takes no memory limit")
+	// Sym holds its tasks alone: no join buffers, and refused below that.
+	assert.Equal(t, engine.Need(p.N, partition.Sym, len(p.Tasks), 4), engine.MinMemory(p, 4))
+	assert.Less(t, engine.MinMemory(p, 4), engine.MinMemory(j, 4))
+	_, err = engine.Run(context.Background(), p, engine.Options{Workers: 4, Memory: 1 << 20})
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, partition.Sym, me.Method)
 }
 
 func TestUint128(t *testing.T) {

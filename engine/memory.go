@@ -8,21 +8,32 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// This file decides how much memory a method may take. Only the join keeps
-// memory that grows with the board (pattern buffers per worker, a cache of
-// quarter placements); the backtracking kernels use their stacks alone.
+// This file is the memory model of a count, the one place that says what
+// a count takes: the runtime, the plan's tasks and the ledger that holds
+// their results (per task), and for the join the pattern buffers of each
+// worker and the cache of quarter placements, which grow with the board
+// and are sized to the limit. The backtracking kernels use their stacks
+// alone.
 
-// MemoryError is returned by [Run] when [Options].Memory is below what the
-// plan needs with the given workers.
+// MemoryError is returned when a memory limit is below what a count
+// needs: by [Run] for its plan and workers, and by callers that check a
+// plan's [Need] before making it.
 type MemoryError struct {
 	N, Workers  int
+	Method      partition.Method
+	Tasks       int // the tasks the plan (or shard) holds
+	Shards      int // the shards it is one of (1: the whole board)
 	Limit, Need int64
 }
 
 func (e *MemoryError) Error() string {
-	return fmt.Sprintf("engine: a memory limit of %s is too small for the join method on n = %d with %d workers: it needs at least %s",
-		humanize.IBytes(uint64(e.Limit)), e.N, e.Workers, humanize.IBytes(uint64(e.Need)))
+	return fmt.Sprintf("engine: a memory limit of %s is too small for n = %d (%s, %d tasks) with %d workers: it needs at least %s",
+		humanize.IBytes(uint64(e.Limit)), e.N, e.Method, e.Tasks, e.Workers, humanize.IBytes(uint64(e.Need)))
 }
+
+// PlanHeavy reports whether most of what the count needs is its tasks
+// (so that shards, which hold fewer, are the way to fit it).
+func (e *MemoryError) PlanHeavy() bool { return int64(e.Tasks)*taskBytes*2 > e.Need }
 
 // DefaultMemory is the memory limit [Run] applies when [Options].Memory is
 // 0: half of physical memory, or 4 GiB where that is unknown.
@@ -33,15 +44,41 @@ func DefaultMemory() int64 {
 	return 4 << 30
 }
 
-// MinMemory is the least memory limit with which [Run] accepts the plan on
-// the given number of workers; 0 for plans whose memory does not depend on
-// a limit (every method but join).
-func MinMemory(plan *partition.Plan, workers int) int64 {
-	if !needsMemory(plan) {
-		return 0
+// taskBytes is the memory a count takes per task it holds: the task (80
+// bytes and its ID, about 160 in all in the heap) and the ledger's record
+// of its result (about 60).
+const taskBytes = 224
+
+// Need is the least memory limit a count of an n×n board by method, whose
+// plan (or shard) holds tasks tasks, accepts on the given workers: the
+// runtime, the tasks and their results, and for the join its smallest
+// buffers and the quarter cache's index.
+func Need(n int, method partition.Method, tasks, workers int) int64 {
+	need := runtimeBytes + int64(tasks)*taskBytes
+	if method == partition.Join && n <= joinMaxN {
+		need += int64(min(workers, max(1, tasks)))*joinWorkerBytes(minJoinChunk) + quarterCacheBytes(n)
 	}
-	workers = min(workers, max(1, len(plan.Tasks)))
-	return joinMinBytes(plan.N, workers) + planBytes(plan)
+	return need
+}
+
+// MaxTasks is how many tasks a count of an n×n board by method may hold
+// within limit bytes on the given workers (0 when even none fit).
+func MaxTasks(n int, method partition.Method, workers int, limit int64) int {
+	free := limit - Need(n, method, 0, workers)
+	if method == partition.Join {
+		free -= int64(workers-1) * joinWorkerBytes(minJoinChunk) // Need(0) counted one worker
+	}
+	return int(max(0, free/taskBytes))
+}
+
+// MinMemory is the least memory limit with which [Run] accepts the plan on
+// the given number of workers ([Need] of its tasks).
+func MinMemory(plan *partition.Plan, workers int) int64 {
+	method := plan.Method
+	if !needsMemory(plan) {
+		method = partition.Sym // no join tasks: no join buffers
+	}
+	return Need(plan.N, method, len(plan.Tasks), workers)
 }
 
 // needsMemory reports whether the plan has join tasks.
@@ -54,11 +91,8 @@ func needsMemory(plan *partition.Plan) bool {
 	return false
 }
 
-// planTaskBytes is the memory a plan takes per task, with its ID.
-const planTaskBytes = 160
-
-// planBytes is the memory the plan itself holds.
-func planBytes(plan *partition.Plan) int64 { return int64(len(plan.Tasks)) * planTaskBytes }
+// planBytes is the memory the plan's tasks and their results take.
+func planBytes(plan *partition.Plan) int64 { return int64(len(plan.Tasks)) * taskBytes }
 
 // joinMemory is how a join run uses its memory limit: each worker's pattern
 // buffers (Chunk patterns each, see [joinWorkerBytes]), the quarter cache's
@@ -97,7 +131,7 @@ func planJoinMemory(n, workers int, limit int64) (joinMemory, error) {
 		chunk /= 2
 	}
 	if need := fixed(chunk); need > limit {
-		return joinMemory{}, &MemoryError{N: n, Workers: workers, Limit: limit, Need: need}
+		return joinMemory{}, &MemoryError{N: n, Method: partition.Join, Workers: workers, Shards: 1, Limit: limit, Need: need}
 	}
 	return joinMemory{Chunk: chunk, Fixed: fixed(chunk), CacheBudget: (limit - fixed(chunk)) / 5 * 4}, nil
 }

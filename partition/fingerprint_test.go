@@ -9,7 +9,8 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// TestFingerprintsPinned pins each plan's fingerprint, as journals and shard
+// TestFingerprintsPinned pins each plan's fingerprint (planning rules version 3: costs
+// included, shards as cost ranges), as journals and shard
 // files written by earlier versions record it: a change of plan (and with
 // it of every stored task ID) must be deliberate, with a new Version.
 func TestFingerprintsPinned(t *testing.T) {
@@ -18,30 +19,30 @@ func TestFingerprintsPinned(t *testing.T) {
 		method partition.Method
 		want   string
 	}{
-		{0, partition.Mirror, "3a33151d9b71b3ef9c09a951"},
-		{1, partition.Mirror, "efcdae53a5e68003cf1d10e3"},
-		{5, partition.Mirror, "ca65d73ef7e9aa18551a36ce"},
-		{8, partition.Mirror, "6b96a51ca19dd44b8e719997"},
-		{12, partition.Mirror, "d70ef5291f160be2848a15f7"},
-		{13, partition.Mirror, "0a1e8faa3046202ff4282b13"},
-		{16, partition.Mirror, "9657438f07dd45acbe3767a8"},
-		{17, partition.Mirror, "b59719a3d5350717d228f9a7"},
-		{0, partition.Sym, "8df5cab539153467bbd3d855"},
-		{1, partition.Sym, "0093f5d8589fc1aee99de119"},
-		{5, partition.Sym, "201987f25e280ed3bb01029d"},
-		{8, partition.Sym, "c028b8525f14b2f1450cc291"},
-		{12, partition.Sym, "a7b1c4f494618d3c55c628e5"},
-		{13, partition.Sym, "c0f872669fb0db59269a1c15"},
-		{16, partition.Sym, "de9919f362dd3ee4703fde80"},
-		{17, partition.Sym, "1e3d9bbe71fa7b591e4059ce"},
-		{0, partition.Join, "c4f5501395f2afa0d26ff2e1"},
-		{1, partition.Join, "1a25b6cd4f3b8050e45a0d57"},
-		{5, partition.Join, "aaaa5d668149dab4e9b99cb8"},
-		{8, partition.Join, "26036179ebd9bf801d36e2a0"},
-		{12, partition.Join, "220c19d1612010ee58681dcc"},
-		{13, partition.Join, "14a9c422087fda954001eb52"},
-		{16, partition.Join, "da4ad9766afea0abf595d65c"},
-		{17, partition.Join, "d7a8b0e8c73e54944117f3b3"},
+		{0, partition.Mirror, "f5ece7cb197e86d3c097c32b"},
+		{1, partition.Mirror, "d142415fe4006d5c6ee4e870"},
+		{5, partition.Mirror, "9f79add05cf14095740c6a10"},
+		{8, partition.Mirror, "69caf67055c6d58c233b57ae"},
+		{12, partition.Mirror, "c24d28858b3ab89fb2a33be1"},
+		{13, partition.Mirror, "c96a222d95cb61792d227fe8"},
+		{16, partition.Mirror, "5664f7d9f8420809455d06fc"},
+		{17, partition.Mirror, "a7ee04eb6a63737c5cad5949"},
+		{0, partition.Sym, "0453f3ae3445944d5678e0d6"},
+		{1, partition.Sym, "94a2c6adb483bb5a4a1b4b57"},
+		{5, partition.Sym, "502c54ec5a158daddf3dd65f"},
+		{8, partition.Sym, "9480e4ab8a7de4c7417518ea"},
+		{12, partition.Sym, "31da2369dfe8a6c4feb38676"},
+		{13, partition.Sym, "2427113fe83058bb036846e9"},
+		{16, partition.Sym, "817587c8f5fb8581b2c3d342"},
+		{17, partition.Sym, "b4ca631842d0a7c950432c01"},
+		{0, partition.Join, "57ff08d5d43b2db22b4922c4"},
+		{1, partition.Join, "5b1e51cdddb44c4e8f2cf809"},
+		{5, partition.Join, "49074b83e0ada6e87f740157"},
+		{8, partition.Join, "1a0ea8f7cd629c33c93041b0"},
+		{12, partition.Join, "ca7ab7fd151ed93a0450d792"},
+		{13, partition.Join, "6e644e1f3ec8e4ccbcc76e24"},
+		{16, partition.Join, "85babfffdeeae902ed1825dc"},
+		{17, partition.Join, "e800afdad75a35a94da31161"},
 	} {
 		p, err := partition.Make(partition.Job{N: tc.n, Method: tc.method})
 		require.NoError(t, err)
@@ -52,7 +53,7 @@ func TestFingerprintsPinned(t *testing.T) {
 	for _, placed := range [][]partition.Square{{{Row: 0, Col: 1}, {Row: 3, Col: 2}}, {{Row: 3, Col: 2}, {Row: 0, Col: 1}}} {
 		p, err := partition.Make(partition.Job{N: 10, Method: partition.Mirror, Placed: placed})
 		require.NoError(t, err)
-		assert.Equal(t, "3cb3c2c86aeb03ba2450d06e", p.Fingerprint(), "placed %v", placed)
+		assert.Equal(t, "1bcc32bddd8a4e988657de97", p.Fingerprint(), "placed %v", placed)
 	}
 }
 
@@ -68,6 +69,6 @@ func TestMakeAuto(t *testing.T) {
 	p, err := partition.Make(partition.Job{N: 8, Placed: []partition.Square{{Row: 0, Col: 0}}})
 	require.NoError(t, err)
 	assert.Equal(t, partition.Mirror, p.Method, "placed queens: mirror")
-	_, err = p.Shards(0)
+	_, err = p.Split(0)
 	assert.ErrorIs(t, err, partition.ErrShard)
 }

@@ -1,18 +1,16 @@
 package partition
 
 import (
-	"context"
 	"fmt"
-	"math"
 	"math/bits"
-	"slices"
 )
 
 // JoinMaxN is the largest board the join method plans: its kernel keeps the
 // 2n-1 diagonals of each direction in a uint64.
 const JoinMaxN = 32
 
-// joinTasks plans the join method (the kernel is engine/join.go).
+// The join method's plan (the kernel is engine/join.go; the tasks stream
+// from source.eachJoin).
 //
 // The board is cut into a west half (columns 0..h-1, h = n/2) and an east
 // half (columns n-h..n-1); for odd n the middle column between them holds one
@@ -29,49 +27,6 @@ const JoinMaxN = 32
 // 2), and only the mirror acts on its row sets; a queen in the centre keeps
 // both maps. That is 4 of the 8 symmetries of the square; the other 4
 // (transpositions) do not keep the cut between west and east.
-func joinTasks(ctx context.Context, n int) ([]Task, error) {
-	if n > JoinMaxN {
-		return nil, fmt.Errorf("%w: %d is too large for the join method (accepted: 0..%d; sym and mirror accept up to %d)", ErrSize, n, JoinMaxN, MaxN)
-	}
-	h := n / 2
-	all := below(n)
-	width := (n + 3) / 4
-	tasks := symmetricTasks(n)
-	// Room for every task up front: the tasks are large and many.
-	splits := binomial(n-n%2, h) / 4
-	if n%2 == 1 {
-		// Each row of the middle queen but the centre's: C(n-1, h)/2
-		// orbits; the centre's C(n-1, h)/4.
-		splits = uint64(2*h+1) * binomial(n-1, h) / 4
-	}
-	// (Row sets that are their own images add a few orbits.)
-	tasks = slices.Grow(tasks, int(splits+splits/32)+8)
-	wk := &walker{ctx: ctx, rules: Queen.Rules(false)}
-	if n%2 == 0 {
-		forEachSubset(wk, all, h, func(e uint64) {
-			if w := orbit(e, all, n, true); w > 0 {
-				tasks = append(tasks, Task{ID: fmt.Sprintf("e%0*x", width, e), Kind: Halves, Weight: w,
-					Cost: joinCost(e, all&^e, -1), Rows: e, Middle: -1})
-			}
-		})
-		return tasks, wk.err
-	}
-	for a := 0; a <= h; a++ {
-		rest := all &^ (1 << uint(a))
-		flip := a == h // the centre queen keeps the up-down flip
-		forEachSubset(wk, rest, h, func(e uint64) {
-			w := orbit(e, rest, n, flip)
-			if a < h {
-				w *= 2 // and the middle queen in row n-1-a
-			}
-			if w > 0 {
-				tasks = append(tasks, Task{ID: fmt.Sprintf("m%d:e%0*x", a, width, e), Kind: Halves, Weight: w,
-					Cost: joinCost(e, rest&^e, a), Rows: e, Middle: int8(a)})
-			}
-		})
-	}
-	return tasks, wk.err
-}
 
 // symmetricTasks counts the solutions equal to their 180° and to their 90°
 // rotation, one task per column of the row-0 queen (one task for n = 0):
@@ -95,52 +50,67 @@ func symmetricTasks(n int) []Task {
 	return tasks
 }
 
-// forEachSubset calls f with every k-element subset of set, in increasing
-// numeric order, until w stops.
-func forEachSubset(w *walker, set uint64, k int, f func(uint64)) {
-	var rec func(rest uint64, k int, acc uint64)
-	rec = func(rest uint64, k int, acc uint64) {
-		if w.stopped() {
-			return
-		}
-		if k == 0 {
-			f(acc)
-			return
-		}
-		if bits.OnesCount64(rest) < k {
-			return
-		}
-		// Subsets without the highest element come first numerically.
-		hi := uint64(1) << uint(63-bits.LeadingZeros64(rest))
-		rec(rest&^hi, k, acc)
-		rec(rest&^hi, k-1, acc|hi)
+// forEachSubset calls f with every k-element subset of the first m bits,
+// in increasing numeric order, until f returns false or w stops; with skip
+// ≥ 0 each subset has a zero inserted at bit skip (subsets of the m+1 bits
+// without it, in the same order).
+func forEachSubset(w *walker, m, k, skip int, f func(uint64) bool) {
+	if k > m {
+		return
 	}
-	rec(set, k, 0)
+	low := below(max(skip, 0))
+	for x := below(k); x>>uint(m) == 0; {
+		e := x
+		if skip >= 0 {
+			e = x&low | (x&^low)<<1
+		}
+		if w.stopped() || !f(e) {
+			return
+		}
+		if x == 0 {
+			return
+		}
+		// The next subset of k bits (Gosper): the lowest run of ones
+		// moves up by one, the rest of it back to the bottom.
+		c := x & -x
+		r := x + c
+		if r == 0 {
+			return // past bit 63
+		}
+		x = r | ((x^r)>>2)>>uint(bits.TrailingZeros64(c))
+	}
 }
 
 // orbit returns the size of e's orbit under the mirror (complement within
 // rows) and, if flip, the up-down flip of an n-row board, when e is the
 // orbit's least member; 0 otherwise.
 func orbit(e, rows uint64, n int, flip bool) uint64 {
-	images := []uint64{e, rows &^ e}
-	if flip {
-		r := reverse(e, n)
-		images = append(images, r, rows&^r)
+	m := rows &^ e
+	if m < e {
+		return 0
 	}
-	var distinct []uint64
-	for _, x := range images {
-		if x < e {
-			return 0
+	if !flip {
+		if m == e {
+			return 1
 		}
-		seen := false
-		for _, y := range distinct {
-			seen = seen || x == y
-		}
-		if !seen {
-			distinct = append(distinct, x)
-		}
+		return 2
 	}
-	return uint64(len(distinct))
+	r := reverse(e, n)
+	rm := rows &^ r
+	if r < e || rm < e {
+		return 0
+	}
+	k := uint64(1)
+	if m != e {
+		k++
+	}
+	if r != e && r != m {
+		k++
+	}
+	if rm != e && rm != m && rm != r {
+		k++
+	}
+	return k
 }
 
 // reverse maps row r to row n-1-r.
@@ -148,45 +118,14 @@ func reverse(rows uint64, n int) uint64 {
 	return bits.Reverse64(rows) >> uint(64-n)
 }
 
-// joinCost estimates a join task's work, the number of west-east pairs the
-// kernel compares, from its row sets (and the middle queen's row mid, or
-// -1): h! placements per half ignoring diagonals, times the chance that no
-// two of a half's queens share one and that none shares one with the
-// middle queen. Its rank correlation with measured task times is 0.74-0.78
-// at n = 16 and 0.80 at n = 17 (0.57 without the middle queen's term).
-func joinCost(east, west uint64, mid int) uint64 {
-	c := halfPlacements(east, mid) * halfPlacements(west, mid)
-	return uint64(max(1, math.Round(c/64)))
-}
-
-// halfPlacements estimates how many ways h queens fit in h columns, one in
-// each of the given rows: h! permutations; for each pair of rows d apart a
-// chance of 1 - 2(h-d)/(h(h-1)) that their queens share no diagonal; for
-// each row within h of the middle queen's, 1 - 1/h that its queen avoids
-// the one square of the half that queen attacks there.
-func halfPlacements(rows uint64, mid int) float64 {
-	var buf [64]int
-	r := buf[:0]
-	for x := rows; x != 0; x &= x - 1 {
-		r = append(r, bits.TrailingZeros64(x))
-	}
-	h := len(r)
-	p := 1.0
-	for i := 2; i <= h; i++ {
-		p *= float64(i)
-	}
-	for i := range r {
-		for j := i + 1; j < len(r); j++ {
-			if d := r[j] - r[i]; d < h {
-				p *= 1 - 2*float64(h-d)/float64(h*(h-1))
-			}
-		}
-		if d := r[i] - mid; mid >= 0 && h > 0 && max(d, -d) <= h {
-			p *= 1 - 1/float64(h)
-		}
-	}
-	return p
-}
+// A join task's cost estimates its work, the number of west-east pairs
+// the kernel compares, from its row sets (and the middle queen's row mid,
+// or -1): h! placements per half ignoring diagonals, times the chance that
+// no two of a half's queens share one (1 - 2(h-d)/(h(h-1)) for each pair
+// of rows d < h apart) and that none shares one with the middle queen
+// (1 - 1/h for each row within h of it). Its rank correlation with
+// measured task times is 0.74-0.78 at n = 16 and 0.80 at n = 17 (0.57
+// without the middle queen's term). joinCoster in stream.go computes it.
 
 // binomial is n choose k.
 func binomial(n, k int) uint64 {

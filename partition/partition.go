@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -22,7 +23,7 @@ const MaxN = 64
 // Version identifies the planning rules. It changes whenever a plan for the
 // same n and method would come out different, so stored task IDs from an
 // older version are never mistaken for current ones.
-const Version = 2
+const Version = 3
 
 // Method names a way of counting.
 type Method string
@@ -153,7 +154,16 @@ type Plan struct {
 	// Depth is the number of rows the task prefixes fix (some may be shorter
 	// when a board is tiny).
 	Depth int
-	Tasks []Task
+	// Tasks are the plan's tasks, or those of shard Shard of Shards alone
+	// ([MakeShard]), in plan order.
+	Tasks         []Task
+	Shard, Shards int
+	// AllTasks and AllCost are the whole plan's number of tasks and total
+	// cost, a shard's or not.
+	AllTasks int
+	AllCost  uint64
+	// fingerprint is the whole plan's (see [Plan.Fingerprint]).
+	fingerprint string
 }
 
 // Rules returns the attacks of the plan's pieces.
@@ -244,9 +254,17 @@ func joinNames[T ~string](all []T) string {
 // queens are placed or every solution is to be listed.
 func Make(job Job) (*Plan, error) { return MakeContext(context.Background(), job) }
 
-// MakeContext is [Make] that stops with ctx's error when ctx is done:
-// planning a large board takes a while (n = 64 about a minute).
+// MakeContext is [Make] that stops with ctx's error when ctx is done.
+// It holds every task of the plan: [Size] tells how many there are
+// before any is made, and [MakeShard] makes one shard's alone.
 func MakeContext(ctx context.Context, job Job) (*Plan, error) {
+	return MakeShard(ctx, job, 0, 1)
+}
+
+// prepare checks job, resolves its method and pieces, and returns the
+// source of its tasks (for prefix methods after choosing the depth, a
+// walk that counts prefixes and holds none).
+func prepare(ctx context.Context, job Job) (*source, error) {
 	if job.N < 0 || job.N > MaxN {
 		return nil, fmt.Errorf("%w: %d (accepted: 0..%d)", ErrSize, job.N, MaxN)
 	}
@@ -275,16 +293,17 @@ func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 	if len(job.Placed) > 0 {
 		job.Placed = canonical(job.Placed)
 	}
-	var seeds []seed
+	job.Piece = piece
+	src := &source{job: job, w: &walker{ctx: ctx, rules: rules}}
 	switch {
 	case job.Method != Mirror && job.Method != Sym && job.Method != Join:
 		return nil, fmt.Errorf("%w %q", ErrMethod, job.Method)
 	case job.Method == Join && len(job.Placed) == 0 && !job.Every:
-		tasks, err := joinTasks(ctx, job.N)
-		if err != nil {
-			return nil, err
+		if job.N > JoinMaxN {
+			return nil, fmt.Errorf("%w: %d is too large for the join method (accepted: 0..%d; sym and mirror accept up to %d)", ErrSize, job.N, JoinMaxN, MaxN)
 		}
-		return &Plan{N: job.N, Method: Join, Piece: Queen, Tasks: tasks}, nil
+		src.join = true
+		return src, nil
 	case len(job.Placed) > 0 || job.Every:
 		if job.Method != Mirror {
 			return nil, ErrPlacedMethod
@@ -292,30 +311,27 @@ func MakeContext(ctx context.Context, job Job) (*Plan, error) {
 		if err := CheckPlacement(job.N, job.Placed); err != nil {
 			return nil, err
 		}
-		seeds = placedSeeds(job.N, job.Placed, !job.Every, rules)
+		src.seeds = placedSeeds(job.N, job.Placed, !job.Every, rules)
 	case job.Method == Mirror:
-		seeds = mirrorSeeds(job.N)
+		src.seeds = mirrorSeeds(job.N)
 	default:
-		seeds = symSeeds(job.N)
+		src.seeds = symSeeds(job.N)
 	}
-	w := &walker{ctx: ctx, rules: rules}
+	if !rules.Queen() {
+		for i := range src.seeds {
+			src.seeds[i].kind = CountPieces
+		}
+	}
 	// Listing is one search in order: a few tasks keep its plan small
 	// (and quick) at any n.
-	depth := min(2, job.N)
+	src.depth = min(2, job.N)
 	if !job.Every && !rules.Rook() { // rooks' tasks are closed forms: two rows suffice
-		depth = chooseDepth(w, job.N, seeds)
+		src.depth, src.tasks = chooseDepth(src.w, job.N, src.seeds)
 	}
-	p := &Plan{N: job.N, Method: job.Method, Piece: piece, Torus: job.Torus, Placed: job.Placed, Depth: depth}
-	for _, s := range seeds {
-		if !rules.Queen() {
-			s.kind = CountPieces
-		}
-		p.Tasks = expand(w, job.N, s, s.depth(depth), p.Tasks)
+	if src.w.err != nil {
+		return nil, src.w.err
 	}
-	if w.err != nil {
-		return nil, w.err
-	}
-	return p, nil
+	return src, nil
 }
 
 // seed is a family of tasks: a fixed prefix, the columns allowed in the rows
@@ -365,22 +381,27 @@ const maxTasks = 1 << 22
 // chooseDepth returns the shallowest prefix depth (at least 2) giving
 // targetTasks(n) tasks, or the deepest one below maxTasks when the next
 // level would jump past it.
-func chooseDepth(w *walker, n int, seeds []seed) int {
+func chooseDepth(w *walker, n int, seeds []seed) (depth, tasks int) {
 	target := targetTasks(n)
-	depth := 2
-	for ; depth < maxDepth(n) && depth < n && w.err == nil; depth++ {
+	count := func(depth int) int {
 		total := 0
 		for _, s := range seeds {
 			total += countPrefixes(w, n, s, s.depth(depth))
 		}
+		return total
+	}
+	prev := -1
+	for depth = 2; depth < maxDepth(n) && depth < n && w.err == nil; depth++ {
+		total := count(depth)
 		if total >= target {
 			if total > maxTasks && depth > 2 {
-				return depth - 1
+				return depth - 1, prev
 			}
-			break
+			return depth, total
 		}
+		prev = total
 	}
-	return depth
+	return depth, count(depth)
 }
 
 // board tracks the attacks of the pieces placed, in the engine's
@@ -481,33 +502,21 @@ func countPrefixes(w *walker, n int, s seed, depth int) int {
 	return k
 }
 
-// expand appends the seed's tasks at the given depth to tasks, in
-// lexicographic order of their prefixes.
-func expand(w *walker, n int, s seed, depth int, tasks []Task) []Task {
-	prefixes(w, n, s, depth, func(b board, prefix []uint8) {
-		tasks = append(tasks, Task{
-			ID:     s.tag + taskID(prefix),
-			Kind:   s.kind,
-			Weight: s.weight,
-			Cost:   estimate(b, s.bans, 2),
-			Prefix: append([]uint8(nil), prefix...),
-			Bans:   s.bans,
-			Flip:   s.flip,
-		})
-	})
-	return tasks
-}
-
-// estimate is a task's cost: one plus the number of ways to place the next
-// `rows` queens, a cheap probe that tracks the size of the subtree well
-// enough to order and balance tasks.
-func estimate(b board, ban *Bans, rows int) uint64 {
-	if rows == 0 || b.row >= b.n {
+// estimate is a prefix task's cost: one plus the number of ways to place
+// the next two queens, a cheap probe that tracks the size of the subtree
+// well enough to order and balance tasks. (The second row's placements are
+// counted with a popcount, not made.)
+func estimate(b board, ban *Bans) uint64 {
+	if b.row >= b.n {
 		return 1
 	}
 	total := uint64(1)
 	for f := b.free(ban); f != 0; f &= f - 1 {
-		total += estimate(b.place(uint8(trailingZeros(f))), ban, rows-1)
+		next := b.place(uint8(trailingZeros(f)))
+		total++
+		if next.row < next.n {
+			total += uint64(bits.OnesCount64(next.free(ban)))
+		}
 	}
 	return total
 }

@@ -87,21 +87,25 @@ func TestShardBalance(t *testing.T) {
 	p, err := partition.Make(partition.Job{N: 14, Method: partition.Sym})
 	require.NoError(t, err)
 	for _, m := range []int{2, 8, 64} {
-		shard, err := p.Shards(m)
+		shard, err := p.Split(m)
 		require.NoError(t, err)
-		again, _ := p.Shards(m)
+		again, _ := p.Split(m)
 		assert.Equal(t, shard, again, "deterministic")
 		load := make([]uint64, m)
-		var max uint64
+		var max, total uint64
 		for i, s := range shard {
 			load[s] += p.Tasks[i].Cost
+			total += p.Tasks[i].Cost
 			max = std(max, p.Tasks[i].Cost)
+			if i > 0 {
+				assert.GreaterOrEqual(t, s, shard[i-1], "m=%d: shards are contiguous ranges of the plan", m)
+			}
 		}
-		lo, hi := load[0], load[0]
-		for _, l := range load {
-			lo, hi = min(lo, l), std(hi, l)
+		for s, l := range load {
+			// Each shard holds the tasks whose midpoints fall in its share.
+			share := float64(total) / float64(m)
+			assert.InDelta(t, share, float64(l), float64(max), "m=%d: shard %d within one task's cost of its share", m, s)
 		}
-		assert.LessOrEqual(t, hi-lo, max, "m=%d: shards within one task's cost of each other", m)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -233,8 +234,7 @@ func countError(err error) error {
 		return fmt.Errorf("%s: %w", flag, fe.Err)
 	}
 	if errors.As(err, &me) {
-		return usagef("--memory %s is too small for the join method on n = %d with %d workers: it needs at least %s (raise --memory, use fewer workers with -j, or --method sym)",
-			humanize.IBytes(uint64(me.Limit)), me.N, me.Workers, humanize.IBytes(uint64(me.Need)))
+		return usagef("%s", memoryMessage(me))
 	}
 	return err
 }
@@ -301,4 +301,32 @@ func writeLine(w io.Writer, s string) error {
 		return fmt.Errorf("writing the result: %w", err)
 	}
 	return nil
+}
+
+// memoryMessage words a memory refusal with the flags that would fit it.
+func memoryMessage(me *engine.MemoryError) string {
+	ways := []string{"raise --memory"}
+	if fit := engine.MaxTasks(me.N, me.Method, me.Workers, me.Limit); fit > 0 && me.PlanHeavy() {
+		// Shards hold fewer tasks; they differ in size, so leave room.
+		m := 2
+		for m < 1<<30 && m*fit < 4*me.Tasks*me.Shards {
+			m *= 2
+		}
+		ways = append(ways, fmt.Sprintf("count it in %d or more shards (--shard I/M, then nqueens merge)", m))
+	}
+	if me.Method == partition.Join && me.Workers > 1 {
+		ways = append(ways, "use fewer workers with -j")
+	}
+	if me.Method == partition.Join {
+		ways = append(ways, "--method sym")
+	}
+	if len(ways) > 1 {
+		ways[len(ways)-1] = "or " + ways[len(ways)-1]
+	}
+	what := "the whole board"
+	if me.Shards > 1 {
+		what = fmt.Sprintf("a shard of %d", me.Shards)
+	}
+	return fmt.Sprintf("--memory %s is too small for n = %d by %s (%s: %s tasks) with %d workers: it needs at least %s (%s)",
+		humanize.IBytes(uint64(me.Limit)), me.N, me.Method, what, humanize.Comma(int64(me.Tasks)), me.Workers, humanize.IBytes(uint64(me.Need)), strings.Join(ways, ", "))
 }
