@@ -378,7 +378,9 @@ func (pl *Planner) Stats(m int) (Stats, error) {
 		s := shardOf(before, t.Cost, st.Cost, m)
 		before += t.Cost
 		if s != cur {
-			flush()
+			if tasks > 0 {
+				flush()
+			}
 			cur, tasks, cost = s, 0, 0
 		}
 		tasks++
@@ -463,6 +465,9 @@ func joinTaskCount(n int) int {
 		full += binomial(h, h/2)
 	}
 	full /= 4
+	if h == 0 {
+		full = 1 // the empty set, which the complement fixes too
+	}
 	k := full
 	if n%2 == 1 {
 		// Each middle row a < h pairs with n-1-a: the mirror alone, which

@@ -1,0 +1,156 @@
+package partition_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/partition"
+)
+
+// streamJobs are the plans the streamed planner is checked on: every
+// method, placed queens, listing plans and other pieces.
+func streamJobs() []partition.Job {
+	var jobs []partition.Job
+	for n := 0; n <= 16; n++ {
+		for _, m := range partition.Methods {
+			jobs = append(jobs, partition.Job{N: n, Method: m})
+		}
+	}
+	for _, n := range []int{17, 19} {
+		jobs = append(jobs, partition.Job{N: n, Method: partition.Join})
+	}
+	for n := 5; n <= 11; n += 3 {
+		jobs = append(jobs,
+			partition.Job{N: n, Placed: []partition.Square{{Row: 1, Col: 2}}},
+			partition.Job{N: n, Every: true},
+			partition.Job{N: n, Piece: partition.Knight},
+			partition.Job{N: n, Torus: true})
+	}
+	return jobs
+}
+
+// TestShardsStreamed checks each shard made alone against the whole plan:
+// the same tasks in the same order, the split [Plan.Split] computes, the
+// whole plan's fingerprint, count and cost, and every task in exactly one
+// shard.
+func TestShardsStreamed(t *testing.T) {
+	ctx := context.Background()
+	for _, job := range streamJobs() {
+		if testing.Short() && job.N > 12 {
+			continue
+		}
+		name := fmt.Sprintf("n=%d/%s/placed=%v/every=%v/%s/torus=%v", job.N, job.Method, job.Placed, job.Every, job.Piece, job.Torus)
+		whole, err := partition.Make(job)
+		require.NoError(t, err, name)
+		assert.Equal(t, len(whole.Tasks), whole.AllTasks, name)
+		assert.Equal(t, whole.Cost(), whole.AllCost, name)
+		pl, err := partition.NewPlanner(ctx, job)
+		require.NoError(t, err, name)
+		assert.Equal(t, len(whole.Tasks), pl.Size().Tasks, "%s: Size before planning", name)
+		for _, m := range []int{1, 2, 7, 64} {
+			split, err := whole.Split(m)
+			require.NoError(t, err)
+			var union []partition.Task
+			for i := range m {
+				s, err := pl.Plan(i, m, 0)
+				require.NoError(t, err)
+				assert.Equal(t, whole.Fingerprint(), s.Fingerprint(), "%s shard %d/%d", name, i, m)
+				assert.Equal(t, whole.AllTasks, s.AllTasks)
+				assert.Equal(t, whole.AllCost, s.AllCost)
+				for _, task := range s.Tasks {
+					assert.Equal(t, i, split[len(union)], "%s: task %s in shard %d/%d", name, task.ID, i, m)
+					union = append(union, task)
+				}
+			}
+			require.Equal(t, whole.Tasks, union, "%s: the union of %d shards is the plan, in order", name, m)
+			st, err := pl.Stats(m)
+			require.NoError(t, err)
+			assert.Equal(t, whole.Fingerprint(), st.Fingerprint, name)
+			assert.Equal(t, whole.AllCost, st.Cost, name)
+			counts := make([]int, m)
+			for _, s := range split {
+				counts[s]++
+			}
+			lo, hi, empty := len(whole.Tasks), 0, 0
+			for _, k := range counts {
+				lo, hi = min(lo, k), max(hi, k)
+				if k == 0 {
+					empty++
+				}
+			}
+			if len(whole.Tasks) > 0 {
+				assert.Equal(t, []int{lo, hi, empty}, []int{st.MinTasks, st.MaxTasks, st.Empty}, "%s: Stats of %d shards", name, m)
+			}
+		}
+	}
+}
+
+// TestPlanBound checks that a plan or shard over its bound of tasks holds
+// none and says how many it would hold.
+func TestPlanBound(t *testing.T) {
+	pl, err := partition.NewPlanner(context.Background(), partition.Job{N: 14, Method: partition.Join})
+	require.NoError(t, err)
+	_, err = pl.Plan(0, 1, 10)
+	var te *partition.TasksError
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, pl.Size().Tasks, te.Tasks)
+	assert.ErrorIs(t, err, partition.ErrTooLarge)
+	s, err := pl.Plan(1, 4, 0)
+	require.NoError(t, err)
+	_, err = pl.Plan(1, 4, len(s.Tasks)-1)
+	require.ErrorAs(t, err, &te)
+	assert.Equal(t, len(s.Tasks), te.Tasks)
+	_, err = pl.Plan(1, 4, len(s.Tasks))
+	assert.NoError(t, err)
+	_, err = pl.Plan(4, 4, 0)
+	assert.ErrorIs(t, err, partition.ErrShard)
+}
+
+// TestJoinTaskCount checks the join's closed-form task count against the
+// plan, and that large boards are sized without being planned.
+func TestJoinTaskCount(t *testing.T) {
+	for n := 0; n <= 22; n++ {
+		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		require.NoError(t, err)
+		pl, err := partition.NewPlanner(context.Background(), partition.Job{N: n, Method: partition.Join})
+		require.NoError(t, err)
+		assert.Equal(t, len(p.Tasks), pl.Size().Tasks, "n=%d", n)
+	}
+	for n, want := range map[int]int{27: 70206152, 29: 290850362, 31: 1202169034, 32: 150289763} {
+		pl, err := partition.NewPlanner(context.Background(), partition.Job{N: n})
+		require.NoError(t, err)
+		assert.Equal(t, want, pl.Size().Tasks, "n=%d", n)
+	}
+}
+
+// TestSample checks that a sample is reproducible, of distinct tasks of
+// the plan, and the whole plan when it asks for as many.
+func TestSample(t *testing.T) {
+	pl, err := partition.NewPlanner(context.Background(), partition.Job{N: 13, Method: partition.Join})
+	require.NoError(t, err)
+	p, err := pl.Plan(0, 1, 0)
+	require.NoError(t, err)
+	a, cost, err := pl.Sample(100, 1)
+	require.NoError(t, err)
+	assert.Equal(t, p.AllCost, cost)
+	b, _, _ := pl.Sample(100, 1)
+	assert.Equal(t, a, b, "same seed, same sample")
+	c, _, _ := pl.Sample(100, 2)
+	assert.NotEqual(t, a, c, "another seed, another sample")
+	assert.InDelta(t, 100, len(a), 40)
+	ids := map[string]bool{}
+	for _, t := range p.Tasks {
+		ids[t.ID] = true
+	}
+	seen := map[string]bool{}
+	for _, task := range a {
+		assert.True(t, ids[task.ID] && !seen[task.ID], "task %s drawn once, from the plan", task.ID)
+		seen[task.ID] = true
+	}
+	all, _, _ := pl.Sample(len(p.Tasks), 1)
+	assert.ElementsMatch(t, p.Tasks, all)
+}
