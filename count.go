@@ -21,6 +21,9 @@ func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
 	if err != nil {
 		return Counts{}, err
 	}
+	if c.sample != 0 {
+		return Counts{}, invalidf("nqueens: WithSample is an option of Estimate, not of Count")
+	}
 	plan, err := c.plan(ctx, n)
 	if err != nil {
 		return Counts{}, err
@@ -58,6 +61,8 @@ func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, 
 		c, err := newConfig(opts)
 		switch {
 		case err != nil:
+		case c.sample != 0:
+			err = invalidf("nqueens: WithSample is an option of Estimate, not of Table")
 		case c.journal != nil || c.jpath != "" || c.shards > 1 || c.out != nil || c.outPath != "":
 			err = invalidf("nqueens: a table takes no journal or shard")
 		case from < 0 || to > MaxN || from > to:

@@ -131,6 +131,7 @@ type config struct {
 	check    bool
 	piece    Piece
 	torus    bool
+	sample   time.Duration // Estimate's
 }
 
 // WithMethod sets the counting method (default [Auto]).

@@ -139,6 +139,11 @@ func TestCountInvalid(t *testing.T) {
 		{8, []Option{WithPlaced(Square{Row: 8, Col: 0})}, "off the 8×8 board"},
 		{8, []Option{WithGrace(-time.Second)}, "negative"},
 		{16, []Option{WithMethod(Join), WithMemory(100 << 10), WithWorkers(4)}, "too small for n = 16 (join, 3331 tasks)"},
+		// Refused at once, before planning: the whole plan would not fit.
+		{29, []Option{WithMemory(4 << 30)}, "too small for n = 29 (join, 290850362 tasks)"},
+		{31, []Option{WithMethod(Join), WithMemory(4 << 30)}, "too small for n = 31 (join, 1202169034 tasks)"},
+		{40, []Option{WithMethod(Sym), WithMemory(30 << 20)}, "too small for n = 40 (sym, "},
+		{8, []Option{WithSample(time.Second)}, "option of Estimate"},
 	} {
 		_, err := Count(ctx, tc.n, tc.opts...)
 		require.Error(t, err, "n=%d", tc.n)

@@ -280,7 +280,7 @@ func parseMethod(s string) (nqueens.Method, error) {
 
 // memoryFlag registers --memory, the join method's memory limit.
 func memoryFlag(fs *pflag.FlagSet, p *string) {
-	fs.StringVar(p, "memory", "", "memory the join method may use, e.g. 8GiB or 500MB (default: half of physical memory)")
+	fs.StringVar(p, "memory", "", "memory the count may use, planning included, e.g. 8GiB or 500MB (default: half of physical memory)")
 }
 
 // memoryLimit parses --memory; empty means the library's default (0).

@@ -36,7 +36,7 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("unknown command %q (commands: count, merge, status, table, bench, solve, list, verify, version; see --help)", args[0])
+				return usagef("unknown command %q (commands: count, plan, merge, status, table, bench, solve, list, verify, version; see --help)", args[0])
 			}
 			return cmd.Help()
 		},
@@ -48,7 +48,7 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 	root.SetContext(ctx)
 	root.SetFlagErrorFunc(flagError)
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(countCmd(), mergeCmd(), statusCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd())
+	root.AddCommand(countCmd(), planCmd(), mergeCmd(), statusCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd())
 	err := root.ExecuteContext(ctx)
 	if err != nil && !started {
 		var u *usageError

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/report"
+)
+
+func planCmd() *cobra.Command {
+	var (
+		method, memory, place string
+		workers, shards       int
+		asJSON                bool
+		sample                time.Duration
+		pieces                pieceFlags
+	)
+	cmd := &cobra.Command{
+		Use:   "plan N",
+		Short: "Say what counting the N×N board will cost, before it starts",
+		Long: `plan describes the count that 'nqueens count N' with the same flags would
+run, without counting: the plan's tasks and fingerprint, its estimated
+work, how the tasks fall into --shards M shards (the split --shard I/M
+counts), and the memory the largest shard (or the whole board) needs on
+-j workers. It walks the plan twice and holds none of it (n = 27 by join,
+70 million tasks: about 15 s and 30 MB here).
+
+--sample DURATION counts a random sample of the tasks on one worker for
+about that long (at least one task) and estimates the core-seconds of the
+whole board on this machine, with a 95% interval from the sample's
+spread; the sample depends only on the plan, so every machine counts the
+same tasks. At n = 18..21 a 10 s sample came within 30% of the measured
+time (docs/performance.md).
+
+--json prints one object: n, method, tasks, estimated_work (a decimal
+string, in the planner's units), plan (the fingerprint), shards,
+tasks_per_shard_min/_mean/_max, empty_shards, workers, memory_per_shard
+and memory_per_worker (bytes), and with a sample sampled_tasks,
+sample_seconds, estimated_core_seconds, its _low and _high bounds and
+estimated_core_seconds_per_shard.`,
+		Example: "  nqueens plan 27 --shards 100000\n  nqueens plan 21 --sample 10s\n  nqueens plan 25 --shards 4096 --sample 30s --json\n  nqueens plan 30 --method sym -j 64",
+		Args:    exactArgs(1, "one board size N"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkEmpty(cmd, "place", "memory", "piece"); err != nil {
+				return err
+			}
+			if shards < 1 {
+				return usagef("--shards must be at least 1, got %d", shards)
+			}
+			if sample < 0 {
+				return usagef("--sample must not be negative, got %s", sample)
+			}
+			n, placed, err := boardArgs(cmd, args[0], workers, place)
+			if err != nil {
+				return err
+			}
+			m, err := parseMethod(method)
+			if err != nil {
+				return err
+			}
+			if err := pieces.checkMethod(m); err != nil {
+				return err
+			}
+			pieceOpts, _, err := pieces.check()
+			if err != nil {
+				return err
+			}
+			limit, err := memoryLimit(memory)
+			if err != nil {
+				return err
+			}
+			opts := append([]nqueens.Option{nqueens.WithMethod(m), nqueens.WithWorkers(workers), nqueens.WithMemory(limit),
+				nqueens.WithPlaced(placed...), nqueens.WithShard(0, shards, nil), nqueens.WithSample(sample)}, pieceOpts...)
+			e, err := nqueens.Estimate(cmd.Context(), n, opts...)
+			if err != nil {
+				if cmd.Context().Err() != nil {
+					return fmt.Errorf("%w; no plan printed", interrupted(cmd.Context(), fmt.Sprintf("stopped while planning n = %d", n)))
+				}
+				return countError(err)
+			}
+			if asJSON {
+				return report.WriteJSON(cmd.OutOrStdout(), report.PlanOf(e))
+			}
+			return report.WritePlan(cmd.OutOrStdout(), e)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVarP(&method, "method", "m", "auto", "counting method: auto, join, sym or mirror")
+	workersFlag(fs, &workers)
+	fs.IntVar(&shards, "shards", 1, "describe the split into this many shards")
+	fs.DurationVar(&sample, "sample", 0, "count a random sample of tasks for about this long and estimate the core-seconds (e.g. 10s)")
+	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
+	memoryFlag(fs, &memory)
+	placeFlag(fs, &place)
+	pieces.register(fs)
+	return cmd
+}

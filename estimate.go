@@ -1,0 +1,199 @@
+package nqueens
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// Cost is what a count will cost, known before it starts: the plan's
+// size, its split into shards, the memory a shard needs and, from a
+// sample of tasks counted on this machine, the core-seconds of the whole
+// board.
+type Cost struct {
+	N      int
+	Method Method
+	Piece  Piece
+	Torus  bool
+	// Tasks is the whole plan's; Work its estimated cost, in the
+	// planner's units (comparable within one plan only).
+	Tasks int
+	Work  uint64
+	// Fingerprint is the plan's, as journals and shard files record it.
+	Fingerprint string
+	// Shards is the split asked for (1: the whole board); ShardTasks the
+	// least and most tasks in one shard, EmptyShards how many have none.
+	Shards        int
+	ShardTasksMin int
+	ShardTasksMax int
+	EmptyShards   int
+	// Workers is the number the memory figures are for. ShardMemory is
+	// the least memory limit the largest shard (the whole board for one
+	// shard) needs with them; WorkerMemory what each further worker adds.
+	Workers      int
+	ShardMemory  int64
+	WorkerMemory int64
+	// Sampled tasks were counted in SampleTime on one worker (none
+	// without [WithSample]); CoreSeconds estimates the whole board's
+	// time on one core of this machine, within CoreSecondsLow and
+	// CoreSecondsHigh (a 95% interval from the sample's spread; the
+	// three are equal when every task was counted).
+	Sampled         int
+	SampleTime      time.Duration
+	CoreSeconds     float64
+	CoreSecondsLow  float64
+	CoreSecondsHigh float64
+}
+
+// WithSample makes [Estimate] count a random sample of the plan's tasks
+// for about d on one worker (at least one task, however long it takes),
+// to estimate the core-seconds of the whole count. The sample depends
+// only on the plan, so it is the same on every machine.
+func WithSample(d time.Duration) Option { return func(c *config) { c.sample = d } }
+
+// sampleSeed fixes the sample: the same tasks in the same order each time.
+const sampleSeed = 0x6e7175656e73
+
+// maxSample bounds the tasks a sample draws (and holds).
+const maxSample = 1 << 16
+
+// Estimate describes what counting the n×n board in shards of the split
+// asked for takes ([WithShard]'s m; its index and file are not used):
+// tasks, the work per shard, memory, and with [WithSample] the estimated
+// core-seconds. It walks the plan twice, holding no task (n = 27 by join,
+// 70 million tasks: about 13 s here).
+func Estimate(ctx context.Context, n int, opts ...Option) (Cost, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return Cost{}, err
+	}
+	if c.sample < 0 {
+		return Cost{}, invalidf("nqueens: sample time %s is negative", c.sample)
+	}
+	pl, err := c.planner(ctx, n)
+	if err != nil {
+		return Cost{}, err
+	}
+	st, err := pl.Stats(c.shards)
+	if err != nil {
+		return Cost{}, c.planError(ctx, n, err)
+	}
+	e := Cost{N: n, Method: st.Method, Piece: c.piece, Torus: c.torus, Tasks: st.Tasks, Work: st.Cost,
+		Fingerprint: st.Fingerprint, Shards: c.shards, ShardTasksMin: st.MinTasks, ShardTasksMax: st.MaxTasks,
+		EmptyShards: st.Empty, Workers: c.workers}
+	if e.Piece == "" {
+		e.Piece = Queen
+	}
+	e.ShardMemory = engine.Need(n, st.Method, st.MaxTasks, c.workers)
+	e.WorkerMemory = engine.Need(n, st.Method, st.MaxTasks, c.workers+1) - e.ShardMemory
+	if c.sample > 0 {
+		if err := c.sampleCost(ctx, pl, &e); err != nil {
+			return Cost{}, err
+		}
+	}
+	return e, nil
+}
+
+// planError words a planner's error for the caller.
+func (c *config) planError(ctx context.Context, n int, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))
+	}
+	return invalid(err)
+}
+
+// sampleCost counts a sample of the plan's tasks on one worker for about
+// c.sample and estimates the whole plan's core-seconds. A run builds its
+// quarter cache once and then reuses it, which a small sample cannot
+// show: so the sample is counted twice, for about half the time each, and
+// the second, warm pass gives the time per unit of estimated cost (the
+// ratio estimator, times the plan's cost), the first the one-off cost of
+// the cache on top. Both passes must agree, task by task.
+func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost) error {
+	tasks, total, err := pl.Sample(maxSample, sampleSeed)
+	if err != nil {
+		return c.planError(ctx, e.N, err)
+	}
+	plan := &partition.Plan{N: e.N, Method: e.Method, Piece: e.Piece, Torus: e.Torus, Placed: c.placed, Tasks: tasks, Shards: 1}
+	s, err := engine.NewSampler(plan, c.memory)
+	if err != nil {
+		return invalid(err)
+	}
+	stopped := func() error {
+		if ctx.Err() != nil {
+			return fmt.Errorf("sampling n = %d stopped: %w", e.N, context.Cause(ctx))
+		}
+		return nil
+	}
+	start := time.Now()
+	var first []engine.Result
+	var cold float64
+	for i := range tasks {
+		if err := stopped(); err != nil {
+			return err
+		}
+		if i > 0 && time.Since(start) >= c.sample/2 {
+			break
+		}
+		r, err := s.Count(i)
+		if err != nil {
+			return err
+		}
+		first = append(first, r)
+	}
+	cold = time.Since(start).Seconds()
+	k := len(first)
+	if k == 0 {
+		return nil
+	}
+	var sc float64
+	for i := range k {
+		sc += float64(tasks[i].Cost)
+	}
+	e.Sampled = k
+	if k == len(tasks) && k == e.Tasks {
+		// Every task: the time itself.
+		e.SampleTime = time.Since(start)
+		e.CoreSeconds, e.CoreSecondsLow, e.CoreSecondsHigh = cold, cold, cold
+		return nil
+	}
+	times := make([]float64, k)
+	var warm float64
+	for i := range k {
+		if err := stopped(); err != nil {
+			return err
+		}
+		t0 := time.Now()
+		r, err := s.Count(i)
+		if err != nil {
+			return err
+		}
+		times[i] = time.Since(t0).Seconds()
+		warm += times[i]
+		if r != first[i] {
+			return fmt.Errorf("%w: task %s counted twice gave totals %d and %d", ErrMismatch, tasks[i].ID, first[i].Total, r.Total)
+		}
+	}
+	e.SampleTime = time.Since(start)
+	ratio := warm / sc
+	once := max(0, cold-warm)
+	e.CoreSeconds = ratio*float64(total) + once
+	e.CoreSecondsLow, e.CoreSecondsHigh = e.CoreSeconds, e.CoreSeconds
+	if k > 1 {
+		// The ratio's standard error, with the finite population
+		// correction.
+		var ss float64
+		for i := range k {
+			d := times[i] - ratio*float64(tasks[i].Cost)
+			ss += d * d
+		}
+		se := math.Sqrt(ss/float64(k*(k-1))*(1-float64(k)/float64(e.Tasks))) / (sc / float64(k))
+		e.CoreSecondsLow = max(cold, (ratio-1.96*se)*float64(total)+once)
+		e.CoreSecondsHigh = (ratio+1.96*se)*float64(total) + once
+	}
+	return nil
+}

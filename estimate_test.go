@@ -1,0 +1,89 @@
+package nqueens
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/resultfile"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// TestEstimate checks the estimate against the plan it describes, and
+// the sample's estimate against its bounds.
+func TestEstimate(t *testing.T) {
+	ctx := context.Background()
+	p, err := partition.Make(partition.Job{N: 14})
+	require.NoError(t, err)
+	e, err := Estimate(ctx, 14, WithShard(0, 5, nil), WithWorkers(2))
+	require.NoError(t, err)
+	assert.Equal(t, len(p.Tasks), e.Tasks)
+	assert.Equal(t, p.Cost(), e.Work)
+	assert.Equal(t, p.Fingerprint(), e.Fingerprint)
+	assert.Equal(t, Join, e.Method)
+	assert.Equal(t, 5, e.Shards)
+	split, err := p.Split(5)
+	require.NoError(t, err)
+	per := make([]int, 5)
+	for _, s := range split {
+		per[s]++
+	}
+	assert.Equal(t, []int{134, 310}, []int{e.ShardTasksMin, e.ShardTasksMax}, "per shard: %v", per)
+	assert.Equal(t, engine.Need(14, Join, 310, 2), e.ShardMemory)
+	assert.Positive(t, e.WorkerMemory)
+	assert.Zero(t, e.Sampled, "no sample unless asked")
+
+	// A sample that takes every task is the time itself.
+	e, err = Estimate(ctx, 10, WithSample(time.Minute))
+	require.NoError(t, err)
+	assert.Equal(t, e.Tasks, e.Sampled)
+	assert.Equal(t, e.CoreSeconds, e.CoreSecondsLow)
+	assert.Equal(t, e.CoreSeconds, e.CoreSecondsHigh)
+	// A short one of a larger board: an estimate within its bounds.
+	e, err = Estimate(ctx, 17, WithMethod(Sym), WithSample(300*time.Millisecond))
+	require.NoError(t, err)
+	assert.Positive(t, e.Sampled)
+	assert.Less(t, e.Sampled, e.Tasks)
+	assert.LessOrEqual(t, e.CoreSecondsLow, e.CoreSeconds)
+	assert.LessOrEqual(t, e.CoreSeconds, e.CoreSecondsHigh)
+	again, err := Estimate(ctx, 17, WithMethod(Sym), WithSample(300*time.Millisecond))
+	require.NoError(t, err)
+	assert.Equal(t, e.Fingerprint, again.Fingerprint)
+
+	_, err = Estimate(ctx, 10, WithSample(-time.Second))
+	assert.ErrorIs(t, err, ErrInvalid)
+	_, err = Estimate(ctx, 33, WithMethod(Join))
+	assert.ErrorIs(t, err, ErrInvalid)
+}
+
+// TestShardWithinMemory counts a shard under a memory limit that the
+// whole plan does not fit: the shard holds its own tasks alone.
+func TestShardWithinMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts a 64th of n = 19 (about a second)")
+	}
+	ctx := context.Background()
+	pl, err := partition.NewPlanner(ctx, partition.Job{N: 19})
+	require.NoError(t, err)
+	whole := engine.Need(19, Join, pl.Size().Tasks, 1)
+	shard, err := pl.Plan(3, 64, 0)
+	require.NoError(t, err)
+	limit := engine.Need(19, Join, len(shard.Tasks), 1) + 1<<20
+	require.Less(t, limit, whole)
+	_, err = Count(ctx, 19, WithWorkers(1), WithMemory(limit))
+	assert.ErrorIs(t, err, ErrInvalid, "the whole board does not fit")
+	var out bytes.Buffer
+	c, err := Count(ctx, 19, WithWorkers(1), WithMemory(limit), WithShard(3, 64, &out))
+	require.NoError(t, err)
+	assert.Equal(t, len(shard.Tasks), c.Tasks)
+	f, err := resultfile.Read(&out)
+	require.NoError(t, err)
+	assert.Len(t, f.Records, len(shard.Tasks))
+	assert.Equal(t, shard.Fingerprint(), f.Header.Plan)
+	assert.Equal(t, pl.Size().Tasks, f.Header.Tasks, "the header counts the whole plan's tasks")
+}

@@ -1,0 +1,118 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/nqueens/nqueens"
+)
+
+// Plan is `plan --json`'s object: a count's cost before it starts. Work is
+// an exact decimal string; memory in bytes; the core-seconds only with a
+// sample.
+type Plan struct {
+	N                int      `json:"n"`
+	Piece            string   `json:"piece,omitempty"`
+	Torus            bool     `json:"torus,omitempty"`
+	Method           string   `json:"method"`
+	Tasks            int      `json:"tasks"`
+	Work             string   `json:"estimated_work"`
+	Fingerprint      string   `json:"plan"`
+	Shards           int      `json:"shards"`
+	ShardTasksMin    int      `json:"tasks_per_shard_min"`
+	ShardTasksMean   float64  `json:"tasks_per_shard_mean"`
+	ShardTasksMax    int      `json:"tasks_per_shard_max"`
+	EmptyShards      int      `json:"empty_shards"`
+	Workers          int      `json:"workers"`
+	ShardMemory      int64    `json:"memory_per_shard"`
+	WorkerMemory     int64    `json:"memory_per_worker"`
+	Sampled          int      `json:"sampled_tasks,omitempty"`
+	SampleSeconds    float64  `json:"sample_seconds,omitempty"`
+	CoreSeconds      *float64 `json:"estimated_core_seconds,omitempty"`
+	CoreSecondsLow   *float64 `json:"estimated_core_seconds_low,omitempty"`
+	CoreSecondsHigh  *float64 `json:"estimated_core_seconds_high,omitempty"`
+	ShardCoreSeconds *float64 `json:"estimated_core_seconds_per_shard,omitempty"`
+}
+
+// PlanOf is the report of an estimate.
+func PlanOf(e nqueens.Cost) Plan {
+	p := Plan{N: e.N, Method: string(e.Method), Tasks: e.Tasks, Work: strconv.FormatUint(e.Work, 10), Fingerprint: e.Fingerprint,
+		Shards: e.Shards, ShardTasksMin: e.ShardTasksMin, ShardTasksMax: e.ShardTasksMax, EmptyShards: e.EmptyShards,
+		Workers: e.Workers, ShardMemory: e.ShardMemory, WorkerMemory: e.WorkerMemory}
+	if e.Piece != nqueens.Queen {
+		p.Piece = string(e.Piece)
+	}
+	p.Torus = e.Torus
+	p.ShardTasksMean = round3(float64(e.Tasks) / float64(e.Shards))
+	if e.Sampled > 0 {
+		p.Sampled, p.SampleSeconds = e.Sampled, round3(e.SampleTime.Seconds())
+		cs, lo, hi, per := round3(e.CoreSeconds), round3(e.CoreSecondsLow), round3(e.CoreSecondsHigh), round3(e.CoreSeconds/float64(e.Shards))
+		p.CoreSeconds, p.CoreSecondsLow, p.CoreSecondsHigh, p.ShardCoreSeconds = &cs, &lo, &hi, &per
+	}
+	return p
+}
+
+func round3(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 6, 64), 64)
+	return v
+}
+
+// WritePlan writes the estimate as a few lines of text.
+func WritePlan(w io.Writer, e nqueens.Cost) error {
+	var err error
+	pr := func(format string, args ...any) {
+		if err == nil {
+			_, err = fmt.Fprintf(w, format, args...)
+		}
+	}
+	pr("plan %d%s (%s): %s tasks, estimated work %s, plan %s\n", e.N, board(e.Piece, e.Torus), e.Method,
+		humanize.Comma(int64(e.Tasks)), humanize.Comma(int64(e.Work)), e.Fingerprint)
+	if e.Shards > 1 {
+		pr("shards: %s, of %s to %s tasks (%s on average)", humanize.Comma(int64(e.Shards)), humanize.Comma(int64(e.ShardTasksMin)),
+			humanize.Comma(int64(e.ShardTasksMax)), strconv.FormatFloat(float64(e.Tasks)/float64(e.Shards), 'f', 1, 64))
+		if e.EmptyShards > 0 {
+			pr(", %s empty (fewer shards would do)", humanize.Comma(int64(e.EmptyShards)))
+		}
+		pr("\n")
+	}
+	what := "the whole board"
+	if e.Shards > 1 {
+		what = "the largest shard"
+	}
+	pr("memory: at least %s for %s on %d workers (%s more per worker); --memory is the limit\n",
+		humanize.IBytes(uint64(e.ShardMemory)), what, e.Workers, humanize.IBytes(uint64(e.WorkerMemory)))
+	if e.Sampled > 0 {
+		pr("sample: %d tasks counted in %s on one worker\n", e.Sampled, e.SampleTime.Round(10*time.Millisecond))
+		pr("estimated time: %s core-seconds (%s), 95%% between %s and %s", sig(e.CoreSeconds), human(e.CoreSeconds), sig(e.CoreSecondsLow), sig(e.CoreSecondsHigh))
+		if e.Shards > 1 {
+			pr("; %s (%s) per shard", sig(e.CoreSeconds/float64(e.Shards)), human(e.CoreSeconds/float64(e.Shards)))
+		}
+		pr("\n")
+	}
+	if err != nil {
+		return fmt.Errorf("writing the plan: %w", err)
+	}
+	return nil
+}
+
+// sig prints x with 3 significant digits.
+func sig(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+
+// human says how long x seconds is in the largest unit that fits.
+func human(x float64) string {
+	switch {
+	case x >= 365.25*86400:
+		return fmt.Sprintf("%.3g years", x/(365.25*86400))
+	case x >= 86400:
+		return fmt.Sprintf("%.3g days", x/86400)
+	case x >= 3600:
+		return fmt.Sprintf("%.3g hours", x/3600)
+	case x >= 60:
+		return fmt.Sprintf("%.3g minutes", x/60)
+	}
+	return fmt.Sprintf("%.3g s", x)
+}
