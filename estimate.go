@@ -41,7 +41,8 @@ type Cost struct {
 	// without [WithSample]); CoreSeconds estimates the whole board's
 	// time on one core of this machine, within CoreSecondsLow and
 	// CoreSecondsHigh (a 95% interval from the sample's spread; the
-	// three are equal when every task was counted).
+	// three are equal when every task was counted, and both bounds 0 when
+	// a single task was, which shows no spread).
 	Sampled         int
 	SampleTime      time.Duration
 	CoreSeconds     float64
@@ -182,7 +183,6 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 	ratio := warm / sc
 	once := max(0, cold-warm)
 	e.CoreSeconds = ratio*float64(total) + once
-	e.CoreSecondsLow, e.CoreSecondsHigh = e.CoreSeconds, e.CoreSeconds
 	if k > 1 {
 		// The ratio's standard error, with the finite population
 		// correction.

@@ -18,6 +18,7 @@ const syncEvery = 2 * time.Second
 type journalWriter struct {
 	j      Journal
 	name   string
+	h      resultfile.Header // the file's, whose identity seals each line
 	mu     sync.Mutex
 	w      *bufio.Writer
 	err    error
@@ -81,7 +82,7 @@ func openJournal(j Journal, name string, h resultfile.Header, l *ledger) (*journ
 			return nil, nil, fmt.Errorf("journal %s: %w", name, err)
 		}
 	}
-	jw := &journalWriter{j: j, name: name, w: bufio.NewWriter(j), stop: make(chan struct{})}
+	jw := &journalWriter{j: j, name: name, h: h, w: bufio.NewWriter(j), stop: make(chan struct{})}
 	if size == 0 {
 		h.Started = time.Now().Unix()
 		jw.w.Write(resultfile.AppendHeader(nil, h))
@@ -105,7 +106,7 @@ func (jw *journalWriter) add(r resultfile.Record) error {
 	jw.mu.Lock()
 	defer jw.mu.Unlock()
 	if jw.err == nil && !jw.closed {
-		_, jw.err = jw.w.Write(resultfile.AppendRecord(nil, r))
+		_, jw.err = jw.w.Write(resultfile.AppendRecord(nil, jw.h, r))
 	}
 	return jw.err
 }

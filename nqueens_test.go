@@ -207,13 +207,13 @@ func TestJournal(t *testing.T) {
 
 	// A task twice: identical is accepted once; different is refused.
 	last := f.Records[len(f.Records)-1]
-	dup := memJournal{data: resultfile.AppendRecord(slices.Clone(j.data), last)}
+	dup := memJournal{data: resultfile.AppendRecord(slices.Clone(j.data), f.Header, last)}
 	c, err = Count(ctx, 11, WithJournal(&dup, "dup"))
 	require.NoError(t, err)
 	want(t, 11, c)
 	assert.Contains(t, strings.Join(c.Notes, "\n"), "identical counts")
 	last.Total += 2
-	bad := memJournal{data: resultfile.AppendRecord(slices.Clone(j.data), last)}
+	bad := memJournal{data: resultfile.AppendRecord(slices.Clone(j.data), f.Header, last)}
 	_, err = Count(ctx, 11, WithJournal(&bad, "bad"))
 	assert.ErrorContains(t, err, "has different counts")
 	assert.NotErrorIs(t, err, ErrInvalid, "a damaged journal is a failure")
@@ -380,7 +380,7 @@ func TestStatusRate(t *testing.T) {
 	// Keep the first half of the records: a run in progress.
 	half := resultfile.AppendHeader(nil, f.Header)
 	for _, r := range f.Records[:len(f.Records)/2] {
-		half = resultfile.AppendRecord(half, r)
+		half = resultfile.AppendRecord(half, f.Header, r)
 	}
 	started := time.Unix(f.Header.Started, 0)
 	st, err := Status(File{Name: "j", R: bytes.NewReader(half), ModTime: started.Add(10 * time.Second)})

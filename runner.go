@@ -219,9 +219,9 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		recs := l.records(mine)
 		b := resultfile.AppendHeader(nil, h)
 		for _, r := range recs {
-			b = resultfile.AppendRecord(b, r)
+			b = resultfile.AppendRecord(b, h, r)
 		}
-		if _, err := c.out.Write(resultfile.AppendEnd(b, recs)); err != nil {
+		if _, err := c.out.Write(resultfile.AppendEnd(b, h, recs)); err != nil {
 			return Counts{}, fmt.Errorf("shard file: %w", err)
 		}
 	}

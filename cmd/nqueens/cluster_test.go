@@ -132,9 +132,9 @@ func TestMergeRejects(t *testing.T) {
 	f.Records[0].Total++
 	b := resultfile.AppendHeader(nil, f.Header)
 	for _, r := range f.Records {
-		b = resultfile.AppendRecord(b, r)
+		b = resultfile.AppendRecord(b, f.Header, r)
 	}
-	conflicting := write("conflict.result", resultfile.AppendEnd(b, f.Records))
+	conflicting := write("conflict.result", resultfile.AppendEnd(b, f.Header, f.Records))
 	good1 := read(files[1])
 	corrupt := append([]byte(nil), good1...)
 	corrupt[len(corrupt)/2] ^= 1

@@ -57,7 +57,7 @@ func TestJournalDuplicates(t *testing.T) {
 	last := f.Records[len(f.Records)-1]
 
 	same := filepath.Join(dir, "same.journal")
-	require.NoError(t, os.WriteFile(same, resultfile.AppendRecord(bytes.Clone(b), last), 0o644))
+	require.NoError(t, os.WriteFile(same, resultfile.AppendRecord(bytes.Clone(b), f.Header, last), 0o644))
 	out, errs := runOK(t, "count", "12", "-m", "mirror", "--checkpoint", same)
 	assert.Equal(t, "14200\n", out)
 	assert.Contains(t, errs, "identical counts")
@@ -66,7 +66,7 @@ func TestJournalDuplicates(t *testing.T) {
 
 	last.Total += 2
 	other := filepath.Join(dir, "other.journal")
-	require.NoError(t, os.WriteFile(other, resultfile.AppendRecord(bytes.Clone(b), last), 0o644))
+	require.NoError(t, os.WriteFile(other, resultfile.AppendRecord(bytes.Clone(b), f.Header, last), 0o644))
 	for _, args := range [][]string{{"count", "12", "-m", "mirror", "--checkpoint", other}, {"merge", other}} {
 		out, errs, code := runErr(t, args...)
 		assert.Equal(t, exitFailure, code, "%v", args)
@@ -77,13 +77,13 @@ func TestJournalDuplicates(t *testing.T) {
 	// A journal with an end line (which journals never have) is refused,
 	// not appended to.
 	ended := filepath.Join(dir, "ended.journal")
-	require.NoError(t, os.WriteFile(ended, resultfile.AppendEnd(bytes.Clone(b), f.Records), 0o644))
+	require.NoError(t, os.WriteFile(ended, resultfile.AppendEnd(bytes.Clone(b), f.Header, f.Records), 0o644))
 	_, errs, code := runErr(t, "count", "12", "-m", "mirror", "--checkpoint", ended)
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errs, "has an end line")
 	after, err := os.ReadFile(ended)
 	require.NoError(t, err)
-	assert.Equal(t, resultfile.AppendEnd(bytes.Clone(b), f.Records), after, "left as it was")
+	assert.Equal(t, resultfile.AppendEnd(bytes.Clone(b), f.Header, f.Records), after, "left as it was")
 }
 
 // TestMergeShape: merge checks a shard file's shard against its tasks and
@@ -98,10 +98,10 @@ func TestMergeShape(t *testing.T) {
 	f.Header.Shard = 2 // shard 1's tasks, labelled shard 2
 	moved := resultfile.AppendHeader(nil, f.Header)
 	for _, r := range f.Records {
-		moved = resultfile.AppendRecord(moved, r)
+		moved = resultfile.AppendRecord(moved, f.Header, r)
 	}
 	bad := filepath.Join(dir, "moved.result")
-	require.NoError(t, os.WriteFile(bad, resultfile.AppendEnd(moved, f.Records), 0o644))
+	require.NoError(t, os.WriteFile(bad, resultfile.AppendEnd(moved, f.Header, f.Records), 0o644))
 	_, errs, code := runErr(t, "merge", files[0], bad, files[2])
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errs, "belongs to shard 1/3, not to the file's shard 2")

@@ -51,7 +51,10 @@ func PlanOf(e nqueens.Cost) Plan {
 	if e.Sampled > 0 {
 		p.Sampled, p.SampleSeconds = e.Sampled, round3(e.SampleTime.Seconds())
 		cs, lo, hi, per := round3(e.CoreSeconds), round3(e.CoreSecondsLow), round3(e.CoreSecondsHigh), round3(e.CoreSeconds/float64(e.Shards))
-		p.CoreSeconds, p.CoreSecondsLow, p.CoreSecondsHigh, p.ShardCoreSeconds = &cs, &lo, &hi, &per
+		p.CoreSeconds, p.ShardCoreSeconds = &cs, &per
+		if e.CoreSecondsHigh > 0 {
+			p.CoreSecondsLow, p.CoreSecondsHigh = &lo, &hi
+		}
 	}
 	return p
 }
@@ -87,7 +90,12 @@ func WritePlan(w io.Writer, e nqueens.Cost) error {
 		humanize.IBytes(uint64(e.ShardMemory)), what, e.Workers, humanize.IBytes(uint64(e.WorkerMemory)))
 	if e.Sampled > 0 {
 		pr("sample: %d tasks counted in %s on one worker\n", e.Sampled, e.SampleTime.Round(10*time.Millisecond))
-		pr("estimated time: %s core-seconds (%s), 95%% between %s and %s", sig(e.CoreSeconds), human(e.CoreSeconds), sig(e.CoreSecondsLow), sig(e.CoreSecondsHigh))
+		pr("estimated time: %s core-seconds (%s)", sig(e.CoreSeconds), human(e.CoreSeconds))
+		if e.CoreSecondsHigh > 0 {
+			pr(", 95%% between %s and %s", sig(e.CoreSecondsLow), sig(e.CoreSecondsHigh))
+		} else {
+			pr(" from a single task: no interval (sample for longer)")
+		}
 		if e.Shards > 1 {
 			pr("; %s (%s) per shard", sig(e.CoreSeconds/float64(e.Shards)), human(e.CoreSeconds/float64(e.Shards)))
 		}

@@ -29,11 +29,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/partition"
 )
 
-// Format is the version of the file format this package writes.
-const Format = 1
+// Format is the version of the file format this package writes. Format 2
+// binds every line after the header to its file: the line's checksum is
+// seeded with the header's identity ([Header.Seed]), so a line copied from
+// another count's file (another n, method, placement, piece, plan or
+// shard) fails its checksum here. Format 1 (nqueens 0.2.0) is refused.
+const Format = 2
 
 // Kinds of file.
 const (
@@ -104,9 +109,18 @@ type File struct {
 // has none), and " torus" after it when the diagonals wrap around.
 func (h Header) Board() string { return partition.BoardName(partition.Piece(h.Piece), h.Torus) }
 
-// seal appends " crc=XXXXXXXX\n" to line.
-func seal(line []byte) []byte {
-	sum := crc32.Checksum(line, castagnoli)
+// Seed is the header's identity as the task and end lines' checksums are
+// seeded with it: the CRC-32C of the count's n, method, placement, pieces,
+// plan fingerprint, task count and shard.
+func (h Header) Seed() uint32 {
+	id := fmt.Sprintf("nqueens n=%d method=%s placed=%s board=%s plan=%s tasks=%d shard=%d/%d", h.N, h.Method, h.Placed, h.Board(), h.Plan, h.Tasks, h.Shard, h.Shards)
+	return crc32.Checksum([]byte(id), castagnoli)
+}
+
+// seal appends " crc=XXXXXXXX\n" to line: its CRC-32C, continued from seed
+// (0 for the header).
+func seal(line []byte, seed uint32) []byte {
+	sum := crc32.Update(seed, castagnoli, line)
 	return fmt.Appendf(line, " crc=%08x\n", sum)
 }
 
@@ -123,13 +137,13 @@ func AppendHeader(dst []byte, h Header) []byte {
 	if h.Torus {
 		line = append(line, " torus=yes"...)
 	}
-	return append(dst, seal(line)...)
+	return append(dst, seal(line, 0)...)
 }
 
-// AppendRecord appends r's line.
-func AppendRecord(dst []byte, r Record) []byte {
+// AppendRecord appends r's line in the file of header h.
+func AppendRecord(dst []byte, h Header, r Record) []byte {
 	line := fmt.Appendf(nil, "task %s %s %d %d %d %d", r.ID, r.BigTotal(), r.Unique, r.Point, r.Rot90, r.Nodes)
-	return append(dst, seal(line)...)
+	return append(dst, seal(line, h.Seed())...)
 }
 
 // SumRecords adds up records exactly.
@@ -146,11 +160,11 @@ func SumRecords(recs []Record) Sums {
 	return s
 }
 
-// AppendEnd appends the end line for records.
-func AppendEnd(dst []byte, recs []Record) []byte {
+// AppendEnd appends the end line for records in the file of header h.
+func AppendEnd(dst []byte, h Header, recs []Record) []byte {
 	s := SumRecords(recs)
 	line := fmt.Appendf(nil, "end records=%d total=%s unique=%s point=%s rot90=%s nodes=%s", s.Records, s.Total, s.Unique, s.Point, s.Rot90, s.Nodes)
-	return append(dst, seal(line)...)
+	return append(dst, seal(line, h.Seed())...)
 }
 
 // Read parses a journal or shard file. Errors name the line and wrap
@@ -174,7 +188,11 @@ func Read(r io.Reader) (*File, error) {
 		if bytes.HasSuffix(raw, []byte("\r\n")) {
 			return nil, fmt.Errorf("%w: line %d ends in CR LF: the file was converted to Windows line endings (convert it back, e.g. with dos2unix; the checksums cover LF endings)", ErrCorrupt, lineNo)
 		}
-		line, ok := checkLine(bytes.TrimSuffix(raw, []byte("\n")))
+		var seed uint32
+		if lineNo > 1 {
+			seed = f.Header.Seed()
+		}
+		line, ok := checkLine(bytes.TrimSuffix(raw, []byte("\n")), seed)
 		last := err == io.EOF || isEOF(br)
 		if !ok || !complete {
 			if lineNo > 1 && last && f.Header.Kind == Journal {
@@ -184,7 +202,7 @@ func Read(r io.Reader) (*File, error) {
 			if !complete {
 				return nil, fmt.Errorf("%w: line %d is incomplete (the file is truncated)", ErrCorrupt, lineNo)
 			}
-			return nil, fmt.Errorf("%w: line %d: checksum mismatch or missing", ErrCorrupt, lineNo)
+			return nil, fmt.Errorf("%w: line %d: checksum mismatch or missing (the line was damaged or edited, or copied from another count's file)", ErrCorrupt, lineNo)
 		}
 		if lineNo == 1 {
 			h, err := parseHeader(line)
@@ -262,14 +280,15 @@ func isEOF(br *bufio.Reader) bool {
 	return err == io.EOF
 }
 
-// checkLine verifies and strips a line's " crc=XXXXXXXX".
-func checkLine(line []byte) ([]byte, bool) {
+// checkLine verifies and strips a line's " crc=XXXXXXXX", its checksum
+// continued from seed.
+func checkLine(line []byte, seed uint32) ([]byte, bool) {
 	i := bytes.LastIndex(line, []byte(" crc="))
 	if i < 0 || len(line)-i != len(" crc=")+8 {
 		return nil, false
 	}
 	want, err := strconv.ParseUint(string(line[i+len(" crc="):]), 16, 32)
-	if err != nil || crc32.Checksum(line[:i], castagnoli) != uint32(want) {
+	if err != nil || crc32.Update(seed, castagnoli, line[:i]) != uint32(want) {
 		return nil, false
 	}
 	return line[:i], true
@@ -295,6 +314,9 @@ func parseHeader(line []byte) (Header, error) {
 	kv, err := keyValues(fields[2:])
 	if err != nil {
 		return Header{}, err
+	}
+	if kv["format"] == "1" {
+		return Header{}, fmt.Errorf("format 1, written by nqueens %s, whose lines are not bound to their file: this version reads format %d only (finish that count with nqueens %s)", msg.Quote(kv["tool"]), Format, msg.Quote(kv["tool"]))
 	}
 	if kv["format"] != strconv.Itoa(Format) {
 		return Header{}, fmt.Errorf("format %q is not %d", kv["format"], Format)

@@ -20,9 +20,9 @@ var recs = []Record{
 func shardFile() []byte {
 	b := AppendHeader(nil, hdr)
 	for _, r := range recs {
-		b = AppendRecord(b, r)
+		b = AppendRecord(b, hdr, r)
 	}
-	return AppendEnd(b, recs)
+	return AppendEnd(b, hdr, recs)
 }
 
 func TestRoundTrip(t *testing.T) {
@@ -40,9 +40,9 @@ func TestJournalTorn(t *testing.T) {
 	h := hdr
 	h.Kind = Journal
 	b := AppendHeader(nil, h)
-	b = AppendRecord(b, recs[0])
+	b = AppendRecord(b, h, recs[0])
 	good := len(b)
-	b = AppendRecord(b, recs[1])
+	b = AppendRecord(b, h, recs[1])
 	for cut := good + 1; cut < len(b); cut++ {
 		f, err := Read(bytes.NewReader(b[:cut]))
 		require.NoError(t, err, "cut at %d", cut)
@@ -76,8 +76,8 @@ func TestCorrupt(t *testing.T) {
 		{"record bit flip", flip(1), "line 2: checksum"},
 		{"truncated mid-line", good[:len(good)-10], "incomplete"},
 		{"no end line", good[:len(good)-len(lines[len(lines)-2])], "no end line"},
-		{"end line lies", []byte(strings.Join(lines[:2], "") + string(AppendEnd(nil, recs[:1])[:0]) + string(AppendEnd(nil, recs))), "do not match"},
-		{"data after end", append(append([]byte(nil), good...), AppendRecord(nil, recs[0])...), "after the end line"},
+		{"end line lies", []byte(strings.Join(lines[:2], "") + string(AppendEnd(nil, hdr, recs[:1])[:0]) + string(AppendEnd(nil, hdr, recs))), "do not match"},
+		{"data after end", append(append([]byte(nil), good...), AppendRecord(nil, hdr, recs[0])...), "after the end line"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read(bytes.NewReader(tc.data))
@@ -90,11 +90,11 @@ func TestCorrupt(t *testing.T) {
 	h := hdr
 	h.Kind = Journal
 	j := AppendHeader(nil, h)
-	j = AppendRecord(j, recs[0])
+	j = AppendRecord(j, h, recs[0])
 	mid := len(j)
-	j = AppendRecord(j, recs[1])
+	j = AppendRecord(j, h, recs[1])
 	j[mid+6] = 'X'
-	j = AppendRecord(j, recs[0])
+	j = AppendRecord(j, h, recs[0])
 	_, err := Read(bytes.NewReader(j))
 	assert.ErrorContains(t, err, "line 3: checksum")
 }
@@ -105,10 +105,10 @@ func FuzzRead(f *testing.F) {
 	f.Add(shardFile())
 	h := hdr
 	h.Kind = Journal
-	f.Add(AppendRecord(AppendHeader(nil, h), recs[0]))
+	f.Add(AppendRecord(AppendHeader(nil, h), h, recs[0]))
 	f.Add([]byte("nqueens journal format=1\n"))
 	h.Piece, h.Torus = "king", true
-	f.Add(AppendRecord(AppendHeader(nil, h), Record{ID: "1.2", Total: 5, TotalHi: 9}))
+	f.Add(AppendRecord(AppendHeader(nil, h), h, Record{ID: "1.2", Total: 5, TotalHi: 9}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := Read(bytes.NewReader(data))
 		if err != nil {
@@ -116,10 +116,10 @@ func FuzzRead(f *testing.F) {
 		}
 		b := AppendHeader(nil, file.Header)
 		for _, r := range file.Records {
-			b = AppendRecord(b, r)
+			b = AppendRecord(b, file.Header, r)
 		}
 		if file.End != nil {
-			b = AppendEnd(b, file.Records)
+			b = AppendEnd(b, file.Header, file.Records)
 		}
 		again, err := Read(bytes.NewReader(b))
 		require.NoError(t, err)
@@ -143,9 +143,9 @@ func TestReadRefuses(t *testing.T) {
 	require.NoError(t, err)
 	b := AppendHeader(nil, f.Header)
 	for _, r := range f.Records[1:] {
-		b = AppendRecord(b, r)
+		b = AppendRecord(b, f.Header, r)
 	}
-	_, err = Read(bytes.NewReader(AppendEnd(b, f.Records)))
+	_, err = Read(bytes.NewReader(AppendEnd(b, f.Header, f.Records)))
 	assert.ErrorContains(t, err, "sums do not match")
 }
 
@@ -159,10 +159,40 @@ func (zeros) Read(p []byte) (int, error) {
 // TestBigTotal writes and reads back a record whose total needs 128 bits.
 func TestBigTotal(t *testing.T) {
 	r := Record{ID: "3.1", Total: 12345, TotalHi: 7, Nodes: 1}
-	line := AppendRecord(nil, r)
+	h := Header{Kind: Journal, Tool: "t", N: 30, Method: "mirror", Placed: "-", Plan: "p", Tasks: 1, Shards: 1}
+	line := AppendRecord(nil, h, r)
 	assert.Contains(t, string(line), "task 3.1 129127208515966873657 ")
-	f, err := Read(bytes.NewReader(append(AppendHeader(nil, Header{Kind: Journal, Tool: "t", N: 30, Method: "mirror", Placed: "-", Plan: "p", Tasks: 1, Shards: 1}), line...)))
+	f, err := Read(bytes.NewReader(append(AppendHeader(nil, h), line...)))
 	require.NoError(t, err)
 	require.Len(t, f.Records, 1)
 	assert.Equal(t, r, f.Records[0])
+}
+
+// TestForeignLine checks that a line is bound to its file: the same line
+// under another count's header (another n, method, placement, piece,
+// plan or shard) fails its checksum, in the middle of a file; and that
+// format 1 files are refused by name.
+func TestForeignLine(t *testing.T) {
+	h := hdr
+	h.Kind = Journal
+	line := AppendRecord(nil, h, recs[0])
+	for _, other := range []func(*Header){
+		func(o *Header) { o.N++ },
+		func(o *Header) { o.Method = "join" },
+		func(o *Header) { o.Placed = "0:1" },
+		func(o *Header) { o.Piece = "king" },
+		func(o *Header) { o.Plan = "another" },
+		func(o *Header) { o.Shard, o.Shards = 1, 2 },
+	} {
+		o := h
+		other(&o)
+		b := append(AppendHeader(nil, o), line...)
+		b = AppendRecord(b, o, recs[1])
+		_, err := Read(bytes.NewReader(b))
+		assert.ErrorContains(t, err, "line 2: checksum mismatch or missing (the line was damaged or edited, or copied from another count's file)", "%+v", o)
+	}
+	_, err := Read(strings.NewReader("nqueens journal format=1 tool=0.2.0 n=8 crc=00000000\n"))
+	assert.Error(t, err)
+	_, err = parseHeader([]byte("nqueens journal format=1 tool=0.2.0 n=8"))
+	assert.ErrorContains(t, err, "format 1, written by nqueens \"0.2.0\"")
 }
