@@ -55,6 +55,9 @@ func (l *ledger) add(rec resultfile.Record, source string) (int, error) {
 	if !ok {
 		return -1, fmt.Errorf("%s: task %q is not in the plan", source, rec.ID)
 	}
+	if err := plausible(l.plan, i, rec); err != nil {
+		return -1, fmt.Errorf("%s: %w", source, err)
+	}
 	r := resultOf(rec)
 	r.Task = i
 	if l.have[i] {
@@ -143,4 +146,23 @@ func recordOf(id string, r engine.Result) resultfile.Record {
 // resultOf is recordOf's inverse.
 func resultOf(rec resultfile.Record) engine.Result {
 	return engine.Result{Total: rec.Total, TotalHi: rec.TotalHi, Unique: rec.Unique, PointSym: rec.Point, Rot90Sym: rec.Rot90, Nodes: rec.Nodes}
+}
+
+// plausible checks a record read from a file against what its task can
+// hold ([partition.Bound]): no count above the bound, and no
+// rot90-symmetric solutions beyond the point-symmetric ones of the same
+// task (every solution equal to its 90° rotation equals its 180° one).
+func plausible(plan *partition.Plan, i int, rec resultfile.Record) error {
+	t := &plan.Tasks[i]
+	hi, lo := partition.Bound(plan.N, t)
+	above := func(h, l uint64) bool { return h > hi || h == hi && l > lo }
+	switch {
+	case above(rec.TotalHi, rec.Total):
+		return fmt.Errorf("task %s has a total of %s, more than it can hold (at most %s): the line is forged or damaged", rec.ID, rec.BigTotal(), engine.Uint128{Hi: hi, Lo: lo})
+	case above(0, rec.Unique), above(0, rec.Point), above(0, rec.Rot90):
+		return fmt.Errorf("task %s has class counts (unique %d, point %d, rot90 %d) beyond what it can hold (at most %s): the line is forged or damaged", rec.ID, rec.Unique, rec.Point, rec.Rot90, engine.Uint128{Hi: hi, Lo: lo})
+	case rec.Rot90 > rec.Point && t.Kind == partition.Classify:
+		return fmt.Errorf("task %s has more rot90-symmetric solutions (%d) than point-symmetric ones (%d): the line is forged or damaged", rec.ID, rec.Rot90, rec.Point)
+	}
+	return nil
 }

@@ -538,3 +538,41 @@ func (jc *joinCoster) cost(east, west uint64, mid int) uint64 {
 	}
 	return uint64(c + 0.5)
 }
+
+// Draw is a reproducible pseudo-random 64-bit value for index under seed:
+// the same on every machine, for samples and audits.
+func Draw(index, seed uint64) uint64 { return mix(seed ^ mix(index)) }
+
+// Bound is the most solutions task t of an n×n board can stand for, as a
+// 128-bit number (hi, lo), saturated at 2^128 - 1: its weight (at most 8
+// for a class) times the ways to fill its free rows, one queen per free
+// column ((n - prefix)!), or for a join task the ways to fill both halves
+// (h!·h!). A count above it is impossible: a forged or damaged line.
+func Bound(n int, t *Task) (hi, lo uint64) {
+	w := t.Weight
+	if t.Kind == Classify || t.Kind == PointSymmetric || t.Kind == Rot90Symmetric {
+		w = 8 // a class of up to 8 solutions per completion
+	}
+	hi, lo = 0, max(w, 1)
+	mul := func(k uint64) {
+		h1, l := bits.Mul64(lo, k)
+		h2, h := bits.Mul64(hi, k)
+		h, c := bits.Add64(h, h1, 0)
+		if h2 != 0 || c != 0 {
+			hi, lo = ^uint64(0), ^uint64(0)
+			return
+		}
+		hi, lo = h, l
+	}
+	if t.Kind == Halves {
+		for k := 2; k <= n/2; k++ {
+			mul(uint64(k))
+			mul(uint64(k))
+		}
+		return hi, lo
+	}
+	for k := 2; k <= n-len(t.Prefix); k++ {
+		mul(uint64(k))
+	}
+	return hi, lo
+}

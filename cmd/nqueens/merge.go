@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/internal/report"
@@ -11,6 +12,7 @@ import (
 
 func mergeCmd() *cobra.Command {
 	var asJSON bool
+	var audit auditFlag
 	cmd := &cobra.Command{
 		Use:   "merge FILE...",
 		Short: "Combine shard result files and journals into the final count",
@@ -21,10 +23,19 @@ same plan (n, method, placed queens and the plan's fingerprint), that every
 line's checksum is right, that no task is counted twice with different
 counts (identical duplicates are reported and accepted), and that every
 task of the plan is present (it lists the shards that are missing).
-Any failed check is exit 1 and no count is printed.`,
-		Example: "  nqueens merge shard*.result\n  nqueens merge --json n20-*.result n20-7.journal",
+Any failed check is exit 1 and no count is printed.
+
+--audit FRACTION recounts a random sample of the tasks the files hold
+(each with chance FRACTION, 0 to 1: 1 recounts every task, 0.01 about one
+in a hundred; the same tasks on every machine) and refuses, naming the
+task and its file, if any recount differs. A forged or miscounted line
+survives it only if the sample misses it (chance 1 - FRACTION per line).`,
+		Example: "  nqueens merge shard*.result\n  nqueens merge --json n20-*.result n20-7.journal\n  nqueens merge --audit 0.01 n22-*.result",
 		Args:    minArgs("merge takes one or more shard files or journals (see --help)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := audit.run(cmd, args); err != nil {
+				return err
+			}
 			return withFiles(args, func(files []nqueens.File) error {
 				c, err := nqueens.Merge(files...)
 				if err != nil {
@@ -43,7 +54,48 @@ Any failed check is exit 1 and no count is printed.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the total alone")
+	audit.register(cmd.Flags())
 	return cmd
+}
+
+// auditFlag is --audit FRACTION (merge and status) with -j for its
+// recounts.
+type auditFlag struct {
+	fraction float64
+	workers  int
+}
+
+func (a *auditFlag) register(fs *pflag.FlagSet) {
+	fs.Float64Var(&a.fraction, "audit", 0, "recount this fraction of the tasks found (0 to 1, e.g. 0.01) and refuse on any difference")
+	workersFlag(fs, &a.workers)
+}
+
+// run audits the files if asked (reading them once for it), noting on
+// stderr what was recounted.
+func (a auditFlag) run(cmd *cobra.Command, paths []string) error {
+	if !cmd.Flags().Changed("audit") {
+		return nil
+	}
+	if !(a.fraction >= 0 && a.fraction <= 1) {
+		return usagef("--audit must be a fraction from 0 to 1, got %v", a.fraction)
+	}
+	if err := checkWorkers(cmd, a.workers); err != nil {
+		return err
+	}
+	var k int
+	err := withFiles(paths, func(files []nqueens.File) error {
+		var err error
+		k, err = nqueens.Audit(cmd.Context(), a.fraction, files, nqueens.WithWorkers(a.workers))
+		return err
+	})
+	if err != nil {
+		if cmd.Context().Err() != nil {
+			return interrupted(cmd.Context(), "stopped while auditing")
+		}
+		return err
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: audit: %d tasks recounted (--audit %v), all agree with the files\n", k, a.fraction)
+	return nil
 }
 
 // minArgs requires at least one argument.

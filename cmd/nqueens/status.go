@@ -9,6 +9,7 @@ import (
 
 func statusCmd() *cobra.Command {
 	var asJSON bool
+	var audit auditFlag
 	cmd := &cobra.Command{
 		Use:   "status FILE...",
 		Short: "Report on a count in progress from its journals and shard files",
@@ -17,10 +18,14 @@ cluster run, or one machine's journal), with merge's checks except that
 tasks may be missing, and prints per shard and in total: tasks counted of
 those planned, the estimated share of the work done, which shards have no
 file yet, and a rate and an ETA from the journals that record when they
-started (the rate is averaged since then, pauses included).`,
+started (the rate is averaged since then, pauses included). --audit
+FRACTION recounts a random sample of the tasks found first, as merge's.`,
 		Example: "  nqueens status n22-*.journal n22-*.result\n  nqueens status --json shard*.journal",
 		Args:    minArgs("status takes one or more shard files or journals (see --help)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := audit.run(cmd, args); err != nil {
+				return err
+			}
 			return withFiles(args, func(files []nqueens.File) error {
 				rep, err := nqueens.Status(files...)
 				if err != nil {
@@ -34,5 +39,6 @@ started (the rate is averaged since then, pauses included).`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	audit.register(cmd.Flags())
 	return cmd
 }

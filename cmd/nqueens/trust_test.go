@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/resultfile"
+)
+
+// TestForeignLines: a line copied from another count's journal (another
+// n, method or placement) is never counted, by resume or by merge
+// (issue 22, case 1).
+func TestForeignLines(t *testing.T) {
+	dir := t.TempDir()
+	journal := func(name string, args ...string) []byte {
+		j := filepath.Join(dir, name)
+		runOK(t, append(append([]string{"count"}, args...), "--checkpoint", j)...)
+		b, err := os.ReadFile(j)
+		require.NoError(t, err)
+		return b
+	}
+	mine := journal("n12.journal", "12", "-m", "mirror")
+	lines := strings.SplitAfter(string(mine), "\n")
+	half := strings.Join(lines[:len(lines)/2], "")
+	for _, other := range [][]string{{"14", "-m", "mirror"}, {"12", "-m", "sym"}, {"12", "--place", "0:1"}} {
+		o := strings.SplitAfter(string(journal(strings.Join(other, "_")+".journal", other...)), "\n")
+		// One foreign line in the middle of the half journal.
+		j := filepath.Join(dir, "mixed.journal")
+		mixed := strings.Join(lines[:len(lines)/4], "") + o[1] + strings.Join(lines[len(lines)/4:len(lines)/2], "")
+		require.NoError(t, os.WriteFile(j, []byte(mixed), 0o644))
+		for _, args := range [][]string{{"count", "12", "-m", "mirror", "--checkpoint", j}, {"merge", j}} {
+			out, errs, code := runErr(t, args...)
+			assert.Equal(t, exitFailure, code, "%v with a line of %v", args, other)
+			assert.Empty(t, out)
+			assert.Contains(t, errs, "copied from another count's file", "%v", other)
+		}
+		// At the end of a journal it reads as a torn line: dropped, and
+		// the count is exact.
+		require.NoError(t, os.WriteFile(j, []byte(half+o[1]), 0o644))
+		out, _ := runOK(t, "count", "12", "-m", "mirror", "--checkpoint", j)
+		assert.Equal(t, "14200\n", out, "a line of %v at the end", other)
+	}
+}
+
+// TestForgedLines: a line whose count is changed and whose checksums are
+// recomputed passes merge's file checks, but not an audit; a total above
+// what its task can hold is refused outright (issue 22, case 2).
+func TestForgedLines(t *testing.T) {
+	dir := t.TempDir()
+	files := shardFiles(t, dir, 12, 3, "join")
+	b, err := os.ReadFile(files[1])
+	require.NoError(t, err)
+	f, err := resultfile.Read(bytes.NewReader(b))
+	require.NoError(t, err)
+	forge := func(name string, change func(*resultfile.Record)) string {
+		recs := append([]resultfile.Record(nil), f.Records...)
+		change(&recs[len(recs)/2])
+		out := resultfile.AppendHeader(nil, f.Header)
+		for _, r := range recs {
+			out = resultfile.AppendRecord(out, f.Header, r)
+		}
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, resultfile.AppendEnd(out, f.Header, recs), 0o644))
+		return p
+	}
+	// +8 keeps Burnside's division: merge alone cannot tell.
+	plus8 := forge("plus8.result", func(r *resultfile.Record) { r.Total += 8 })
+	out, _ := runOK(t, "merge", files[0], plus8, files[2])
+	assert.Equal(t, "14208\n", out, "merge without an audit trusts well-formed lines")
+	_, errs, code := runErr(t, "merge", "--audit", "1", files[0], plus8, files[2])
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "audit: task ")
+	assert.Contains(t, errs, "in "+plus8)
+	assert.Contains(t, errs, "recounts to")
+	_, errs, code = runErr(t, "status", "--audit", "1", files[0], plus8, files[2])
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "audit: task ")
+	_, errs = runOK(t, append([]string{"merge", "--audit", "0.5"}, files...)...)
+	assert.Regexp(t, `audit: [0-9]+ tasks recounted \(--audit 0.5\), all agree`, errs)
+	_, errs = runOK(t, append([]string{"merge", "--audit", "0"}, files...)...)
+	assert.Contains(t, errs, "audit: 0 tasks recounted")
+	// A total no task can hold.
+	huge := forge("huge.result", func(r *resultfile.Record) { r.TotalHi = 1 << 6 })
+	_, errs, code = runErr(t, "merge", files[0], huge, files[2])
+	assert.Equal(t, exitFailure, code)
+	assert.Contains(t, errs, "more than it can hold")
+	_, errs, code = runErr(t, append([]string{"merge", "--audit", "1.5"}, files...)...)
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errs, "--audit must be a fraction from 0 to 1, got 1.5")
+}
