@@ -37,9 +37,10 @@ var (
 func WithJournalFile(path string) Option { return func(c *config) { c.jpath = path } }
 
 // WithShardFile counts shard i of m, as [WithShard] does, and writes its
-// shard file to path: to path + ".tmp", locked while the run writes it,
-// synced and renamed over path once complete, removed on any failure. A
-// path that exists and is not a regular file is refused before counting.
+// shard file to path: to a temporary file of its own in path's directory
+// (created exclusively: nothing in its way is followed or touched), synced
+// and renamed over path once complete, removed on any failure. A path that
+// exists and is not a regular file is refused before counting.
 func WithShardFile(i, m int, path string) Option {
 	return func(c *config) { c.shard, c.shards, c.outPath = i, m, path }
 }

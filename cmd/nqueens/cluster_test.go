@@ -189,7 +189,7 @@ func TestShardFromEnvironment(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	_, errs, code := runErr(t, "count", "8", "--shard", "0/3", "--out", "/nonexistent/dir/x.result")
 	assert.Equal(t, exitFailure, code)
-	assert.Contains(t, errs, "--out: open /nonexistent/dir/x.result.tmp")
+	assert.Contains(t, errs, "--out: cannot create a file beside /nonexistent/dir/x.result: no such file or directory")
 	_, errs, code = runErr(t, "count", "8", "--shard", "0/3")
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errs, "add --out FILE")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 )
 
 // ErrLocked is wrapped by [Lock]'s error for a file another run holds.
@@ -13,9 +14,10 @@ var ErrLocked = errors.New("is in use: locked")
 // regular file (a directory, a device, a link).
 var ErrNotRegular = errors.New("exists and is not a regular file")
 
-// Pending is a shard file being written: a temporary file beside its path,
-// renamed over it by Commit once complete and synced, removed by Abort.
-// A crash or a failed write never leaves a partial file at the path.
+// Pending is a shard file being written: a temporary file of its own
+// beside its path, renamed over it by Commit once complete and synced,
+// removed by Abort. A crash or a failed write never leaves a partial file
+// at the path.
 type Pending struct {
 	path string
 	tmp  *os.File
@@ -23,24 +25,22 @@ type Pending struct {
 }
 
 // Create checks that path can take a result file (a regular file or
-// nothing) and creates the temporary file, path + ".tmp", locked ([Lock])
-// for as long as it is written, so that two runs never write one file.
+// nothing) and creates the temporary file: a new file with a unique name
+// in path's directory (".NAME.*.tmp"), created exclusively (O_EXCL), so
+// that nothing in its way (another run's temporary file, a symlink, a
+// FIFO) is ever followed, truncated or removed.
 func Create(path string) (*Pending, error) {
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s %w (a result file replaces only a regular file)", path, ErrNotRegular)
 	}
-	tmp, err := os.OpenFile(path+".tmp", os.O_RDWR|os.O_CREATE, 0o644)
+	dir, base := filepath.Split(path)
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
-		return nil, err
-	}
-	if err := Lock(tmp); err != nil {
-		tmp.Close() // another run's file: not ours to remove
-		return nil, err
-	}
-	if err := tmp.Truncate(0); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return nil, err
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("cannot create a file beside %s: %w", path, err)
 	}
 	return &Pending{path: path, tmp: tmp}, nil
 }
