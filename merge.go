@@ -79,6 +79,12 @@ func readPieces(files []File) ([]piece, *partition.Plan, []string, error) {
 		return nil, nil, nil, fmt.Errorf("the files' plan %s is not this version's plan %s for n=%d method=%s (made by nqueens %s; use that version)",
 			first.Plan, fp, first.N, first.Method, first.Tool)
 	}
+	for _, p := range ps {
+		if h := p.file.Header; h.Shards > partition.MaxShards(len(plan.Tasks)) || h.Tasks != len(plan.Tasks) {
+			return nil, nil, nil, fmt.Errorf("%s: its header claims %d tasks in %d shards, but the plan has %d tasks (and at most %d shards): the header was edited or damaged",
+				p.name, h.Tasks, h.Shards, len(plan.Tasks), partition.MaxShards(len(plan.Tasks)))
+		}
+	}
 	return ps, plan, notes, nil
 }
 

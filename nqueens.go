@@ -241,7 +241,7 @@ func newConfig(opts []Option) (*config, error) {
 		c.workers = engine.DefaultWorkers()
 	}
 	switch {
-	case c.workers < 1:
+	case c.workers < 1 || c.workers > engine.MaxWorkers:
 		return nil, invalidf("%w (got %d)", engine.ErrWorkers, c.workers)
 	case c.memory < 0:
 		return nil, invalidf("nqueens: memory limit %d is negative", c.memory)

@@ -36,7 +36,7 @@ import (
 
 // Errors returned by [Run], [RunTask] and [Each].
 var (
-	ErrWorkers = errors.New("engine: workers must be at least 1")
+	ErrWorkers = fmt.Errorf("engine: workers must be from 1 to %d", MaxWorkers)
 	ErrPlan    = errors.New("engine: invalid plan")
 	ErrList    = errors.New("engine: the task does not list solutions")
 )
@@ -122,6 +122,11 @@ type Options struct {
 	quarterBudget int64
 }
 
+// MaxWorkers bounds the workers of a run: more than the cores of the
+// largest machines only adds goroutines, buffers and a longer wait for
+// running tasks after a stop.
+const MaxWorkers = 4096
+
 // DefaultWorkers is the number of logical cores that cpuid reports, or
 // runtime.NumCPU when cpuid cannot tell.
 func DefaultWorkers() int {
@@ -185,7 +190,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 		return Counts{}, err
 	}
 	workers := cmp.Or(opt.Workers, DefaultWorkers())
-	if workers < 1 {
+	if workers < 1 || workers > MaxWorkers {
 		return Counts{}, fmt.Errorf("%w (got %d)", ErrWorkers, workers)
 	}
 	order := opt.Tasks

@@ -266,6 +266,9 @@ func (pl *Planner) Plan(i, m, max int) (*Plan, error) {
 	if m < 1 || i < 0 || i >= m {
 		return nil, fmt.Errorf("%w: %d/%d (accepted: I/M with 0 ≤ I < M)", ErrShard, i, m)
 	}
+	if m > MaxShards(pl.size.Tasks) {
+		return nil, fmt.Errorf("%w: %d shards of a plan of %d tasks (accepted: up to %d: at most one task a shard, or %d)", ErrShard, m, pl.size.Tasks, MaxShards(pl.size.Tasks), minShardCap)
+	}
 	src := pl.src
 	if m == 1 && max > 0 && pl.size.Tasks > max {
 		return nil, &TasksError{Tasks: pl.size.Tasks, Max: max}
@@ -316,6 +319,16 @@ func (pl *Planner) Plan(i, m, max int) (*Plan, error) {
 	return p, nil
 }
 
+// minShardCap is how many shards any plan may be split into, however few
+// its tasks (the rest empty).
+const minShardCap = 1024
+
+// MaxShards is the most shards a plan of the given number of tasks may be
+// split into: one task a shard, or 1024 for smaller plans. More would be
+// empty shards alone, and a bound keeps what a split allocates (status
+// keeps a line per shard) within the plan's size.
+func MaxShards(tasks int) int { return max(tasks, minShardCap) }
+
 // shardOf is the shard of m that a task of the given cost falls in, after
 // tasks of cost before, in a plan of cost total: the one whose share of
 // the total holds the task's midpoint.
@@ -351,8 +364,8 @@ type Stats struct {
 // Stats walks the plan twice, holding no task, and describes its split
 // into m shards.
 func (pl *Planner) Stats(m int) (Stats, error) {
-	if m < 1 {
-		return Stats{}, fmt.Errorf("%w: %d shards (accepted: at least 1)", ErrShard, m)
+	if m < 1 || m > MaxShards(pl.size.Tasks) {
+		return Stats{}, fmt.Errorf("%w: %d shards of a plan of %d tasks (accepted: 1 to %d)", ErrShard, m, pl.size.Tasks, MaxShards(pl.size.Tasks))
 	}
 	src := pl.src
 	fp := newFingerprinter(src.plan())

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/engine"
 
 	"github.com/nqueens/nqueens/internal/msg"
 )
@@ -106,6 +107,9 @@ func workersFlag(fs *pflag.FlagSet, p *int) {
 func checkWorkers(cmd *cobra.Command, workers int) error {
 	if cmd.Flags().Changed("workers") && workers < 1 {
 		return usagef("workers must be at least 1, got %d", workers)
+	}
+	if workers > engine.MaxWorkers {
+		return usagef("workers must be at most %d (more than the largest machines' cores only adds memory), got %d", engine.MaxWorkers, workers)
 	}
 	return nil
 }
