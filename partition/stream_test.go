@@ -3,6 +3,7 @@ package partition_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -153,4 +154,26 @@ func TestSample(t *testing.T) {
 	}
 	all, _, _ := pl.Sample(len(p.Tasks), 1)
 	assert.ElementsMatch(t, p.Tasks, all)
+}
+
+// TestLargeShard plans one shard of 100,000 of n = 27 by join (70 million
+// tasks): the shard alone is held, in bounded memory.
+func TestLargeShard(t *testing.T) {
+	if testing.Short() {
+		t.Skip("walks n = 27's plan twice (about 13 s)")
+	}
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	pl, err := partition.NewPlanner(context.Background(), partition.Job{N: 27})
+	require.NoError(t, err)
+	p, err := pl.Plan(0, 100000, 20000)
+	require.NoError(t, err)
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	assert.Equal(t, 70206152, p.AllTasks)
+	assert.Equal(t, "ad2954d4d8ce52e619868219", p.Fingerprint())
+	assert.Greater(t, len(p.Tasks), 100)
+	assert.Less(t, len(p.Tasks), 20000)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(64<<20), "the walks allocate little beyond the shard")
 }

@@ -78,6 +78,12 @@ Long runs and clusters:
                      JOB_COMPLETION_INDEX with --shards M select the shard
   --out FILE         write the shard's per-task counts to FILE for
                      'nqueens merge' (required when sharding)
+  --memory SIZE      what the count may take, its plan included (default:
+                     half of RAM); a board whose tasks do not fit is refused
+                     at once, naming what would (shards: a shard plans and
+                     holds its own tasks alone)
+'nqueens plan N' shows the tasks, the split into shards, the memory and,
+with --sample, the core-seconds, before counting.
 SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 (abandoning those still running after --grace), save the journal and exit
 130, 143 or 138.`, partition.MaxN, partition.JoinFrom, partition.JoinMaxN, partition.JoinFrom),
