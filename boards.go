@@ -361,7 +361,16 @@ func ParseBoard(text string) ([]int, error) {
 }
 
 func parseColumns(line string) ([]int, error) {
-	fields := strings.FieldsFunc(line, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	// Commas separate fields one for one (with spaces around them or not);
+	// an empty field between two commas is a missing column, not nothing.
+	var fields []string
+	for _, part := range strings.Split(line, ",") {
+		words := strings.Fields(part)
+		if len(words) == 0 && strings.Contains(line, ",") {
+			return nil, invalidf("an empty column between commas in %s (accepted: 0-based columns separated by spaces or commas)", msg.Quote(line))
+		}
+		fields = append(fields, words...)
+	}
 	n := len(fields)
 	cols := make([]int, n)
 	for r, f := range fields {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -36,41 +37,45 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 			if err != nil {
 				return err
 			}
-			boards := args
-			if len(args) == 0 {
-				var err error
-				if boards, err = readStdin(cmd.Context(), cmd.InOrStdin()); err != nil {
-					return err
-				}
-				if len(boards) == 0 {
-					return usagef("no board on stdin (give boards as arguments or on stdin, separated by blank lines)")
-				}
-			}
-			// Read every board before judging any, so unreadable input
-			// prints nothing misleading on stdout.
-			parsed := make([][]int, len(boards))
-			for i, b := range boards {
+			w := bufio.NewWriter(cmd.OutOrStdout())
+			invalid, total := 0, 0
+			judge := func(b string) error {
+				total++
 				cols, err := nqueens.ParseBoard(b)
 				if err != nil {
-					return usagef("board %d: %v", i+1, err)
+					return usagef("board %d: %v", total, err)
 				}
-				parsed[i] = cols
-			}
-			w := bufio.NewWriter(cmd.OutOrStdout())
-			invalid := 0
-			for _, cols := range parsed {
 				if c := nqueens.Verify(cols, pieceOpts...); c != nil {
 					invalid++
 					fmt.Fprintf(w, "invalid: %v\n", c)
 				} else {
 					fmt.Fprintln(w, "valid")
 				}
+				return nil
+			}
+			if len(args) > 0 {
+				// Arguments are read whole: every one is parsed before
+				// any verdict, so a bad one prints nothing on stdout.
+				for i, b := range args {
+					if _, err := nqueens.ParseBoard(b); err != nil {
+						return usagef("board %d: %v", i+1, err)
+					}
+				}
+				for _, b := range args {
+					judge(b)
+				}
+			} else if err := eachBoard(cmd.Context(), cmd.InOrStdin(), w, judge); err != nil {
+				w.Flush()
+				return err
 			}
 			if err := w.Flush(); err != nil {
 				return fmt.Errorf("writing the verdicts: %w", err)
 			}
+			if total == 0 {
+				return usagef("no board on stdin (give boards as arguments or on stdin, separated by blank lines)")
+			}
 			if invalid > 0 {
-				return fmt.Errorf("%d of %d boards invalid", invalid, len(parsed))
+				return fmt.Errorf("%d of %d boards invalid", invalid, total)
 			}
 			return nil
 		},
@@ -79,25 +84,75 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 	return cmd
 }
 
-// readStdin reads the boards on stdin, or returns when ctx is done (a
-// signal while a pipe's writer is still thinking).
-func readStdin(ctx context.Context, r io.Reader) ([]string, error) {
-	type result struct {
-		boards []string
-		err    error
-	}
-	done := make(chan result, 1)
+// eachBoard streams the boards on r (separated by blank lines; a line of
+// columns is a board of its own) to judge as each is complete, holding one
+// board at a time, and stops with judge's error, a read error, or when
+// ctx is done (a signal while a pipe's writer is still thinking). Verdicts
+// written to w are flushed whenever no further board is waiting.
+func eachBoard(ctx context.Context, r io.Reader, w *bufio.Writer, judge func(string) error) error {
+	boards := make(chan string, 64)
+	errc := make(chan error, 1)
+	stop := make(chan struct{})
+	defer close(stop)
 	go func() {
-		b, err := nqueens.SplitBoards(r)
-		done <- result{b, err}
-	}()
-	select {
-	case res := <-done:
-		if res.err != nil {
-			return nil, fmt.Errorf("reading stdin: %w", res.err)
+		defer close(boards)
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 1<<30)
+		var cur []string
+		send := func(b string) bool {
+			select {
+			case boards <- b:
+				return true
+			case <-stop:
+				return false
+			}
 		}
-		return res.boards, nil
-	case <-ctx.Done():
-		return nil, interrupted(ctx, "stopped while reading stdin")
+		flush := func() bool {
+			if len(cur) == 0 {
+				return true
+			}
+			b := strings.Join(cur, "\n")
+			cur = cur[:0]
+			return send(b)
+		}
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			ok := true
+			switch {
+			case line == "":
+				ok = flush()
+			case strings.ContainsAny(line, "0123456789"):
+				ok = flush() && send(line)
+			default:
+				cur = append(cur, line)
+			}
+			if !ok {
+				return
+			}
+		}
+		if flush() {
+			errc <- sc.Err()
+		}
+	}()
+	for {
+		select {
+		case b, ok := <-boards:
+			if !ok {
+				if err := <-errc; err != nil {
+					return fmt.Errorf("reading stdin: %w", err)
+				}
+				return nil
+			}
+			if err := judge(b); err != nil {
+				return err
+			}
+			if len(boards) == 0 {
+				if err := w.Flush(); err != nil {
+					return fmt.Errorf("writing the verdicts: %w", err)
+				}
+			}
+		case <-ctx.Done():
+			return interrupted(ctx, "stopped while reading stdin")
+		}
 	}
 }
