@@ -226,7 +226,11 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 }
 
 // countError words the library's errors with the command's flags.
-func countError(err error) error {
+func countError(err error) error { return wordError(err, true) }
+
+// wordError is countError, for a command whose counts can be sharded or
+// not (a table's rows cannot).
+func wordError(err error, shardable bool) error {
 	var me *engine.MemoryError
 	var fe *nqueens.FileError
 	if errors.As(err, &fe) {
@@ -240,7 +244,7 @@ func countError(err error) error {
 		return fmt.Errorf("%s: %w", flag, fe.Err)
 	}
 	if errors.As(err, &me) {
-		return usagef("%s", memoryMessage(me))
+		return usagef("%s", memoryMessage(me, shardable))
 	}
 	return err
 }
@@ -310,9 +314,12 @@ func writeLine(w io.Writer, s string) error {
 }
 
 // memoryMessage words a memory refusal with the flags that would fit it.
-func memoryMessage(me *engine.MemoryError) string {
+func memoryMessage(me *engine.MemoryError, shardable bool) string {
 	ways := []string{"raise --memory"}
-	if fit := engine.MaxTasks(me.N, me.Method, me.Workers, me.Limit); fit > 0 && me.PlanHeavy() {
+	if !shardable && me.PlanHeavy() {
+		ways = append(ways, fmt.Sprintf("end the table before n = %d", me.N))
+	}
+	if fit := engine.MaxTasks(me.N, me.Method, me.Workers, me.Limit); shardable && fit > 0 && me.PlanHeavy() {
 		// Shards hold fewer tasks; they differ in size, so leave room.
 		m := 2
 		for m < 1<<30 && m*fit < 4*me.Tasks*me.Shards {

@@ -139,7 +139,7 @@ func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, metho
 			if errors.As(err, &stopped) {
 				return interrupted(ctx, fmt.Sprintf("stopped at n = %d", next))
 			}
-			return countError(err)
+			return wordError(err, false)
 		}
 		if !began {
 			// Only once every row is planned and checked: nothing
