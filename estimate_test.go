@@ -87,3 +87,21 @@ func TestShardWithinMemory(t *testing.T) {
 	assert.Equal(t, shard.Fingerprint(), f.Header.Plan)
 	assert.Equal(t, pl.Size().Tasks, f.Header.Tasks, "the header counts the whole plan's tasks")
 }
+
+// TestMergeCancellable: merge and status of a file claiming a large board
+// stop planning when the context is done (issue 22, case 7).
+func TestMergeCancellable(t *testing.T) {
+	h := resultfile.Header{Kind: resultfile.Shard, Tool: "x", N: 64, Method: "sym", Placed: "-", Plan: "0123", Tasks: 1, Shards: 1}
+	file := resultfile.AppendEnd(resultfile.AppendHeader(nil, h), h, nil)
+	for _, f := range []func(context.Context) error{
+		func(ctx context.Context) error { _, err := Merge(ctx, File{Name: "big", R: bytes.NewReader(file)}); return err },
+		func(ctx context.Context) error { _, err := Status(ctx, File{Name: "big", R: bytes.NewReader(file)}); return err },
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		start := time.Now()
+		err := f(ctx)
+		cancel()
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+		assert.Less(t, time.Since(start), 5*time.Second, "stopped promptly")
+	}
+}

@@ -69,7 +69,7 @@ func ExampleMerge() {
 		}
 		files = append(files, nqueens.File{Name: fmt.Sprintf("shard%d.result", i), R: &out})
 	}
-	c, err := nqueens.Merge(files...)
+	c, err := nqueens.Merge(context.Background(), files...)
 	if err != nil {
 		fmt.Println(err)
 		return

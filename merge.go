@@ -37,7 +37,7 @@ type piece struct {
 // readPieces reads the files, checks that they are pieces of one count and
 // rebuilds its plan (the fingerprint proves the files were made by the same
 // planning rules).
-func readPieces(files []File) ([]piece, *partition.Plan, []string, error) {
+func readPieces(ctx context.Context, files []File) ([]piece, *partition.Plan, []string, error) {
 	if len(files) == 0 {
 		return nil, nil, nil, invalidf("nqueens: no files to read")
 	}
@@ -71,7 +71,7 @@ func readPieces(files []File) ([]piece, *partition.Plan, []string, error) {
 			return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 		}
 	}
-	plan, err := wholePlan(partition.Job{N: first.N, Method: method, Placed: placed, Piece: partition.Piece(first.Piece), Torus: first.Torus})
+	plan, err := wholePlan(ctx, partition.Job{N: first.N, Method: method, Placed: placed, Piece: partition.Piece(first.Piece), Torus: first.Torus})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 	}
@@ -90,13 +90,19 @@ func readPieces(files []File) ([]piece, *partition.Plan, []string, error) {
 
 // wholePlan makes every task of job's plan, which merge and status check
 // the files against, within the default memory limit.
-func wholePlan(job partition.Job) (*partition.Plan, error) {
-	pl, err := partition.NewPlanner(context.Background(), job)
+func wholePlan(ctx context.Context, job partition.Job) (*partition.Plan, error) {
+	pl, err := partition.NewPlanner(ctx, job)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("planning n = %d stopped: %w", job.N, context.Cause(ctx))
+	}
 	if err != nil {
 		return nil, err
 	}
 	limit, method := engine.DefaultMemory(), pl.Size().Method
 	plan, err := pl.Plan(0, 1, max(1, engine.MaxTasks(job.N, method, 1, limit)))
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("planning n = %d stopped: %w", job.N, context.Cause(ctx))
+	}
 	var te *partition.TasksError
 	if errors.As(err, &te) {
 		return nil, fmt.Errorf("checking the files of n = %d (%s) against its plan holds its %d tasks, which needs %s: more than the %s (half of this machine's memory) that merge and status may take",
@@ -143,8 +149,8 @@ func ledgerOf(ps []piece, plan *partition.Plan) (*ledger, error) {
 // (identical duplicates are accepted and noted) and that every task of
 // the plan is present; the error of a failed check names the missing
 // shards or the offending file.
-func Merge(files ...File) (Counts, error) {
-	ps, plan, notes, err := readPieces(files)
+func Merge(ctx context.Context, files ...File) (Counts, error) {
+	ps, plan, notes, err := readPieces(ctx, files)
 	if err != nil {
 		return Counts{}, err
 	}
@@ -264,8 +270,8 @@ func (s ShardStatus) Fraction() float64 {
 // per shard and in all the tasks counted of those planned, the estimated
 // share of the work done, which shards have no file yet, and a rate and
 // ETA where journals tell when they started.
-func Status(files ...File) (StatusReport, error) {
-	ps, plan, _, err := readPieces(files)
+func Status(ctx context.Context, files ...File) (StatusReport, error) {
+	ps, plan, _, err := readPieces(ctx, files)
 	if err != nil {
 		return StatusReport{}, err
 	}
@@ -360,7 +366,7 @@ func Audit(ctx context.Context, fraction float64, files []File, opts ...Option) 
 	if err != nil {
 		return 0, err
 	}
-	ps, plan, _, err := readPieces(files)
+	ps, plan, _, err := readPieces(ctx, files)
 	if err != nil {
 		return 0, err
 	}

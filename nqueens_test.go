@@ -262,9 +262,9 @@ func TestShardsMergeStatus(t *testing.T) {
 		}
 		return out
 	}
-	_, err = Merge(reread(files[:3])...)
+	_, err = Merge(ctx, reread(files[:3])...)
 	assert.ErrorContains(t, err, "missing or incomplete shards of 5: 3, 4")
-	st, err := Status(reread(files[:3])...)
+	st, err := Status(ctx, reread(files[:3])...)
 	require.NoError(t, err)
 	assert.Equal(t, []int{3, 4}, st.Missing)
 	assert.False(t, st.Total.Complete())
@@ -272,12 +272,12 @@ func TestShardsMergeStatus(t *testing.T) {
 	assert.Less(t, st.Total.Fraction(), 1.0)
 	assert.Greater(t, st.Total.Fraction(), 0.3)
 
-	c, err := Merge(reread(files)...)
+	c, err := Merge(ctx, reread(files)...)
 	require.NoError(t, err)
 	want(t, n, c)
 	_, ok := c.Unique()
 	assert.True(t, ok, "merged: unique by Burnside's lemma")
-	st, err = Status(reread(files)...)
+	st, err = Status(ctx, reread(files)...)
 	require.NoError(t, err)
 	assert.True(t, st.Total.Complete())
 	assert.Empty(t, st.Missing)
@@ -386,7 +386,7 @@ func TestStatusRate(t *testing.T) {
 		half = resultfile.AppendRecord(half, f.Header, r)
 	}
 	started := time.Unix(f.Header.Started, 0)
-	st, err := Status(File{Name: "j", R: bytes.NewReader(half), ModTime: started.Add(10 * time.Second)})
+	st, err := Status(context.Background(), File{Name: "j", R: bytes.NewReader(half), ModTime: started.Add(10 * time.Second)})
 	require.NoError(t, err)
 	s := st.PerShard[0]
 	assert.Equal(t, len(f.Records)/2, s.TasksDone)
@@ -395,7 +395,7 @@ func TestStatusRate(t *testing.T) {
 	assert.Equal(t, []int{1}, st.Missing)
 	assert.Equal(t, s.Rate, st.Total.Rate)
 	// Without a modification time there is no rate.
-	st, err = Status(File{Name: "j", R: bytes.NewReader(half)})
+	st, err = Status(context.Background(), File{Name: "j", R: bytes.NewReader(half)})
 	require.NoError(t, err)
 	assert.Zero(t, st.PerShard[0].Rate)
 	assert.Zero(t, st.Total.ETA)
@@ -442,7 +442,7 @@ func TestFiles(t *testing.T) {
 	assert.Len(t, entries, 4, "two shard files, two journals, no .tmp left")
 	files, closeAll, err := OpenFiles(paths...)
 	require.NoError(t, err)
-	c, err := Merge(files...)
+	c, err := Merge(context.Background(), files...)
 	closeAll()
 	require.NoError(t, err)
 	want(t, 12, c)

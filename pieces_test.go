@@ -81,7 +81,7 @@ func TestPiecesJournalShards(t *testing.T) {
 		require.NoError(t, err)
 		files = append(files, File{Name: fmt.Sprintf("t%d", i), R: bytes.NewReader(out.Bytes())})
 	}
-	m, err := Merge(files...)
+	m, err := Merge(context.Background(), files...)
 	require.NoError(t, err)
 	assert.Equal(t, "88", m.Total.String())
 	assert.True(t, m.Torus)
@@ -183,7 +183,7 @@ func TestRooks128(t *testing.T) {
 		require.NoError(t, err)
 		files = append(files, File{Name: fmt.Sprintf("r%d", i), R: bytes.NewReader(out.Bytes())})
 	}
-	m, err := Merge(files...)
+	m, err := Merge(context.Background(), files...)
 	require.NoError(t, err)
 	assert.Equal(t, want, m.Total.String())
 

@@ -37,8 +37,11 @@ survives it only if the sample misses it (chance 1 - FRACTION per line).`,
 				return err
 			}
 			return withFiles(args, func(files []nqueens.File) error {
-				c, err := nqueens.Merge(files...)
+				c, err := nqueens.Merge(cmd.Context(), files...)
 				if err != nil {
+					if cmd.Context().Err() != nil {
+						return interrupted(cmd.Context(), "stopped while checking the files")
+					}
 					return err
 				}
 				for _, note := range c.Notes {

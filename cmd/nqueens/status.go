@@ -27,8 +27,11 @@ FRACTION recounts a random sample of the tasks found first, as merge's.`,
 				return err
 			}
 			return withFiles(args, func(files []nqueens.File) error {
-				rep, err := nqueens.Status(files...)
+				rep, err := nqueens.Status(cmd.Context(), files...)
 				if err != nil {
+					if cmd.Context().Err() != nil {
+						return interrupted(cmd.Context(), "stopped while checking the files")
+					}
 					return err
 				}
 				if asJSON {
