@@ -94,8 +94,14 @@ func TestMergeCancellable(t *testing.T) {
 	h := resultfile.Header{Kind: resultfile.Shard, Tool: "x", N: 64, Method: "sym", Placed: "-", Plan: "0123", Tasks: 1, Shards: 1}
 	file := resultfile.AppendEnd(resultfile.AppendHeader(nil, h), h, nil)
 	for _, f := range []func(context.Context) error{
-		func(ctx context.Context) error { _, err := Merge(ctx, File{Name: "big", R: bytes.NewReader(file)}); return err },
-		func(ctx context.Context) error { _, err := Status(ctx, File{Name: "big", R: bytes.NewReader(file)}); return err },
+		func(ctx context.Context) error {
+			_, err := Merge(ctx, File{Name: "big", R: bytes.NewReader(file)})
+			return err
+		},
+		func(ctx context.Context) error {
+			_, err := Status(ctx, File{Name: "big", R: bytes.NewReader(file)})
+			return err
+		},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		start := time.Now()
