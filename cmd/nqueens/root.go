@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -62,19 +63,61 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 
 // flagError rewords pflag's errors: a negative board size such as "-3"
 // looks like a flag to it, and "-json" reads as -j with the value "son".
-func flagError(_ *cobra.Command, err error) error {
+func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
 	if i := strings.Index(msg, " in -"); strings.HasPrefix(msg, "unknown shorthand flag") && i >= 0 {
 		arg := msg[i+len(" in "):]
 		if _, convErr := strconv.Atoi(arg); convErr == nil {
-			return usagef("board size %s out of range (accepted: 0..%d)", arg, nqueens.MaxN)
+			largest := nqueens.MaxN
+			if cmd != nil && cmd.Name() == "solve" {
+				largest = nqueens.MaxSolveN
+			}
+			return usagef("board size %s out of range (accepted: 0..%d)", arg, largest)
 		}
 	}
 	if strings.Contains(msg, `for "-j, --workers" flag`) && strings.Contains(msg, `"son"`) {
 		return usagef("%v (did you mean --json?)", err)
 	}
+	// pflag's "invalid argument" carries Go's parser messages: say what
+	// the flag accepts instead.
+	if m := invalidArg.FindStringSubmatch(msg); m != nil {
+		accepted := map[string]string{
+			"time.Duration": "a duration such as 30s, 2m or 1h30m",
+			"int":           "an integer",
+			"int64":         "an integer",
+			"uint":          "a whole number",
+			"uint64":        "a whole number",
+			"float64":       "a number such as 0.01",
+			"bool":          "true or false",
+		}[flagType(cmd, m[2])]
+		if accepted != "" {
+			return usagef("invalid %s %s (accepted: %s)", m[2], quoteArg(m[1]), accepted)
+		}
+	}
 	return usagef("%v (see --help)", err)
 }
+
+// invalidArg matches pflag's message for a value its parser refused: the
+// value and the flag's names.
+var invalidArg = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-., )?(--[a-z-]+)" flag`)
+
+// flagType is the type of cmd's flag named "--name".
+func flagType(cmd *cobra.Command, name string) string {
+	if cmd == nil {
+		return ""
+	}
+	if f := cmd.Flags().Lookup(strings.TrimPrefix(name, "--")); f != nil {
+		if f.Value.Type() == "duration" {
+			return "time.Duration"
+		}
+		return f.Value.Type()
+	}
+	return ""
+}
+
+// quoteArg quotes a command-line value for a message, cut to a readable
+// length.
+func quoteArg(s string) string { return msg.Quote(s) }
 
 // parseN parses a board size argument.
 func parseN(s string) (int, error) {

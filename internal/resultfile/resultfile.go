@@ -365,7 +365,7 @@ func parseRecord(fields []string) (Record, error) {
 			}
 		}
 		if err != nil {
-			return Record{}, fmt.Errorf("count %q: %v", fields[2+i], err)
+			return Record{}, fmt.Errorf("count %s is not a decimal count (accepted: digits only, up to 2^64 - 1; a total up to 2^128 - 1)", msg.Quote(fields[2+i]))
 		}
 		nums[i] = v
 	}

@@ -196,3 +196,12 @@ func TestForeignLine(t *testing.T) {
 	_, err = parseHeader([]byte("nqueens journal format=1 tool=0.2.0 n=8"))
 	assert.ErrorContains(t, err, "format 1, written by nqueens \"0.2.0\"")
 }
+
+// TestRecordMessages: a malformed count names the value and what is
+// accepted, without Go's parser messages.
+func TestRecordMessages(t *testing.T) {
+	_, err := parseRecord(strings.Fields("task 1.2 +2 0 0 0 5"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `count "+2" is not a decimal count`)
+	assert.NotContains(t, err.Error(), "strconv")
+}
