@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/resultfile"
 )
 
@@ -62,7 +63,7 @@ func (c *config) openFiles() (done func(ok bool) error, err error) {
 	if c.outPath != "" {
 		out, err := resultfile.Create(c.outPath)
 		if err != nil {
-			return nil, &FileError{"shard file", c.outPath, err}
+			return nil, &FileError{"shard file", c.outPath, msg.PathError(err)}
 		}
 		c.out = out
 		closers = append(closers, func(ok bool) error {
@@ -71,7 +72,7 @@ func (c *config) openFiles() (done func(ok bool) error, err error) {
 				return nil
 			}
 			if err := out.Commit(); err != nil {
-				return &FileError{"shard file", c.outPath, err}
+				return &FileError{"shard file", c.outPath, msg.PathError(err)}
 			}
 			return nil
 		})
@@ -79,7 +80,7 @@ func (c *config) openFiles() (done func(ok bool) error, err error) {
 	if c.jpath != "" {
 		fail := func(err error) (func(bool) error, error) {
 			done(false)
-			return nil, &FileError{"journal", c.jpath, err}
+			return nil, &FileError{"journal", c.jpath, msg.PathError(err)}
 		}
 		if st, err := os.Stat(c.jpath); err == nil && !st.Mode().IsRegular() {
 			return fail(fmt.Errorf("%s %w", c.jpath, ErrNotRegular))
@@ -92,7 +93,7 @@ func (c *config) openFiles() (done func(ok bool) error, err error) {
 			f.Close()
 			return fail(err)
 		}
-		c.journal, c.jname = f, c.jpath
+		c.journal, c.jname = f, msg.Path(c.jpath)
 		closers = append(closers, func(bool) error { return f.Close() })
 	}
 	return done, nil
@@ -111,7 +112,7 @@ func OpenFiles(paths ...string) (files []File, close func(), err error) {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err == nil && !st.Mode().IsRegular() {
-			err = fmt.Errorf("%s is not a regular file (shard files and journals are)", p)
+			err = fmt.Errorf("%s is not a regular file (shard files and journals are)", msg.Path(p))
 		}
 		var f *os.File
 		if err == nil {
@@ -119,10 +120,10 @@ func OpenFiles(paths ...string) (files []File, close func(), err error) {
 		}
 		if err != nil {
 			close()
-			return nil, nil, err
+			return nil, nil, msg.PathError(err)
 		}
 		opened = append(opened, f)
-		files = append(files, File{Name: p, R: f, ModTime: st.ModTime()})
+		files = append(files, File{Name: msg.Path(p), R: f, ModTime: st.ModTime()})
 	}
 	return files, close, nil
 }

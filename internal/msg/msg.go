@@ -2,6 +2,10 @@
 package msg
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"strconv"
 	"unicode/utf8"
 )
@@ -27,4 +31,36 @@ func Quote(s string) string {
 		i += size
 	}
 	return string(out) + `"…`
+}
+
+// MaxPath is the longest path a message shows whole.
+const MaxPath = 120
+
+// Path returns a file's path for a message: whole up to MaxPath bytes,
+// otherwise "…" and its last MaxPath bytes (the file's name is what tells
+// one file from another).
+func Path(p string) string {
+	if len(p) <= MaxPath {
+		return p
+	}
+	tail := p[len(p)-MaxPath:]
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	return "…" + tail
+}
+
+// PathError rewrites err's file operation errors (*fs.PathError,
+// *os.LinkError) to show their paths as [Path] does; the errors they wrap
+// stay reachable with errors.Is.
+func PathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && len(pe.Path) > MaxPath {
+		return fmt.Errorf("%s %s: %w", pe.Op, Path(pe.Path), pe.Err)
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) && (len(le.Old) > MaxPath || len(le.New) > MaxPath) {
+		return fmt.Errorf("%s %s %s: %w", le.Op, Path(le.Old), Path(le.New), le.Err)
+	}
+	return err
 }

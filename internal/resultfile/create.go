@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // ErrLocked is wrapped by [Lock]'s error for a file another run holds.
@@ -31,7 +33,7 @@ type Pending struct {
 // FIFO) is ever followed, truncated or removed.
 func Create(path string) (*Pending, error) {
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s %w (a result file replaces only a regular file)", path, ErrNotRegular)
+		return nil, fmt.Errorf("%s %w (a result file replaces only a regular file)", msg.Path(path), ErrNotRegular)
 	}
 	dir, base := filepath.Split(path)
 	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
@@ -40,7 +42,7 @@ func Create(path string) (*Pending, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, fmt.Errorf("cannot create a file beside %s: %w", path, err)
+		return nil, fmt.Errorf("cannot create a file beside %s: %w", msg.Path(path), err)
 	}
 	return &Pending{path: path, tmp: tmp}, nil
 }
@@ -50,13 +52,13 @@ func (p *Pending) Write(b []byte) (int, error) { return p.tmp.Write(b) }
 // Commit syncs the file and renames it over the path.
 func (p *Pending) Commit() error {
 	if err := p.tmp.Sync(); err != nil {
-		return fmt.Errorf("%s: %w", p.path, err)
+		return fmt.Errorf("%s: %w", msg.Path(p.path), err)
 	}
 	if err := p.tmp.Close(); err != nil {
-		return fmt.Errorf("%s: %w", p.path, err)
+		return fmt.Errorf("%s: %w", msg.Path(p.path), err)
 	}
 	if err := os.Rename(p.tmp.Name(), p.path); err != nil {
-		return err
+		return msg.PathError(err)
 	}
 	p.done = true
 	return nil
