@@ -28,16 +28,21 @@ type StoppedError struct {
 	Done, Tasks int
 	// Journal names the journal that holds them, "" without one.
 	Journal string
-	// Abandoned is set when tasks still running after the grace period
-	// were abandoned.
+	// Abandoned is set when tasks still running were abandoned: after
+	// the grace period, or at once when StopNow says so (a second
+	// interrupt, [WithStopNow]).
 	Abandoned bool
+	StopNow   bool
 	Grace     time.Duration
 	Cause     error
 }
 
 func (e *StoppedError) Error() string {
 	msg := fmt.Sprintf("stopped after %d of %d tasks", e.Done, e.Tasks)
-	if e.Abandoned {
+	switch {
+	case e.Abandoned && e.StopNow:
+		msg += " (the tasks still running were abandoned at the second interrupt)"
+	case e.Abandoned:
 		msg += fmt.Sprintf(" (tasks still running after the %s grace period were abandoned)", e.Grace)
 	}
 	if e.Journal != "" {
@@ -153,7 +158,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 			}
 		}})
 	}()
-	abandoned := false
+	abandoned, stopNow := false, false
 	select {
 	case <-ran:
 	case <-runCtx.Done():
@@ -175,7 +180,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 			case <-time.After(grace):
 				abandoned = true
 			case <-c.now:
-				abandoned = true
+				abandoned, stopNow = true, true
 			}
 		}
 	}
@@ -198,7 +203,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		case ctx.Err() != nil:
 			done := <-finished
 			finished <- done
-			return Counts{}, &StoppedError{Done: done, Tasks: len(mine), Journal: c.jname, Abandoned: abandoned, Grace: c.grace, Cause: context.Cause(ctx)}
+			return Counts{}, &StoppedError{Done: done, Tasks: len(mine), Journal: c.jname, Abandoned: abandoned, StopNow: stopNow, Grace: c.grace, Cause: context.Cause(ctx)}
 		case runCtx.Err() != nil:
 			return Counts{}, context.Cause(runCtx) // the journal failed
 		}

@@ -251,6 +251,7 @@ func TestSecondSignal(t *testing.T) {
 	assert.Equal(t, exitInterrupted, exit.ExitCode())
 	all := strings.Join(lines, "\n")
 	assert.Contains(t, all, "waiting up to 10m0s for the running tasks to finish; Ctrl-C again to stop now")
-	assert.Contains(t, all, "were abandoned")
+	assert.Contains(t, all, "were abandoned at the second interrupt")
+	assert.NotContains(t, all, "grace period were abandoned", "the grace period did not end")
 	assert.Contains(t, all, "run the same command again to resume")
 }
