@@ -54,9 +54,20 @@ func readPieces(ctx context.Context, files []File) ([]piece, *partition.Plan, []
 		ps = append(ps, piece{f.Name, rf, f.ModTime})
 	}
 	first := ps[0].file.Header
+	split := -1 // the first file of a shard, whose shard count every shard's file shares
+	for k, p := range ps {
+		if h := p.file.Header; h.Shards > 1 {
+			if split < 0 {
+				split = k
+			} else if s := ps[split].file.Header; h.Shards != s.Shards {
+				return nil, nil, nil, fmt.Errorf("%s is shard %d of %d, but %s is shard %d of %d: shards of different splits are not pieces of one count (a journal of the whole count mixes with either)",
+					p.name, h.Shard, h.Shards, ps[split].name, s.Shard, s.Shards)
+			}
+		}
+	}
 	for _, p := range ps[1:] {
 		h := p.file.Header
-		if h.N != first.N || h.Method != first.Method || h.Placed != first.Placed || h.Board() != first.Board() || h.Plan != first.Plan || h.Shards != first.Shards && h.Shards > 1 && first.Shards > 1 {
+		if h.N != first.N || h.Method != first.Method || h.Placed != first.Placed || h.Board() != first.Board() || h.Plan != first.Plan {
 			return nil, nil, nil, fmt.Errorf("%s is for n=%d method=%s placed=%s plan=%s shards=%d, but %s is for n=%d method=%s placed=%s plan=%s shards=%d: they are not pieces of one count",
 				p.name, h.N, h.Method, h.Placed, h.Plan, h.Shards, ps[0].name, first.N, first.Method, first.Placed, first.Plan, first.Shards)
 		}
@@ -328,8 +339,8 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 	t.Shard = -1
 	for s := range rep.PerShard {
 		ss := &rep.PerShard[s]
-		if len(ss.Files) == 0 && m > 1 {
-			rep.Missing = append(rep.Missing, s)
+		if len(ss.Files) == 0 && m > 1 && !ss.Complete() {
+			rep.Missing = append(rep.Missing, s) // (a whole-count journal may hold its tasks)
 		}
 		if ss.Rate > 0 && !ss.Complete() {
 			ss.ETA = time.Duration((ss.Work - ss.WorkDone) / ss.Rate * float64(time.Second))
