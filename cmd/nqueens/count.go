@@ -18,6 +18,7 @@ import (
 	"github.com/nqueens/nqueens/partition"
 
 	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/internal/progress"
 	"github.com/nqueens/nqueens/internal/report"
 )
 
@@ -168,10 +169,14 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 	if f.verify && (placed != nil || shards > 1) {
 		return usagef("--verify counts the whole board twice: it does not work with --place or shards")
 	}
+	var prog *progress.Display // the bar: messages go above it, and it goes when a stop begins
 	opts := []nqueens.Option{nqueens.WithMethod(method), nqueens.WithWorkers(f.workers), nqueens.WithMemory(memory),
 		nqueens.WithPlaced(placed...), nqueens.WithGrace(f.grace), nqueens.WithStopNow(stopNow(ctx)), nqueens.WithWaiting(func(w nqueens.Waiting) {
+			// The bar goes first: a stopped count has no progress to show,
+			// and the terminal's echoed ^C would garble its last line.
+			prog.Stop()
 			if w.Grace >= time.Second { // a shorter wait needs no word
-				fmt.Fprintf(stderr, "nqueens: stopping: waiting up to %s for the running tasks to finish; Ctrl-C again to stop now\n", w.Grace)
+				fmt.Fprintf(stderr, "%snqueens: stopping: waiting up to %s for the running tasks to finish; Ctrl-C again to stop now\n", prog.LineStart(), w.Grace)
 			}
 		})}
 	opts = append(opts, pieceOpts...)
@@ -193,11 +198,11 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		}
 		return fmt.Sprintf("count %d%s (%s)", p.N, f.pieces.label(), p.Method)
 	}
-	prog := f.progress.start(stderr, label)
+	prog = f.progress.start(stderr, label)
 	first := true
 	c, err := nqueens.Count(ctx, n, append(opts, nqueens.WithProgress(func(p nqueens.Progress) {
 		if first && p.TasksDone > 0 {
-			fmt.Fprintf(stderr, "nqueens: resuming from %s: %d of %d tasks already counted\n", f.checkpoint, p.TasksDone, p.Tasks)
+			fmt.Fprintf(prog.Messages(stderr), "nqueens: resuming from %s: %d of %d tasks already counted\n", f.checkpoint, p.TasksDone, p.Tasks)
 		}
 		first = false
 		prog.Update(p)

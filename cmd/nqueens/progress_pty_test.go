@@ -86,3 +86,42 @@ func TestTableRowsStayOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestStopOnTerminal interrupts a count in a real terminal (tmux) with
+// the bar shown: the stop messages stand on lines of their own, and no
+// frozen bar is left above them (issue 22, case 16).
+func TestStopOnTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a count in a terminal")
+	}
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("no tmux")
+	}
+	bin := nqueensBinary(t)
+	sock := filepath.Join(t.TempDir(), "stop.sock")
+	run := func(args ...string) string {
+		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
+		require.NoError(t, err, "tmux %v: %s", args, out)
+		return string(out)
+	}
+	run("new-session", "-d", "-x", "120", "-y", "30", bin+" count 20 -m sym -j 1 --grace 5s; echo END; sleep 60")
+	defer run("kill-server")
+	wait := func(what string) string {
+		var screen string
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if screen = run("capture-pane", "-p"); strings.Contains(screen, what) {
+				return screen
+			}
+		}
+		t.Fatalf("no %q on the screen:\n%s", what, screen)
+		return ""
+	}
+	wait(" % [")
+	run("send-keys", "C-c")
+	screen := wait("END")
+	assert.Regexp(t, `(?m)^nqueens: stopping: waiting up to 5s`, screen)
+	assert.Regexp(t, `(?m)^nqueens: interrupted by SIGINT`, screen)
+	assert.NotContains(t, screen, " % [", "no bar left:\n%s", screen)
+	assert.NotContains(t, screen, "cocount", screen)
+}

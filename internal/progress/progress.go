@@ -108,6 +108,25 @@ func (p *Display) Update(pr nqueens.Progress) {
 	}
 }
 
+// LineStart returns what brings a terminal's cursor to the start of a
+// clean line after the bar is gone (the echo of a ^C may stand there), or
+// "" without a bar.
+func (p *Display) LineStart() string {
+	if p.container != nil {
+		return "\r\x1b[K"
+	}
+	return ""
+}
+
+// Messages returns where messages go while progress is shown: above the
+// bar, through its container, so that neither garbles the other; else w.
+func (p *Display) Messages(w io.Writer) io.Writer {
+	if p.container != nil {
+		return p.container
+	}
+	return w
+}
+
 // Rows returns where result rows go while progress is shown: through the
 // bar's container when stdout is a terminal too (the bar's redraw would
 // erase them otherwise), else stdout itself.
