@@ -244,7 +244,7 @@ func wordError(err error, shardable bool) error {
 		case errors.Is(err, nqueens.ErrNotRegular):
 			return usagef("%s %w", flag, fe.Err)
 		case errors.Is(err, nqueens.ErrLocked):
-			return fmt.Errorf("%s %w: another nqueens run is writing it", flag, fe.Err)
+			return fmt.Errorf("%s: %w (wait for it to finish, or use another file)", flag, fe.Err)
 		}
 		return fmt.Errorf("%s: %w", flag, fe.Err)
 	}

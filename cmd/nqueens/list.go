@@ -32,8 +32,11 @@ func listCmd() *cobra.Command {
 column of each row's queen ("1 3 0 2"); --board prints boards separated by
 blank lines, --json one object per line. Solutions stream as the search
 finds them (one search, in order): memory stays flat however many there
-are, the first line comes at once, and a closed pipe (| head) ends the
-listing quietly.`,
+are, and a closed pipe (| head) ends the listing quietly. The first line
+comes when the search finds the lexicographically first solution: at once
+up to N = 30 or so (list 30 | head -1: 0.8 s here), but that search grows
+fast past it (list 64 --limit 2 prints nothing in 10 minutes; 'nqueens
+solve N' constructs a solution of any N at once).`,
 		Example: "  nqueens list 8\n  nqueens list 10 | wc -l\n  nqueens list 12 --board --limit 3\n  nqueens list 8 --place 0:0",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {

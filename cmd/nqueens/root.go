@@ -38,7 +38,7 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("unknown command %q (commands: count, plan, merge, status, table, bench, solve, list, verify, version; see --help)", args[0])
+				return usagef("unknown command %q (commands: count, plan, merge, status, table, bench, solve, list, verify, version, completion; see --help)", args[0])
 			}
 			return cmd.Help()
 		},
@@ -49,7 +49,11 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 	root.SetErr(stderr)
 	root.SetContext(ctx)
 	root.SetFlagErrorFunc(flagError)
-	root.CompletionOptions.DisableDefaultCmd = true
+	// --version prints the version line alone ('nqueens version' adds Go
+	// and the CPU); 'nqueens completion bash|zsh|fish|powershell' writes a
+	// shell's completion script.
+	root.Version = nqueens.Version()
+	root.SetVersionTemplate("nqueens {{.Version}}\n")
 	root.AddCommand(countCmd(), planCmd(), mergeCmd(), statusCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd())
 	err := root.ExecuteContext(ctx)
 	if err != nil && !started {

@@ -10,7 +10,7 @@ import (
 )
 
 // ErrLocked is wrapped by [Lock]'s error for a file another run holds.
-var ErrLocked = errors.New("is in use: locked")
+var ErrLocked = errors.New("is locked by another nqueens run")
 
 // ErrNotRegular is returned by [Create] for a path that exists and is not a
 // regular file (a directory, a device, a link).

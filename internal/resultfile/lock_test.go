@@ -51,6 +51,6 @@ func TestLock(t *testing.T) {
 	}
 	assert.ErrorIs(t, err, ErrLocked)
 	if runtime.GOOS == "linux" {
-		assert.ErrorContains(t, err, "by process "+strconv.Itoa(holder.Process.Pid))
+		assert.ErrorContains(t, err, "(process "+strconv.Itoa(holder.Process.Pid)+")")
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // Lock takes an exclusive advisory lock (flock(2)) on f, held until f is
@@ -23,9 +25,9 @@ func Lock(f *os.File) error {
 		return nil
 	case errors.Is(err, unix.EWOULDBLOCK):
 		if pid := holder(f); pid > 0 {
-			return fmt.Errorf("%s: %w by process %d", f.Name(), ErrLocked, pid)
+			return fmt.Errorf("%s %w (process %d), which is writing it", msg.Path(f.Name()), ErrLocked, pid)
 		}
-		return fmt.Errorf("%s: %w by another process", f.Name(), ErrLocked)
+		return fmt.Errorf("%s %w, which is writing it", msg.Path(f.Name()), ErrLocked)
 	}
-	return fmt.Errorf("locking %s: %w", f.Name(), err)
+	return fmt.Errorf("locking %s: %w", msg.Path(f.Name()), err)
 }

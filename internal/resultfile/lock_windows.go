@@ -19,7 +19,7 @@ func Lock(f *os.File) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, windows.ERROR_LOCK_VIOLATION):
-		return fmt.Errorf("%s: %w by another process", f.Name(), ErrLocked)
+		return fmt.Errorf("%s %w, which is writing it", f.Name(), ErrLocked)
 	}
 	return fmt.Errorf("locking %s: %w", f.Name(), err)
 }
