@@ -94,3 +94,28 @@ func TestForgedLines(t *testing.T) {
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errs, "--audit must be a fraction from 0 to 1, got 1.5")
 }
+
+// TestEditedShardCount: a shard file whose header claims a billion shards
+// (checksums recomputed) is refused before anything is sized by it, by
+// merge and status (issue 22, case 4).
+func TestEditedShardCount(t *testing.T) {
+	dir := t.TempDir()
+	files := shardFiles(t, dir, 10, 2, "sym")
+	b, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	f, err := resultfile.Read(bytes.NewReader(b))
+	require.NoError(t, err)
+	h := f.Header
+	h.Shards = 1_000_000_000
+	out := resultfile.AppendHeader(nil, h)
+	for _, r := range f.Records {
+		out = resultfile.AppendRecord(out, h, r)
+	}
+	p := filepath.Join(dir, "edited.result")
+	require.NoError(t, os.WriteFile(p, resultfile.AppendEnd(out, h, f.Records), 0o644))
+	for _, cmd := range []string{"merge", "status"} {
+		_, errs, code := runErr(t, cmd, p)
+		assert.Equal(t, exitFailure, code, cmd)
+		assert.Contains(t, errs, "its header claims 23 tasks in 1000000000 shards, but the plan has 23 tasks (and at most 1024 shards)", cmd)
+	}
+}
