@@ -267,7 +267,7 @@ func (pl *Planner) Plan(i, m, max int) (*Plan, error) {
 		return nil, fmt.Errorf("%w: %d/%d (accepted: I/M with 0 ≤ I < M)", ErrShard, i, m)
 	}
 	if m > MaxShards(pl.size.Tasks) {
-		return nil, fmt.Errorf("%w: %d shards of a plan of %d tasks (accepted: up to %d: at most one task a shard, or %d)", ErrShard, m, pl.size.Tasks, MaxShards(pl.size.Tasks), minShardCap)
+		return nil, fmt.Errorf("%w: %d shards of a plan of %d tasks (accepted: up to %d, one task a shard; any plan takes up to %d)", ErrShard, m, pl.size.Tasks, MaxShards(pl.size.Tasks), minShardCap)
 	}
 	src := pl.src
 	if m == 1 && max > 0 && pl.size.Tasks > max {
