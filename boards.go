@@ -35,7 +35,10 @@ var ErrNoSolution = errors.New("nqueens: no solution")
 // holds the placed queens), found by search, n ≤ [MaxN]. A board without a
 // solution is [ErrNoSolution].
 func Solve(ctx context.Context, n int, opts ...Option) ([]int, error) {
-	c, err := newConfig(opts)
+	c, err := newConfig("Solve", forList, opts)
+	if err == nil {
+		err = c.mirrorOnly("Solve")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +81,10 @@ func Solve(ctx context.Context, n int, opts ...Option) ([]int, error) {
 // breaking out of the loop stops the search.
 func List(ctx context.Context, n int, opts ...Option) iter.Seq2[[]int, error] {
 	return func(yield func([]int, error) bool) {
-		c, err := newConfig(opts)
+		c, err := newConfig("List", forList, opts)
+		if err == nil {
+			err = c.mirrorOnly("List")
+		}
 		var plan *partition.Plan
 		if err == nil {
 			plan, err = partition.MakeContext(ctx, partition.Job{N: n, Method: Mirror, Placed: c.placed, Every: true, Piece: c.piece, Torus: c.torus})
@@ -119,6 +125,15 @@ func List(ctx context.Context, n int, opts ...Option) iter.Seq2[[]int, error] {
 			}
 		}
 	}
+}
+
+// mirrorOnly refuses a method other than the one listing uses: one search
+// in order, without symmetry.
+func (c *config) mirrorOnly(call string) error {
+	if c.method != Auto && c.method != "" && c.method != Mirror {
+		return invalidf("%w: %s lists every solution in order with one search (the mirror method's, without halving), not with %s", ErrOption, call, c.method)
+	}
+	return nil
 }
 
 // Construct returns a solution of the n×n board from the classic explicit
@@ -195,7 +210,7 @@ func (c *Conflict) Error() string {
 // them): nil for a solution, else the first [*Conflict]. [WithPiece] and
 // [WithTorus] check other pieces' boards (other options are ignored).
 func Verify(cols []int, opts ...Option) error {
-	c, err := newConfig(opts)
+	c, err := newConfig("Verify", forVerify, opts)
 	if err != nil {
 		return err
 	}

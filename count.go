@@ -17,12 +17,12 @@ import (
 // within the grace period ([WithGrace]), a journal keeps what was counted,
 // and the error is a [*StoppedError].
 func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
-	c, err := newConfig(opts)
+	c, err := newConfig("Count", forCount, opts)
 	if err != nil {
 		return Counts{}, err
 	}
-	if c.sample != 0 {
-		return Counts{}, invalidf("nqueens: WithSample is an option of Estimate, not of Count")
+	if c.shards > 1 && c.out == nil && c.outPath == "" && c.journal == nil && c.jpath == "" {
+		return Counts{}, invalidf("%w: a shard's counts are only a part of the board's: give WithShard a writer for its shard file, or use WithShardFile or a journal, and Merge them", ErrOption)
 	}
 	plan, err := c.plan(ctx, n)
 	if err != nil {
@@ -32,13 +32,19 @@ func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
 	if err != nil || !c.check {
 		return counts, err
 	}
+	return c.checked(ctx, counts)
+}
+
+// checked counts the board of counts again with the other method
+// ([WithCheck]) and returns counts that say so, or [ErrMismatch].
+func (c *config) checked(ctx context.Context, counts Counts) (Counts, error) {
 	other := *c
-	other.method, other.journal, other.jpath, other.out, other.outPath = partition.Other(plan.Method), nil, "", nil, ""
-	plan2, err := other.plan(ctx, n)
+	other.method, other.journal, other.jpath, other.out, other.outPath, other.progress = partition.Other(counts.Method), nil, "", nil, "", nil
+	plan, err := other.plan(ctx, counts.N)
 	if err != nil {
 		return Counts{}, err
 	}
-	again, err := run(ctx, plan2, &other)
+	again, err := run(ctx, plan, &other)
 	if err != nil {
 		return Counts{}, err
 	}
@@ -55,16 +61,14 @@ func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
 // Every row's size and memory are checked against the limit before the
 // first is counted; each row is planned when it is reached. Progress ([WithProgress]) covers
 // the whole table: Done/Planned weighs each row by an estimate of its work
-// that is comparable across n. Journals and shards are for single counts.
+// that is comparable across n. [WithCheck] counts every row again by the
+// other method. Journals and shards are for single counts: a table
+// refuses them, as every call refuses the options it does not take.
 func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, error] {
 	return func(yield func(Counts, error) bool) {
-		c, err := newConfig(opts)
+		c, err := newConfig("Table", forTable, opts)
 		switch {
 		case err != nil:
-		case c.sample != 0:
-			err = invalidf("nqueens: WithSample is an option of Estimate, not of Table")
-		case c.journal != nil || c.jpath != "" || c.shards > 1 || c.out != nil || c.outPath != "":
-			err = invalidf("nqueens: a table takes no journal or shard")
 		case from < 0 || to > MaxN || from > to:
 			err = invalidf("%w: table %d..%d (accepted: 0 ≤ FROM ≤ TO ≤ %d)", partition.ErrSize, from, to, MaxN)
 		}
@@ -115,6 +119,9 @@ func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, 
 				}
 			}
 			counts, err := run(ctx, p, &row)
+			if err == nil && c.check {
+				counts, err = c.checked(ctx, counts)
+			}
 			if !yield(counts, err) || err != nil {
 				return
 			}

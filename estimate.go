@@ -54,7 +54,9 @@ type Cost struct {
 // for about d on one worker (at least one task, however long it takes),
 // to estimate the core-seconds of the whole count. The sample depends
 // only on the plan, so it is the same on every machine.
-func WithSample(d time.Duration) Option { return func(c *config) { c.sample = d } }
+func WithSample(d time.Duration) Option {
+	return func(c *config) { c.sample, c.given = d, c.given|optSample }
+}
 
 // sampleSeed fixes the sample: the same tasks in the same order each time.
 const sampleSeed = 0x6e7175656e73
@@ -68,7 +70,7 @@ const maxSample = 1 << 16
 // core-seconds. It walks the plan twice, holding no task (n = 27 by join,
 // 70 million tasks: about 13 s here).
 func Estimate(ctx context.Context, n int, opts ...Option) (Cost, error) {
-	c, err := newConfig(opts)
+	c, err := newConfig("Estimate", forEstimate, opts)
 	if err != nil {
 		return Cost{}, err
 	}

@@ -3,6 +3,7 @@ package nqueens
 import (
 	"bytes"
 	"context"
+	"io"
 	"testing"
 	"time"
 
@@ -110,4 +111,59 @@ func TestMergeCancellable(t *testing.T) {
 		assert.ErrorIs(t, err, context.DeadlineExceeded)
 		assert.Less(t, time.Since(start), 5*time.Second, "stopped promptly")
 	}
+}
+
+// TestOptionsHonoured: every call does what its options ask or refuses
+// them, naming the option (issue 23).
+func TestOptionsHonoured(t *testing.T) {
+	ctx := context.Background()
+	// Table checks every row with WithCheck.
+	rows := 0
+	for c, err := range Table(ctx, 10, 11, WithCheck()) {
+		require.NoError(t, err)
+		assert.NotEmpty(t, c.CheckedBy, "n=%d checked", c.N)
+		rows++
+	}
+	assert.Equal(t, 2, rows)
+	for _, tc := range []struct {
+		name string
+		err  error
+		msg  string
+	}{
+		{"List with WithProgress", firstErr(List(ctx, 8, WithProgress(func(Progress) {}))), "List does not take WithProgress"},
+		{"List with WithCheck", firstErr(List(ctx, 8, WithCheck())), "List does not take WithCheck"},
+		{"List with sym", firstErr(List(ctx, 8, WithMethod(Sym))), "not with sym"},
+		{"List with a shard", firstErr(List(ctx, 8, WithShard(0, 2, io.Discard))), "List does not take WithShard"},
+		{"Solve with a journal", func() error { _, err := Solve(ctx, 8, WithPlaced(Square{Row: 0, Col: 0}), WithJournalFile("x")); return err }(), "Solve does not take WithJournalFile"},
+		{"Verify with workers", Verify([]int{1, 3, 0, 2}, WithWorkers(-1)), "Verify does not take WithWorkers"},
+		{"Table with a journal", tableErr(Table(ctx, 4, 5, WithJournalFile("x"))), "Table does not take WithJournalFile"},
+		{"Estimate with a check", func() error { _, err := Estimate(ctx, 8, WithCheck()); return err }(), "Estimate does not take WithCheck"},
+		{"Audit with a method", func() error { _, err := Audit(ctx, 1, nil, WithMethod(Sym)); return err }(), "Audit does not take WithMethod"},
+		{"Count with shard and shard file", func() error {
+			_, err := Count(ctx, 8, WithShard(0, 2, io.Discard), WithShardFile(0, 2, "x"))
+			return err
+		}(), "WithShard and WithShardFile both name a shard"},
+	} {
+		require.Error(t, tc.err, tc.name)
+		assert.ErrorIs(t, tc.err, ErrInvalid, tc.name)
+		assert.ErrorIs(t, tc.err, ErrOption, tc.name)
+		assert.ErrorContains(t, tc.err, tc.msg, tc.name)
+	}
+	assert.NoError(t, Verify([]int{1, 3, 0, 2}, WithPiece(Queen)))
+}
+
+func firstErr(seq func(func([]int, error) bool)) error {
+	for _, err := range seq {
+		return err
+	}
+	return nil
+}
+
+func tableErr(seq func(func(Counts, error) bool)) error {
+	for _, err := range seq {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

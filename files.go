@@ -35,7 +35,9 @@ var (
 // (flock; LockFileEx on Windows) from before the first task to the end, so
 // a second run on the same file fails at once with a [*FileError] wrapping
 // [ErrLocked] that names, on Linux, the holder's process ID.
-func WithJournalFile(path string) Option { return func(c *config) { c.jpath = path } }
+func WithJournalFile(path string) Option {
+	return func(c *config) { c.jpath, c.given = path, c.given|optJournalFile }
+}
 
 // WithShardFile counts shard i of m, as [WithShard] does, and writes its
 // shard file to path: to a temporary file of its own in path's directory
@@ -43,7 +45,7 @@ func WithJournalFile(path string) Option { return func(c *config) { c.jpath = pa
 // and renamed over path once complete, removed on any failure. A path that
 // exists and is not a regular file is refused before counting.
 func WithShardFile(i, m int, path string) Option {
-	return func(c *config) { c.shard, c.shards, c.outPath = i, m, path }
+	return func(c *config) { c.shard, c.shards, c.outPath, c.given = i, m, path, c.given|optShardFile }
 }
 
 // openFiles opens the files c names by path for a run: the journal

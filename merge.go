@@ -373,7 +373,7 @@ func Audit(ctx context.Context, fraction float64, files []File, opts ...Option) 
 	if !(fraction >= 0 && fraction <= 1) {
 		return 0, invalidf("nqueens: audit fraction %v is not between 0 and 1", fraction)
 	}
-	c, err := newConfig(opts)
+	c, err := newConfig("Audit", forAudit, opts)
 	if err != nil {
 		return 0, err
 	}

@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
@@ -132,34 +133,103 @@ type config struct {
 	piece    Piece
 	torus    bool
 	sample   time.Duration // Estimate's
+	given    opt           // the options given
+}
+
+// opt names an option, for the rule that a call refuses the options it
+// does not honour instead of ignoring them.
+type opt uint32
+
+const (
+	optMethod opt = 1 << iota
+	optWorkers
+	optMemory
+	optPiece
+	optTorus
+	optPlaced
+	optProgress
+	optJournal
+	optJournalFile
+	optShard
+	optShardFile
+	optCheck
+	optGrace
+	optStopNow
+	optWaiting
+	optSample
+	optLast
+)
+
+// optNames are the options' names, in the order of their bits.
+var optNames = []string{"WithMethod", "WithWorkers", "WithMemory", "WithPiece", "WithTorus", "WithPlaced", "WithProgress",
+	"WithJournal", "WithJournalFile", "WithShard", "WithShardFile", "WithCheck", "WithGrace", "WithStopNow", "WithWaiting", "WithSample"}
+
+// What each call honours.
+const (
+	forBoard = optPiece | optTorus | optPlaced
+	forCount = optMethod | optWorkers | optMemory | forBoard | optProgress | optJournal | optJournalFile | optShard |
+		optShardFile | optCheck | optGrace | optStopNow | optWaiting
+	forTable    = optMethod | optWorkers | optMemory | optPiece | optTorus | optProgress | optCheck | optGrace | optStopNow | optWaiting
+	forEstimate = optMethod | optWorkers | optMemory | forBoard | optShard | optSample
+	forList     = optMethod | forBoard // the method: Auto or Mirror only
+	forVerify   = optPiece | optTorus
+	forAudit    = optWorkers | optMemory
+)
+
+// ErrOption is wrapped by the error for an option a call does not take,
+// or two options that contradict each other.
+var ErrOption = errors.New("nqueens: option not taken here")
+
+// only refuses the options given that call does not honour.
+func (c *config) only(call string, honoured opt) error {
+	for b, k := opt(1), 0; b < optLast; b, k = b<<1, k+1 {
+		if c.given&b != 0 && honoured&b == 0 {
+			var takes []string
+			for b2, k2 := opt(1), 0; b2 < optLast; b2, k2 = b2<<1, k2+1 {
+				if honoured&b2 != 0 {
+					takes = append(takes, optNames[k2])
+				}
+			}
+			return invalidf("%w: %s does not take %s (it takes %s)", ErrOption, call, optNames[k], strings.Join(takes, ", "))
+		}
+	}
+	if c.given&optJournal != 0 && c.given&optJournalFile != 0 {
+		return invalidf("%w: WithJournal and WithJournalFile both name a journal: give one", ErrOption)
+	}
+	if c.given&optShard != 0 && c.given&optShardFile != 0 {
+		return invalidf("%w: WithShard and WithShardFile both name a shard: give one", ErrOption)
+	}
+	return nil
 }
 
 // WithMethod sets the counting method (default [Auto]).
-func WithMethod(m Method) Option { return func(c *config) { c.method = m } }
+func WithMethod(m Method) Option { return func(c *config) { c.method, c.given = m, c.given|optMethod } }
 
 // WithWorkers sets how many tasks run at once (default: the logical cores
 // that cpuid detects, [engine.DefaultWorkers]).
-func WithWorkers(n int) Option { return func(c *config) { c.workers = n } }
+func WithWorkers(n int) Option { return func(c *config) { c.workers, c.given = n, c.given|optWorkers } }
 
 // WithMemory bounds, in bytes, what a count may take (default: half of
 // physical memory). Only the join method's memory depends on it; a limit
 // below what the join needs is an error before anything is counted.
-func WithMemory(bytes int64) Option { return func(c *config) { c.memory = bytes } }
+func WithMemory(bytes int64) Option {
+	return func(c *config) { c.memory, c.given = bytes, c.given|optMemory }
+}
 
 // WithPiece counts n pieces of kind p (default [Queen]): one per row and
 // column, no two attacking. Pieces other than the queen are counted with
 // the mirror method; placed pieces, listing and [WithCheck] are for queens.
-func WithPiece(p Piece) Option { return func(c *config) { c.piece = p } }
+func WithPiece(p Piece) Option { return func(c *config) { c.piece, c.given = p, c.given|optPiece } }
 
 // WithTorus counts queens on the torus: diagonals wrap around the board
 // (the modular n-queens problem, OEIS A051906), with the mirror method.
-func WithTorus() Option { return func(c *config) { c.torus = true } }
+func WithTorus() Option { return func(c *config) { c.torus, c.given = true, c.given|optTorus } }
 
 // WithPlaced counts only the solutions that hold these queens (mirror
 // method; halved only when the placement is its own mirror image). Their
 // order does not matter.
 func WithPlaced(queens ...Square) Option {
-	return func(c *config) { c.placed = append([]Square(nil), queens...) }
+	return func(c *config) { c.placed, c.given = append([]Square(nil), queens...), c.given|optPlaced }
 }
 
 // Progress says how much of a run is done. Work is measured by the
@@ -176,7 +246,9 @@ type Progress struct {
 // WithProgress calls f after each finished task (never concurrently with
 // itself), and once before the first with the work a journal already
 // holds. It should return quickly.
-func WithProgress(f func(Progress)) Option { return func(c *config) { c.progress = f } }
+func WithProgress(f func(Progress)) Option {
+	return func(c *config) { c.progress, c.given = f, c.given|optProgress }
+}
 
 // Journal is where a run keeps its finished tasks, so that a later run of
 // the same count resumes from it after a stop, a crash or kill -9: an
@@ -193,7 +265,7 @@ type Journal interface {
 // of another count (another n, method, placement, shard or plan) is
 // refused with an error wrapping [ErrInvalid].
 func WithJournal(j Journal, name string) Option {
-	return func(c *config) { c.journal, c.jname = j, name }
+	return func(c *config) { c.journal, c.jname, c.given = j, name, c.given|optJournal }
 }
 
 // WithShard counts only shard i (0-based) of m, balanced by estimated cost
@@ -202,7 +274,7 @@ func WithJournal(j Journal, name string) Option {
 // too). The counts of a shard are partial: [Counts.Unique] of a join shard
 // is absent.
 func WithShard(i, m int, out io.Writer) Option {
-	return func(c *config) { c.shard, c.shards, c.out = i, m, out }
+	return func(c *config) { c.shard, c.shards, c.out, c.given = i, m, out, c.given|optShard }
 }
 
 // WithCheck counts the board a second time with an independent method
@@ -210,17 +282,21 @@ func WithShard(i, m int, out io.Writer) Option {
 // unless both give the same total and, where both have them, the same
 // class counts. The counts say which method checked them
 // ([Counts].CheckedBy). It does not work with placed queens or shards.
-func WithCheck() Option { return func(c *config) { c.check = true } }
+func WithCheck() Option { return func(c *config) { c.check, c.given = true, c.given|optCheck } }
 
 // WithGrace sets how long tasks still running when the context is
 // cancelled may finish (default 30 s); tasks still running after it are
 // abandoned (a journal counts them again on resume).
-func WithGrace(d time.Duration) Option { return func(c *config) { c.grace = d } }
+func WithGrace(d time.Duration) Option {
+	return func(c *config) { c.grace, c.given = d, c.given|optGrace }
+}
 
 // WithStopNow abandons the running tasks at once, without waiting out the
 // grace period, when now is closed after the context was cancelled (a
 // second Ctrl-C). The journal still holds every finished task.
-func WithStopNow(now <-chan struct{}) Option { return func(c *config) { c.now = now } }
+func WithStopNow(now <-chan struct{}) Option {
+	return func(c *config) { c.now, c.given = now, c.given|optStopNow }
+}
 
 // Waiting describes a cancelled run waiting for its running tasks.
 type Waiting struct {
@@ -229,13 +305,19 @@ type Waiting struct {
 
 // WithWaiting calls f once when the context is cancelled while tasks are
 // still running, before the grace period starts.
-func WithWaiting(f func(Waiting)) Option { return func(c *config) { c.onWait = f } }
+func WithWaiting(f func(Waiting)) Option {
+	return func(c *config) { c.onWait, c.given = f, c.given|optWaiting }
+}
 
-// newConfig applies opts over the defaults and checks them.
-func newConfig(opts []Option) (*config, error) {
+// newConfig applies opts over the defaults and checks them for call,
+// which honours the options in honoured and refuses any other.
+func newConfig(call string, honoured opt, opts []Option) (*config, error) {
 	c := &config{method: Auto, shards: 1, grace: 30 * time.Second}
 	for _, o := range opts {
 		o(c)
+	}
+	if err := c.only(call, honoured); err != nil {
+		return nil, err
 	}
 	if c.workers == 0 {
 		c.workers = engine.DefaultWorkers()

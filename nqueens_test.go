@@ -146,7 +146,9 @@ func TestCountInvalid(t *testing.T) {
 		{29, []Option{WithMemory(4 << 30)}, "too small for n = 29 (join, 290850362 tasks)"},
 		{31, []Option{WithMethod(Join), WithMemory(4 << 30)}, "too small for n = 31 (join, 1202169034 tasks)"},
 		{40, []Option{WithMethod(Sym), WithMemory(30 << 20)}, "too small for n = 40 (sym, "},
-		{8, []Option{WithSample(time.Second)}, "option of Estimate"},
+		{8, []Option{WithSample(time.Second)}, "Count does not take WithSample"},
+		{12, []Option{WithShard(0, 2, nil)}, "a shard's counts are only a part of the board's"},
+		{12, []Option{WithJournal(&memJournal{}, "a"), WithJournalFile("b")}, "WithJournal and WithJournalFile both name a journal"},
 	} {
 		_, err := Count(ctx, tc.n, tc.opts...)
 		require.Error(t, err, "n=%d", tc.n)
