@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"runtime/debug"
+	"sync"
 	"testing"
 	"time"
 
@@ -166,4 +168,22 @@ func tableErr(seq func(func(Counts, error) bool)) error {
 		}
 	}
 	return nil
+}
+
+// TestGCLimitRestored: concurrent counts with different memory limits
+// leave the process's soft memory limit as they found it (issue 23).
+func TestGCLimitRestored(t *testing.T) {
+	orig := debug.SetMemoryLimit(7 << 30)
+	defer debug.SetMemoryLimit(orig)
+	var wg sync.WaitGroup
+	for k := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := Count(context.Background(), 13+k%2, WithMethod(Join), WithMemory(int64(k+1)<<30), WithWorkers(1))
+			assert.NoError(t, err)
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, int64(7<<30), debug.SetMemoryLimit(-1))
 }

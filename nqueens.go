@@ -205,8 +205,9 @@ func (c *config) only(call string, honoured opt) error {
 // WithMethod sets the counting method (default [Auto]).
 func WithMethod(m Method) Option { return func(c *config) { c.method, c.given = m, c.given|optMethod } }
 
-// WithWorkers sets how many tasks run at once (default: the logical cores
-// that cpuid detects, [engine.DefaultWorkers]).
+// WithWorkers sets how many tasks run at once (default: the CPUs the
+// process may run on, GOMAXPROCS, capped by the logical cores cpuid
+// detects: [engine.DefaultWorkers]).
 func WithWorkers(n int) Option { return func(c *config) { c.workers, c.given = n, c.given|optWorkers } }
 
 // WithMemory bounds, in bytes, what a count may take (default: half of

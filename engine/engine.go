@@ -22,7 +22,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"sync"
@@ -127,13 +126,16 @@ type Options struct {
 // running tasks after a stop.
 const MaxWorkers = 4096
 
-// DefaultWorkers is the number of logical cores that cpuid reports, or
-// runtime.NumCPU when cpuid cannot tell.
+// DefaultWorkers is how many tasks a run takes at once by default: the
+// CPUs the process may run on (GOMAXPROCS, which follows the CPU affinity,
+// taskset or Slurm's binding, and cgroup CPU quotas, a Kubernetes pod's
+// limit), capped by the logical cores that cpuid reports.
 func DefaultWorkers() int {
-	if n := cpuid.CPU.LogicalCores; n > 0 {
-		return n
+	n := runtime.GOMAXPROCS(0)
+	if c := cpuid.CPU.LogicalCores; c > 0 {
+		n = min(n, c)
 	}
-	return runtime.NumCPU()
+	return max(1, n)
 }
 
 // check returns an error naming the first task of the plan that no kernel
@@ -226,7 +228,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 		}
 		chunk = mem.Chunk
 		qc = newQuarterCache(plan.N, cmp.Or(opt.quarterBudget, mem.CacheBudget))
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+		defer holdGCLimit(limit)()
 	}
 	var mu sync.Mutex
 	var next atomic.Int64 // index into order of the next task to hand out

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"runtime/debug"
+	"sync"
 
 	"github.com/dustin/go-humanize"
 
@@ -34,6 +36,42 @@ func (e *MemoryError) Error() string {
 // PlanHeavy reports whether most of what the count needs is its tasks
 // (so that shards, which hold fewer, are the way to fit it).
 func (e *MemoryError) PlanHeavy() bool { return int64(e.Tasks)*taskBytes*2 > e.Need }
+
+// gcLimit is the Go runtime's soft memory limit while join runs hold it:
+// the caller's limit is saved when the first run starts and restored
+// when the last one ends, and between them the limit is the sum of the
+// runs' limits (each may take its own), never above the caller's. So
+// concurrent counts leave the process's limit exactly as they found it.
+var gcLimit struct {
+	sync.Mutex
+	runs  int
+	sum   int64
+	saved int64
+}
+
+// holdGCLimit takes limit bytes into the runtime's soft memory limit for
+// a run; release gives them back.
+func holdGCLimit(limit int64) (release func()) {
+	gcLimit.Lock()
+	defer gcLimit.Unlock()
+	if gcLimit.runs == 0 {
+		gcLimit.saved = debug.SetMemoryLimit(-1)
+	}
+	gcLimit.runs++
+	gcLimit.sum += limit
+	debug.SetMemoryLimit(min(gcLimit.saved, gcLimit.sum))
+	return func() {
+		gcLimit.Lock()
+		defer gcLimit.Unlock()
+		gcLimit.runs--
+		gcLimit.sum -= limit
+		if gcLimit.runs == 0 {
+			debug.SetMemoryLimit(gcLimit.saved)
+			return
+		}
+		debug.SetMemoryLimit(min(gcLimit.saved, gcLimit.sum))
+	}
+}
 
 // DefaultMemory is the memory limit [Run] applies when [Options].Memory is
 // 0: half of physical memory, or 4 GiB where that is unknown.

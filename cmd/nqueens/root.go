@@ -147,7 +147,7 @@ func exactArgs(k int, what string) cobra.PositionalArgs {
 
 // workersFlag adds -j/--workers to fs.
 func workersFlag(fs *pflag.FlagSet, p *int) {
-	fs.IntVarP(p, "workers", "j", 0, "tasks run at once (default: the logical cores cpuid detects)")
+	fs.IntVarP(p, "workers", "j", 0, "tasks run at once (default: the CPUs this process may use: affinity and cgroup quota, at most the logical cores cpuid detects)")
 }
 
 // checkWorkers rejects an explicit -j below 1.

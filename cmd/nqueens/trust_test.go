@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,4 +119,19 @@ func TestEditedShardCount(t *testing.T) {
 		assert.Equal(t, exitFailure, code, cmd)
 		assert.Contains(t, errs, "its header claims 23 tasks in 1000000000 shards, but the plan has 23 tasks (and at most 1024 shards)", cmd)
 	}
+}
+
+// TestWorkersFollowAffinity: the default workers are the CPUs the process
+// may run on, not the host's cores (issue 23).
+func TestWorkersFollowAffinity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the command in a subprocess")
+	}
+	taskset, err := exec.LookPath("taskset")
+	if err != nil {
+		t.Skip("no taskset")
+	}
+	out, err := exec.Command(taskset, "-c", "0", nqueensBinary(t), "count", "12", "--json").Output()
+	require.NoError(t, err)
+	assert.Contains(t, string(out), `"workers":1,`)
 }
