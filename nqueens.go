@@ -210,9 +210,14 @@ func WithMethod(m Method) Option { return func(c *config) { c.method, c.given = 
 // detects: [engine.DefaultWorkers]).
 func WithWorkers(n int) Option { return func(c *config) { c.workers, c.given = n, c.given|optWorkers } }
 
-// WithMemory bounds, in bytes, what a count may take (default: half of
-// physical memory). Only the join method's memory depends on it; a limit
-// below what the join needs is an error before anything is counted.
+// WithMemory bounds, in bytes, what a count may take, its plan included
+// (default: half of physical memory). A limit below what the count needs
+// is an error wrapping ErrInvalid before anything large is made (an
+// [*engine.MemoryError] says what would do); the join sizes its buffers
+// and cache to it. What a count does to the process: while join counts
+// run, the Go runtime's soft memory limit (debug.SetMemoryLimit) is the
+// sum of their limits, never above the caller's, and the caller's is
+// restored when the last one ends; nothing else is changed.
 func WithMemory(bytes int64) Option {
 	return func(c *config) { c.memory, c.given = bytes, c.given|optMemory }
 }
