@@ -111,11 +111,11 @@ var ErrBurnside = errors.New("nqueens: total + point_symmetric + 2·rot90_symmet
 func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, error) {
 	c := Counts{N: plan.N, Method: plan.Method, Piece: plan.Piece, Torus: plan.Torus, Placed: plan.Placed, Total: sum.Total, Nodes: sum.Nodes,
 		Tasks: sum.Tasks, Shards: 1}
-	switch plan.Method {
-	case Sym:
-		c.has = hasUnique | hasSymmetric
-		c.unique, c.point, c.rot90 = sum.Unique, sum.PointSym, sum.Rot90Sym
-	case Join:
+	// The plan says what its method gives: the class counts, and whether
+	// unique is summed from its tasks or derived once all are counted.
+	switch {
+	case !plan.Classes():
+	case plan.DerivesUnique():
 		c.has = hasSymmetric
 		c.point, c.rot90 = sum.PointSym, sum.Rot90Sym
 		if whole {
@@ -125,6 +125,9 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 			}
 			c.unique, c.has = u, c.has|hasUnique
 		}
+	default:
+		c.has = hasUnique | hasSymmetric
+		c.unique, c.point, c.rot90 = sum.Unique, sum.PointSym, sum.Rot90Sym
 	}
 	return c, nil
 }
