@@ -136,7 +136,10 @@ func TestOptionsHonoured(t *testing.T) {
 		{"List with WithCheck", firstErr(List(ctx, 8, WithCheck())), "List does not take WithCheck"},
 		{"List with sym", firstErr(List(ctx, 8, WithMethod(Sym))), "not with sym"},
 		{"List with a shard", firstErr(List(ctx, 8, WithShard(0, 2, io.Discard))), "List does not take WithShard"},
-		{"Solve with a journal", func() error { _, err := Solve(ctx, 8, WithPlaced(Square{Row: 0, Col: 0}), WithJournalFile("x")); return err }(), "Solve does not take WithJournalFile"},
+		{"Solve with a journal", func() error {
+			_, err := Solve(ctx, 8, WithPlaced(Square{Row: 0, Col: 0}), WithJournalFile("x"))
+			return err
+		}(), "Solve does not take WithJournalFile"},
 		{"Verify with workers", Verify([]int{1, 3, 0, 2}, WithWorkers(-1)), "Verify does not take WithWorkers"},
 		{"Table with a journal", tableErr(Table(ctx, 4, 5, WithJournalFile("x"))), "Table does not take WithJournalFile"},
 		{"Estimate with a check", func() error { _, err := Estimate(ctx, 8, WithCheck()); return err }(), "Estimate does not take WithCheck"},

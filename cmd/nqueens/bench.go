@@ -56,6 +56,9 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 			if err := checkChoice("format", f.format, benchmark.Formats); err != nil {
 				return err
 			}
+			if f.plot != "" && !benchmark.PlotBuilt {
+				return usagef("--plot needs a binary built with plotting: go build -tags plot ./cmd/nqueens (it adds gonum/plot, about 130 MB of modules)")
+			}
 			if f.plot != "" {
 				if ext := strings.ToLower(filepath.Ext(f.plot)); ext != ".svg" && ext != ".png" {
 					return usagef("--plot %s: the file name must end in .svg or .png", f.plot)

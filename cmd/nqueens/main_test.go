@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/benchmark"
 )
 
 func TestMain(m *testing.M) {
@@ -33,7 +36,12 @@ func nqueensBinary(t *testing.T) string {
 
 // TestScripts runs the command as a user does: testdata/script/*.txtar.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Condition: func(cond string) (bool, error) {
+		if cond == "plot" { // built with -tags plot
+			return benchmark.PlotBuilt, nil
+		}
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}})
 }
 
 // TestRunCancelled checks that a cancelled count prints nothing on stdout

@@ -117,14 +117,6 @@ func TestBenchQuickJSON(t *testing.T) {
 	}
 }
 
-func TestBenchPlotPNG(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "speedup.png")
-	runOK(t, "bench", "--quick", "-j", "2", "--plot", path, "--quiet")
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.True(t, bytes.HasPrefix(b, []byte("\x89PNG")), "a PNG file")
-}
-
 func TestBenchWorkers(t *testing.T) {
 	assert.Equal(t, []int{1}, engine.WorkerSteps(1))
 	assert.Equal(t, []int{1, 2}, engine.WorkerSteps(2))

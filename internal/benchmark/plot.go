@@ -1,3 +1,5 @@
+//go:build plot
+
 package benchmark
 
 import (
@@ -10,6 +12,11 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
+
+// PlotBuilt says whether this binary draws plots: built with -tags plot,
+// which links gonum/plot and its fonts and PDF writers (about 130 MB of
+// modules the plain binary does without).
+const PlotBuilt = true
 
 // Plot draws speedup against workers, one line per (n, method), with
 // the ideal speedup as a dashed diagonal, to an .svg or .png file.
