@@ -3,8 +3,11 @@ package nqueens
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"io"
+	"os"
 	"runtime/debug"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -189,4 +192,25 @@ func TestGCLimitRestored(t *testing.T) {
 	}
 	wg.Wait()
 	assert.Equal(t, int64(7<<30), debug.SetMemoryLimit(-1))
+}
+
+// TestResultsCSVNodes checks results.csv against the counter as it is
+// now: each row's method is the default one, and its nodes are what that
+// method reports today (for the rows up to n = 15).
+func TestResultsCSVNodes(t *testing.T) {
+	f, err := os.Open("results.csv")
+	require.NoError(t, err)
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	for _, rec := range recs[1:] {
+		n, _ := strconv.Atoi(rec[0])
+		assert.Equal(t, string(partition.Best(n)), rec[5], "n=%d: the default method", n)
+		if n > 15 {
+			continue
+		}
+		c, err := Count(context.Background(), n, WithMethod(Method(rec[5])))
+		require.NoError(t, err)
+		assert.Equal(t, c.Nodes.String(), rec[8], "n=%d %s: results.csv's nodes are today's (scripts/results.sh regenerates it)", n, rec[5])
+	}
 }

@@ -72,3 +72,24 @@ func TestMakeAuto(t *testing.T) {
 	_, err = p.Split(0)
 	assert.ErrorIs(t, err, partition.ErrShard)
 }
+
+// TestSplitPinned pins one shard split, as stored shard files and running
+// cluster jobs rely on it: the tasks of each of 5 shards of n = 14 and the
+// first task of each. A change must come with a new Version (and then a
+// new fingerprint, which covers every task's cost).
+func TestSplitPinned(t *testing.T) {
+	p, err := partition.Make(partition.Job{N: 14})
+	require.NoError(t, err)
+	split, err := p.Split(5)
+	require.NoError(t, err)
+	counts := make([]int, 5)
+	first := make([]string, 5)
+	for i, s := range split {
+		if counts[s] == 0 {
+			first[s] = p.Tasks[i].ID
+		}
+		counts[s]++
+	}
+	assert.Equal(t, []int{310, 183, 134, 157, 134}, counts)
+	assert.Equal(t, []string{"p0", "e07aa", "e0c75", "e0f2a", "e1559"}, first)
+}
