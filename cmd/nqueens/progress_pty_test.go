@@ -7,6 +7,7 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -105,7 +106,7 @@ func TestStopOnTerminal(t *testing.T) {
 		require.NoError(t, err, "tmux %v: %s", args, out)
 		return string(out)
 	}
-	run("new-session", "-d", "-x", "120", "-y", "30", bin+" count 20 -m sym -j 1 --grace 5s; echo END; sleep 60")
+	run("new-session", "-d", "-x", "120", "-y", "30", bin+" count 20 -m sym -j 2 --grace 5s; echo END; sleep 60")
 	defer run("kill-server")
 	wait := func(what string) string {
 		var screen string
@@ -117,7 +118,13 @@ func TestStopOnTerminal(t *testing.T) {
 		t.Fatalf("no %q on the screen:\n%s", what, screen)
 		return ""
 	}
-	wait(" % [")
+	// Past planning: the bar shows work done (the waiting message comes
+	// only while tasks run).
+	for deadline := time.Now().Add(time.Minute); !regexp.MustCompile(`count 20 \(sym\)\s+[1-9][0-9]* % \[`).MatchString(run("capture-pane", "-p")); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no progress on the screen:\n%s", run("capture-pane", "-p"))
+		}
+	}
 	run("send-keys", "C-c")
 	screen := wait("END")
 	assert.Regexp(t, `(?m)^nqueens: stopping: waiting up to 5s`, screen)
