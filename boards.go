@@ -423,32 +423,40 @@ func CheckPlacement(n int, placed []Square) error {
 	return invalid(partition.CheckPlacement(n, placed))
 }
 
-// SplitBoards reads boards for [ParseBoard] from r: boards of rows are
-// separated by blank lines; a line of columns ("1 3 0 2") is a board of
-// its own. Lines may be up to 1 GiB long (boards of a million rows).
-func SplitBoards(r io.Reader) ([]string, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	var boards []string
-	var cur []string
-	flush := func() {
-		if len(cur) > 0 {
-			boards = append(boards, strings.Join(cur, "\n"))
-			cur = nil
+// Boards yields the boards for [ParseBoard] on r as each is read: boards
+// of rows are separated by blank lines; a line of columns ("1 3 0 2") is a
+// board of its own. Lines may be up to 1 GiB long (boards of a million
+// rows); one board is held at a time. A read error is yielded last.
+func Boards(r io.Reader) iter.Seq2[string, error] {
+	return func(yield func(string, error) bool) {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 64<<10), 1<<30)
+		var cur []string
+		flush := func() bool {
+			if len(cur) == 0 {
+				return true
+			}
+			b := strings.Join(cur, "\n")
+			cur = cur[:0]
+			return yield(b, nil)
+		}
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			ok := true
+			switch {
+			case line == "":
+				ok = flush()
+			case strings.ContainsAny(line, "0123456789"):
+				ok = flush() && yield(line, nil)
+			default:
+				cur = append(cur, line)
+			}
+			if !ok {
+				return
+			}
+		}
+		if flush() && sc.Err() != nil {
+			yield("", sc.Err())
 		}
 	}
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		switch {
-		case line == "":
-			flush()
-		case strings.ContainsAny(line, "0123456789"):
-			flush()
-			boards = append(boards, line)
-		default:
-			cur = append(cur, line)
-		}
-	}
-	flush()
-	return boards, sc.Err()
 }

@@ -2,6 +2,7 @@ package nqueens
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,4 +62,14 @@ func TestConflictFirst(t *testing.T) {
 		}
 		assert.Equal(t, want, got, "%v", cols)
 	}
+}
+
+// TestBoards splits stdin's text into boards as verify reads it.
+func TestBoards(t *testing.T) {
+	var got []string
+	for b, err := range Boards(strings.NewReader("1 3 0 2\n. Q\nQ .\n\n\nQ.\n.Q\n2 0 3 1")) {
+		require.NoError(t, err)
+		got = append(got, b)
+	}
+	assert.Equal(t, []string{"1 3 0 2", ". Q\nQ .", "Q.\n.Q", "2 0 3 1"}, got)
 }

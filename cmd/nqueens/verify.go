@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -84,10 +83,10 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 	return cmd
 }
 
-// eachBoard streams the boards on r (separated by blank lines; a line of
-// columns is a board of its own) to judge as each is complete, holding one
-// board at a time, and stops with judge's error, a read error, or when
-// ctx is done (a signal while a pipe's writer is still thinking). Verdicts
+// eachBoard hands the boards on r ([nqueens.Boards]) to judge as each is
+// read, and stops with judge's error, a read error, or when ctx is done
+// (a signal while a pipe's writer is still thinking: the read goes on in
+// a goroutine). Verdicts
 // written to w are flushed whenever no further board is waiting.
 func eachBoard(ctx context.Context, r io.Reader, w *bufio.Writer, judge func(string) error) error {
 	boards := make(chan string, 64)
@@ -96,43 +95,18 @@ func eachBoard(ctx context.Context, r io.Reader, w *bufio.Writer, judge func(str
 	defer close(stop)
 	go func() {
 		defer close(boards)
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 1<<30)
-		var cur []string
-		send := func(b string) bool {
+		for b, err := range nqueens.Boards(r) {
+			if err != nil {
+				errc <- err
+				return
+			}
 			select {
 			case boards <- b:
-				return true
 			case <-stop:
-				return false
-			}
-		}
-		flush := func() bool {
-			if len(cur) == 0 {
-				return true
-			}
-			b := strings.Join(cur, "\n")
-			cur = cur[:0]
-			return send(b)
-		}
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			ok := true
-			switch {
-			case line == "":
-				ok = flush()
-			case strings.ContainsAny(line, "0123456789"):
-				ok = flush() && send(line)
-			default:
-				cur = append(cur, line)
-			}
-			if !ok {
 				return
 			}
 		}
-		if flush() {
-			errc <- sc.Err()
-		}
+		errc <- nil
 	}()
 	for {
 		select {
