@@ -64,8 +64,8 @@ func ParseShard(s string) (i, m int, err error) {
 // above the number of tasks. m below 1, or a plan holding one shard, is
 // [ErrShard].
 func (p *Plan) Split(m int) ([]int, error) {
-	if m < 1 || m > MaxShards(len(p.Tasks)) {
-		return nil, fmt.Errorf("%w: %d shards of a plan of %d tasks (accepted: 1 to %d)", ErrShard, m, len(p.Tasks), MaxShards(len(p.Tasks)))
+	if err := checkShards(m, len(p.Tasks)); err != nil {
+		return nil, err
 	}
 	if p.Shards > 1 {
 		return nil, fmt.Errorf("%w: the plan holds shard %d of %d only", ErrShard, p.Shard, p.Shards)

@@ -266,41 +266,28 @@ func (pl *Planner) Plan(i, m, max int) (*Plan, error) {
 	if m < 1 || i < 0 || i >= m {
 		return nil, fmt.Errorf("%w: %d/%d (accepted: I/M with 0 ≤ I < M)", ErrShard, i, m)
 	}
-	if m > MaxShards(pl.size.Tasks) {
-		return nil, fmt.Errorf("%w: %d shards of a plan of %d tasks (accepted: up to %d, one task a shard; any plan takes up to %d)", ErrShard, m, pl.size.Tasks, MaxShards(pl.size.Tasks), minShardCap)
+	if err := checkShards(m, pl.size.Tasks); err != nil {
+		return nil, err
 	}
-	src := pl.src
 	if m == 1 && max > 0 && pl.size.Tasks > max {
 		return nil, &TasksError{Tasks: pl.size.Tasks, Max: max}
 	}
+	src := pl.src
 	p := src.plan()
 	p.Shard, p.Shards = i, m
-	fp := newFingerprinter(p)
-	if m == 1 && pl.size.Tasks > 0 {
-		p.Tasks = make([]Task, 0, pl.size.Tasks)
-	}
-	err := src.each(func(t *Task, tag string) bool {
-		fp.add(t, tag)
-		if m == 1 {
-			p.Tasks = append(p.Tasks, src.keep(t, tag))
-		}
-		return true
-	})
-	if err != nil {
-		return nil, err
-	}
-	if fp.over {
-		return nil, fmt.Errorf("%w: n = %d's task costs do not sum in 62 bits", ErrTooLarge, p.N)
-	}
-	p.AllTasks, p.AllCost, p.fingerprint = int(fp.tasks), fp.cost, fp.sum()
+	var keep func(t *Task, tag string)
 	if m == 1 {
-		return p, nil
+		if pl.size.Tasks > 0 {
+			p.Tasks = make([]Task, 0, pl.size.Tasks)
+		}
+		keep = func(t *Task, tag string) { p.Tasks = append(p.Tasks, src.keep(t, tag)) }
 	}
-	var before uint64
+	var err error
+	if p.AllTasks, p.AllCost, p.fingerprint, err = pl.whole(keep); err != nil || m == 1 {
+		return p, err
+	}
 	kept := 0
-	err = src.each(func(t *Task, tag string) bool {
-		s := shardOf(before, t.Cost, p.AllCost, m)
-		before += t.Cost
+	err = pl.eachShard(p.AllCost, m, func(t *Task, tag string, s int) bool {
 		if s == i {
 			if kept++; max <= 0 || kept <= max {
 				p.Tasks = append(p.Tasks, src.keep(t, tag))
@@ -319,6 +306,38 @@ func (pl *Planner) Plan(i, m, max int) (*Plan, error) {
 	return p, nil
 }
 
+// whole walks the plan once for what identifies it: its task count,
+// total cost and fingerprint; keep, if set, sees every task too.
+func (pl *Planner) whole(keep func(t *Task, tag string)) (tasks int, cost uint64, fingerprint string, err error) {
+	src := pl.src
+	fp := newFingerprinter(src.plan())
+	err = src.each(func(t *Task, tag string) bool {
+		fp.add(t, tag)
+		if keep != nil {
+			keep(t, tag)
+		}
+		return true
+	})
+	if err != nil {
+		return 0, 0, "", err
+	}
+	if fp.over {
+		return 0, 0, "", fmt.Errorf("%w: n = %d's task costs do not sum in 62 bits", ErrTooLarge, src.job.N)
+	}
+	return int(fp.tasks), fp.cost, fp.sum(), nil
+}
+
+// eachShard walks the plan (of total cost total) calling visit with each
+// task and its shard of m, until visit returns false.
+func (pl *Planner) eachShard(total uint64, m int, visit func(t *Task, tag string, shard int) bool) error {
+	var before uint64
+	return pl.src.each(func(t *Task, tag string) bool {
+		s := shardOf(before, t.Cost, total, m)
+		before += t.Cost
+		return visit(t, tag, s)
+	})
+}
+
 // minShardCap is how many shards any plan may be split into, however few
 // its tasks (the rest empty).
 const minShardCap = 1024
@@ -328,6 +347,15 @@ const minShardCap = 1024
 // empty shards alone, and a bound keeps what a split allocates (status
 // keeps a line per shard) within the plan's size.
 func MaxShards(tasks int) int { return max(tasks, minShardCap) }
+
+// checkShards refuses a split of a plan of the given tasks into m shards
+// that [MaxShards] does not allow.
+func checkShards(m, tasks int) error {
+	if m < 1 || m > MaxShards(tasks) {
+		return fmt.Errorf("%w: %d shards of a plan of %d tasks (accepted: up to %d, one task a shard; any plan takes up to %d)", ErrShard, m, tasks, MaxShards(tasks), minShardCap)
+	}
+	return nil
+}
 
 // shardOf is the shard of m that a task of the given cost falls in, after
 // tasks of cost before, in a plan of cost total: the one whose share of
@@ -364,19 +392,14 @@ type Stats struct {
 // Stats walks the plan twice, holding no task, and describes its split
 // into m shards.
 func (pl *Planner) Stats(m int) (Stats, error) {
-	if m < 1 || m > MaxShards(pl.size.Tasks) {
-		return Stats{}, fmt.Errorf("%w: %d shards of a plan of %d tasks (accepted: 1 to %d)", ErrShard, m, pl.size.Tasks, MaxShards(pl.size.Tasks))
-	}
-	src := pl.src
-	fp := newFingerprinter(src.plan())
-	if err := src.each(func(t *Task, tag string) bool { fp.add(t, tag); return true }); err != nil {
+	if err := checkShards(m, pl.size.Tasks); err != nil {
 		return Stats{}, err
 	}
-	if fp.over {
-		return Stats{}, fmt.Errorf("%w: n = %d's task costs do not sum in 62 bits", ErrTooLarge, src.job.N)
+	st := Stats{Size: pl.size, Shards: m}
+	var err error
+	if st.Tasks, st.Cost, st.Fingerprint, err = pl.whole(nil); err != nil {
+		return Stats{}, err
 	}
-	st := Stats{Size: pl.size, Cost: fp.cost, Fingerprint: fp.sum(), Shards: m}
-	st.Tasks = int(fp.tasks)
 	// Shards are contiguous: one running shard's sums at a time.
 	cur, tasks, cost := 0, 0, uint64(0)
 	st.MinTasks, st.MinCost = int(^uint(0)>>1), ^uint64(0)
@@ -386,10 +409,7 @@ func (pl *Planner) Stats(m int) (Stats, error) {
 		st.MinCost, st.MaxCost = min(st.MinCost, cost), max(st.MaxCost, cost)
 		seen++
 	}
-	var before uint64
-	err := src.each(func(t *Task, tag string) bool {
-		s := shardOf(before, t.Cost, st.Cost, m)
-		before += t.Cost
+	err = pl.eachShard(st.Cost, m, func(t *Task, _ string, s int) bool {
 		if s != cur {
 			if tasks > 0 {
 				flush()
