@@ -37,6 +37,21 @@ func (e *MemoryError) Error() string {
 // (so that shards, which hold fewer, are the way to fit it).
 func (e *MemoryError) PlanHeavy() bool { return int64(e.Tasks)*taskBytes*2 > e.Need }
 
+// ShardsToFit is a number of shards of the whole board (a power of 2)
+// whose each fits the limit with room to spare (shards differ in their
+// number of tasks), or 0 when shards would not help.
+func (e *MemoryError) ShardsToFit() int {
+	fit := MaxTasks(e.N, e.Method, e.Workers, e.Limit)
+	if fit == 0 || !e.PlanHeavy() {
+		return 0
+	}
+	m := 2
+	for m < 1<<30 && m*fit < 4*e.Tasks*max(1, e.Shards) {
+		m *= 2
+	}
+	return m
+}
+
 // gcLimit is the Go runtime's soft memory limit while join runs hold it:
 // the caller's limit is saved when the first run starts and restored
 // when the last one ends, and between them the limit is the sum of the

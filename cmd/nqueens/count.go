@@ -143,19 +143,30 @@ func checkEmpty(cmd *cobra.Command, names ...string) error {
 	return nil
 }
 
+// countOptions turns the flags every count-like command shares (--method,
+// --piece, --torus, -j, --memory, --place) into the library's options.
+func countOptions(method string, pieces pieceFlags, workers int, memory string, placed []nqueens.Square) ([]nqueens.Option, error) {
+	m, err := parseMethod(method)
+	if err != nil {
+		return nil, err
+	}
+	if err := pieces.checkMethod(m); err != nil {
+		return nil, err
+	}
+	pieceOpts, _, err := pieces.check()
+	if err != nil {
+		return nil, err
+	}
+	limit, err := memoryLimit(memory)
+	if err != nil {
+		return nil, err
+	}
+	return append([]nqueens.Option{nqueens.WithMethod(m), nqueens.WithWorkers(workers), nqueens.WithMemory(limit),
+		nqueens.WithPlaced(placed...)}, pieceOpts...), nil
+}
+
 func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, f countFlags) error {
-	method, err := parseMethod(f.method)
-	if err != nil {
-		return err
-	}
-	if err := f.pieces.checkMethod(method); err != nil {
-		return err
-	}
-	pieceOpts, _, err := f.pieces.check()
-	if err != nil {
-		return err
-	}
-	memory, err := memoryLimit(f.memory)
+	opts, err := countOptions(f.method, f.pieces, f.workers, f.memory, placed)
 	if err != nil {
 		return err
 	}
@@ -170,16 +181,14 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		return usagef("--verify counts the whole board twice: it does not work with --place or shards")
 	}
 	var prog *progress.Display // the bar: messages go above it, and it goes when a stop begins
-	opts := []nqueens.Option{nqueens.WithMethod(method), nqueens.WithWorkers(f.workers), nqueens.WithMemory(memory),
-		nqueens.WithPlaced(placed...), nqueens.WithGrace(f.grace), nqueens.WithStopNow(stopNow(ctx)), nqueens.WithWaiting(func(w nqueens.Waiting) {
-			// The bar goes first: a stopped count has no progress to show,
-			// and the terminal's echoed ^C would garble its last line.
-			prog.Stop()
-			if w.Grace >= time.Second { // a shorter wait needs no word
-				fmt.Fprintf(stderr, "%snqueens: stopping: waiting up to %s for the running tasks to finish; Ctrl-C again to stop now\n", prog.LineStart(), w.Grace)
-			}
-		})}
-	opts = append(opts, pieceOpts...)
+	opts = append(opts, nqueens.WithGrace(f.grace), nqueens.WithStopNow(stopNow(ctx)), nqueens.WithWaiting(func(w nqueens.Waiting) {
+		// The bar goes first: a stopped count has no progress to show,
+		// and the terminal's echoed ^C would garble its last line.
+		prog.Stop()
+		if w.Grace >= time.Second { // a shorter wait needs no word
+			fmt.Fprintf(stderr, "%snqueens: stopping: waiting up to %s for the running tasks to finish; Ctrl-C again to stop now\n", prog.LineStart(), w.Grace)
+		}
+	}))
 	if f.verify {
 		opts = append(opts, nqueens.WithCheck())
 	}
@@ -324,12 +333,7 @@ func memoryMessage(me *engine.MemoryError, shardable bool) string {
 	if !shardable && me.PlanHeavy() {
 		ways = append(ways, fmt.Sprintf("end the table before n = %d", me.N))
 	}
-	if fit := engine.MaxTasks(me.N, me.Method, me.Workers, me.Limit); shardable && fit > 0 && me.PlanHeavy() {
-		// Shards hold fewer tasks; they differ in size, so leave room.
-		m := 2
-		for m < 1<<30 && m*fit < 4*me.Tasks*me.Shards {
-			m *= 2
-		}
+	if m := me.ShardsToFit(); shardable && m > 0 {
 		ways = append(ways, fmt.Sprintf("count it in %d or more shards (--shard I/M, then nqueens merge)", m))
 	}
 	if me.Method == partition.Join && me.Workers > 1 {

@@ -57,23 +57,11 @@ estimated_core_seconds_per_shard.`,
 			if err != nil {
 				return err
 			}
-			m, err := parseMethod(method)
+			opts, err := countOptions(method, pieces, workers, memory, placed)
 			if err != nil {
 				return err
 			}
-			if err := pieces.checkMethod(m); err != nil {
-				return err
-			}
-			pieceOpts, _, err := pieces.check()
-			if err != nil {
-				return err
-			}
-			limit, err := memoryLimit(memory)
-			if err != nil {
-				return err
-			}
-			opts := append([]nqueens.Option{nqueens.WithMethod(m), nqueens.WithWorkers(workers), nqueens.WithMemory(limit),
-				nqueens.WithPlaced(placed...), nqueens.WithShard(0, shards, nil), nqueens.WithSample(sample)}, pieceOpts...)
+			opts = append(opts, nqueens.WithShard(0, shards, nil), nqueens.WithSample(sample))
 			e, err := nqueens.Estimate(cmd.Context(), n, opts...)
 			if err != nil {
 				if cmd.Context().Err() != nil {
