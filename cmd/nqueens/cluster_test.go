@@ -31,6 +31,29 @@ func runErr(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	return out.String(), errb.String(), code
 }
 
+// readResult reads a journal or shard file a test wrote.
+func readResult(t *testing.T, path string) *resultfile.File {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	f, err := resultfile.Read(bytes.NewReader(b))
+	require.NoError(t, err)
+	return f
+}
+
+// writeResult writes a shard file of header h and recs with every
+// checksum and the end line recomputed, as a forger would, and returns
+// its path.
+func writeResult(t *testing.T, path string, h resultfile.Header, recs []resultfile.Record) string {
+	t.Helper()
+	b := resultfile.AppendHeader(nil, h)
+	for _, r := range recs {
+		b = resultfile.AppendRecord(b, h, r)
+	}
+	require.NoError(t, os.WriteFile(path, resultfile.AppendEnd(b, h, recs), 0o644))
+	return path
+}
+
 // shardFiles counts n in m shards into dir and returns the files.
 func shardFiles(t *testing.T, dir string, n, m int, method string) []string {
 	var files []string
@@ -127,14 +150,9 @@ func TestMergeRejects(t *testing.T) {
 		return b
 	}
 	// A file whose task 1 has another count, correctly checksummed.
-	f, err := resultfile.Read(bytes.NewReader(read(files[1])))
-	require.NoError(t, err)
+	f := readResult(t, files[1])
 	f.Records[0].Total++
-	b := resultfile.AppendHeader(nil, f.Header)
-	for _, r := range f.Records {
-		b = resultfile.AppendRecord(b, f.Header, r)
-	}
-	conflicting := write("conflict.result", resultfile.AppendEnd(b, f.Header, f.Records))
+	conflicting := writeResult(t, filepath.Join(dir, "conflict.result"), f.Header, f.Records)
 	good1 := read(files[1])
 	corrupt := append([]byte(nil), good1...)
 	corrupt[len(corrupt)/2] ^= 1

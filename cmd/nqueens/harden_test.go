@@ -91,21 +91,15 @@ func TestJournalDuplicates(t *testing.T) {
 func TestMergeShape(t *testing.T) {
 	dir := t.TempDir()
 	files := shardFiles(t, dir, 10, 3, "sym")
-	b, err := os.ReadFile(files[1])
-	require.NoError(t, err)
-	f, err := resultfile.Read(bytes.NewReader(b))
-	require.NoError(t, err)
+	f := readResult(t, files[1])
 	f.Header.Shard = 2 // shard 1's tasks, labelled shard 2
-	moved := resultfile.AppendHeader(nil, f.Header)
-	for _, r := range f.Records {
-		moved = resultfile.AppendRecord(moved, f.Header, r)
-	}
-	bad := filepath.Join(dir, "moved.result")
-	require.NoError(t, os.WriteFile(bad, resultfile.AppendEnd(moved, f.Header, f.Records), 0o644))
+	bad := writeResult(t, filepath.Join(dir, "moved.result"), f.Header, f.Records)
 	_, errs, code := runErr(t, "merge", files[0], bad, files[2])
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errs, "belongs to shard 1/3, not to the file's shard 2")
 
+	b, err := os.ReadFile(files[1])
+	require.NoError(t, err)
 	crlf := filepath.Join(dir, "crlf.result")
 	require.NoError(t, os.WriteFile(crlf, bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")), 0o644))
 	_, errs, code = runErr(t, "merge", files[0], crlf, files[2])

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -58,29 +57,10 @@ func TestTableRowsStayOnScreen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a table in a terminal")
 	}
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("no tmux")
-	}
 	bin := nqueensBinary(t)
-	dir := t.TempDir()
-	var sock string
-	run := func(args ...string) string {
-		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
-		require.NoError(t, err, "tmux %v: %s", args, out)
-		return string(out)
-	}
 	for _, format := range []string{"markdown", "csv", "text"} {
-		sock = filepath.Join(dir, format+".sock")
-		run("new-session", "-d", "-x", "120", "-y", "30", bin+" table 12 15 -m mirror -j 1 --format "+format+"; echo END; sleep 60")
-		var screen string
-		deadline := time.Now().Add(time.Minute)
-		for time.Now().Before(deadline) {
-			if screen = run("capture-pane", "-p"); strings.Contains(screen, "END") {
-				break
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
+		run := terminal(t, bin+" table 12 15 -m mirror -j 1 --format "+format+"; echo END; sleep 60")
+		screen := waitScreen(t, run, regexp.MustCompile("END"))
 		run("kill-server")
 		for _, n := range []string{"12", "13", "14", "15"} {
 			assert.Regexp(t, `(?m)^(\| |\s*)`+n+`\b`, screen, "%s: row %s on the screen:\n%s", format, n, screen)
@@ -95,40 +75,48 @@ func TestStopOnTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a count in a terminal")
 	}
+	run := terminal(t, nqueensBinary(t)+" count 20 -m sym -j 2 --grace 5s; echo END; sleep 60")
+	defer run("kill-server")
+	// Past planning: the bar shows work done (the waiting message comes
+	// only while tasks run).
+	waitScreen(t, run, regexp.MustCompile(`count 20 \(sym\)\s+[1-9][0-9]* % \[`))
+	run("send-keys", "C-c")
+	screen := waitScreen(t, run, regexp.MustCompile("END"))
+	assert.Regexp(t, `(?m)^nqueens: stopping: waiting up to 5s`, screen)
+	assert.Regexp(t, `(?m)^nqueens: interrupted by SIGINT`, screen)
+	assert.NotContains(t, screen, " % [", "no bar left:\n%s", screen)
+	assert.NotContains(t, screen, "cocount", screen)
+}
+
+// terminal starts command in a detached tmux session of 120×30 (skipping
+// the test without tmux) and returns a function that runs tmux commands on
+// it.
+func terminal(t *testing.T, command string) func(args ...string) string {
+	t.Helper()
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
 		t.Skip("no tmux")
 	}
-	bin := nqueensBinary(t)
-	sock := filepath.Join(t.TempDir(), "stop.sock")
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
 	run := func(args ...string) string {
 		out, err := exec.Command(tmux, append([]string{"-S", sock}, args...)...).CombinedOutput()
 		require.NoError(t, err, "tmux %v: %s", args, out)
 		return string(out)
 	}
-	run("new-session", "-d", "-x", "120", "-y", "30", bin+" count 20 -m sym -j 2 --grace 5s; echo END; sleep 60")
-	defer run("kill-server")
-	wait := func(what string) string {
-		var screen string
-		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if screen = run("capture-pane", "-p"); strings.Contains(screen, what) {
-				return screen
-			}
-		}
-		t.Fatalf("no %q on the screen:\n%s", what, screen)
-		return ""
-	}
-	// Past planning: the bar shows work done (the waiting message comes
-	// only while tasks run).
-	for deadline := time.Now().Add(time.Minute); !regexp.MustCompile(`count 20 \(sym\)\s+[1-9][0-9]* % \[`).MatchString(run("capture-pane", "-p")); time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no progress on the screen:\n%s", run("capture-pane", "-p"))
+	run("new-session", "-d", "-x", "120", "-y", "30", command)
+	return run
+}
+
+// waitScreen returns the terminal's screen once it matches re, failing
+// the test after a minute.
+func waitScreen(t *testing.T, run func(args ...string) string, re *regexp.Regexp) string {
+	t.Helper()
+	var screen string
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if screen = run("capture-pane", "-p"); re.MatchString(screen) {
+			return screen
 		}
 	}
-	run("send-keys", "C-c")
-	screen := wait("END")
-	assert.Regexp(t, `(?m)^nqueens: stopping: waiting up to 5s`, screen)
-	assert.Regexp(t, `(?m)^nqueens: interrupted by SIGINT`, screen)
-	assert.NotContains(t, screen, " % [", "no bar left:\n%s", screen)
-	assert.NotContains(t, screen, "cocount", screen)
+	t.Fatalf("no %s on the screen:\n%s", re, screen)
+	return ""
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,20 +54,11 @@ func TestForeignLines(t *testing.T) {
 func TestForgedLines(t *testing.T) {
 	dir := t.TempDir()
 	files := shardFiles(t, dir, 12, 3, "join")
-	b, err := os.ReadFile(files[1])
-	require.NoError(t, err)
-	f, err := resultfile.Read(bytes.NewReader(b))
-	require.NoError(t, err)
+	f := readResult(t, files[1])
 	forge := func(name string, change func(*resultfile.Record)) string {
 		recs := append([]resultfile.Record(nil), f.Records...)
 		change(&recs[len(recs)/2])
-		out := resultfile.AppendHeader(nil, f.Header)
-		for _, r := range recs {
-			out = resultfile.AppendRecord(out, f.Header, r)
-		}
-		p := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(p, resultfile.AppendEnd(out, f.Header, recs), 0o644))
-		return p
+		return writeResult(t, filepath.Join(dir, name), f.Header, recs)
 	}
 	// +8 keeps Burnside's division: merge alone cannot tell.
 	plus8 := forge("plus8.result", func(r *resultfile.Record) { r.Total += 8 })
@@ -102,18 +92,10 @@ func TestForgedLines(t *testing.T) {
 func TestEditedShardCount(t *testing.T) {
 	dir := t.TempDir()
 	files := shardFiles(t, dir, 10, 2, "sym")
-	b, err := os.ReadFile(files[0])
-	require.NoError(t, err)
-	f, err := resultfile.Read(bytes.NewReader(b))
-	require.NoError(t, err)
+	f := readResult(t, files[0])
 	h := f.Header
 	h.Shards = 1_000_000_000
-	out := resultfile.AppendHeader(nil, h)
-	for _, r := range f.Records {
-		out = resultfile.AppendRecord(out, h, r)
-	}
-	p := filepath.Join(dir, "edited.result")
-	require.NoError(t, os.WriteFile(p, resultfile.AppendEnd(out, h, f.Records), 0o644))
+	p := writeResult(t, filepath.Join(dir, "edited.result"), h, f.Records)
 	for _, cmd := range []string{"merge", "status"} {
 		_, errs, code := runErr(t, cmd, p)
 		assert.Equal(t, exitFailure, code, cmd)
