@@ -53,20 +53,11 @@ func (e *StoppedError) Error() string {
 
 func (e *StoppedError) Unwrap() error { return e.Cause }
 
-// shardTasks returns the indices of the plan's tasks: the plan holds c's
-// shard alone ([partition.Planner.Plan]).
-func shardTasks(plan *partition.Plan) []int {
-	mine := make([]int, len(plan.Tasks))
-	for k := range mine {
-		mine[k] = k
-	}
-	return mine
-}
-
 // header describes the plan's shard in journals and shard files.
-func header(plan *partition.Plan, shard, shards int) resultfile.Header {
+func header(plan *partition.Plan) resultfile.Header {
 	return resultfile.Header{Tool: version, N: plan.N, Method: string(plan.Method), Placed: partition.PlacedString(plan.Placed),
-		Plan: plan.Fingerprint(), Tasks: cmp.Or(plan.AllTasks, len(plan.Tasks)), Shard: shard, Shards: shards, Piece: string(plan.Piece), Torus: plan.Torus}
+		Plan: plan.Fingerprint(), Tasks: cmp.Or(plan.AllTasks, len(plan.Tasks)), Shard: plan.Shard, Shards: max(1, plan.Shards),
+		Piece: string(plan.Piece), Torus: plan.Torus}
 }
 
 // run counts the plan's shard under c, with the files c names by path
@@ -94,10 +85,9 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	if plan.Shard != c.shard || max(1, plan.Shards) != c.shards {
 		return Counts{}, fmt.Errorf("nqueens: the plan holds shard %d/%d, not %d/%d", plan.Shard, plan.Shards, c.shard, c.shards)
 	}
-	mine := shardTasks(plan)
 	var err error
 	l := newLedger(plan)
-	h := header(plan, c.shard, c.shards)
+	h := header(plan)
 	var jw *journalWriter
 	var notes []string
 	if c.journal != nil {
@@ -106,9 +96,10 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		}
 		defer jw.close()
 	}
-	todo := make([]int, 0, len(mine)) // never nil: nil would run every task
-	prog := Progress{N: plan.N, Method: plan.Method, Tasks: len(mine)}
-	for _, i := range mine {
+	// The plan holds this shard's tasks alone ([partition.Planner.Plan]).
+	todo := make([]int, 0, len(plan.Tasks)) // never nil: nil would run every task
+	prog := Progress{N: plan.N, Method: plan.Method, Tasks: len(plan.Tasks)}
+	for i := range plan.Tasks {
 		prog.Planned += float64(plan.Tasks[i].Cost)
 		if l.have[i] {
 			prog.Done += float64(plan.Tasks[i].Cost)
@@ -203,13 +194,13 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		case ctx.Err() != nil:
 			done := <-finished
 			finished <- done
-			return Counts{}, &StoppedError{Done: done, Tasks: len(mine), Journal: c.jname, Abandoned: abandoned, StopNow: stopNow, Grace: c.grace, Cause: context.Cause(ctx)}
+			return Counts{}, &StoppedError{Done: done, Tasks: len(plan.Tasks), Journal: c.jname, Abandoned: abandoned, StopNow: stopNow, Grace: c.grace, Cause: context.Cause(ctx)}
 		case runCtx.Err() != nil:
 			return Counts{}, context.Cause(runCtx) // the journal failed
 		}
 		return Counts{}, runErr
 	}
-	counts, err := countsOf(plan, l.sum(mine), c.shards <= 1)
+	counts, err := countsOf(plan, l.sum(nil), c.shards <= 1)
 	if err != nil {
 		return Counts{}, err
 	}
@@ -221,7 +212,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	}
 	if c.out != nil {
 		h.Kind = resultfile.Shard
-		recs := l.records(mine)
+		recs := l.records(nil)
 		b := resultfile.AppendHeader(nil, h)
 		for _, r := range recs {
 			b = resultfile.AppendRecord(b, h, r)
