@@ -161,8 +161,11 @@ func countOptions(method string, pieces pieceFlags, workers int, memory string, 
 	if err != nil {
 		return nil, err
 	}
-	return append([]nqueens.Option{nqueens.WithMethod(m), nqueens.WithWorkers(workers), nqueens.WithMemory(limit),
-		nqueens.WithPlaced(placed...)}, pieceOpts...), nil
+	opts := append([]nqueens.Option{nqueens.WithMethod(m), nqueens.WithWorkers(workers), nqueens.WithMemory(limit)}, pieceOpts...)
+	if len(placed) > 0 {
+		opts = append(opts, nqueens.WithPlaced(placed...))
+	}
+	return opts, nil
 }
 
 func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, f countFlags) error {

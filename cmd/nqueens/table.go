@@ -99,7 +99,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 			if method == nqueens.Mirror && f.format == "bfile" && f.seq != "total" {
 				return usagef("--seq %s needs --method sym or join: mirror counts the total only", f.seq)
 			}
-			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), from, to, method, f)
+			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), from, to, f)
 		},
 	}
 	fs := cmd.Flags()
@@ -114,15 +114,12 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 	return cmd
 }
 
-func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, method nqueens.Method, f tableFlags) error {
-	memory, err := memoryLimit(f.memory)
+func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, f tableFlags) error {
+	opts, err := countOptions(f.method, f.pieces, f.workers, f.memory, nil)
 	if err != nil {
 		return err
 	}
-	pieceOpts, board, err := f.pieces.check()
-	if err != nil {
-		return err
-	}
+	_, board, _ := f.pieces.check() // checked above
 	prog := f.progress.start(stderr, func(nqueens.Progress) string { return fmt.Sprintf("table %d..%d%s", from, to, f.pieces.label()) })
 	defer prog.Stop()
 	asked := f.method
@@ -131,7 +128,7 @@ func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, metho
 	}
 	w := &report.Table{Out: prog.Rows(stdout), Format: f.format, Seq: f.seq, Board: board, Method: asked, Meta: f.meta, From: from, To: to}
 	began, next := false, from
-	opts := append([]nqueens.Option{nqueens.WithMethod(method), nqueens.WithWorkers(f.workers), nqueens.WithMemory(memory), nqueens.WithProgress(prog.Update)}, pieceOpts...)
+	opts = append(opts, nqueens.WithProgress(prog.Update))
 	for c, err := range nqueens.Table(ctx, from, to, opts...) {
 		if err != nil {
 			prog.Stop()
