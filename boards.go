@@ -3,7 +3,6 @@ package nqueens
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -22,10 +21,6 @@ import (
 // MaxSolveN is the largest board [Solve] constructs (without placed
 // queens): the columns of a board take 8 bytes a row.
 const MaxSolveN = 10_000_000
-
-// ErrNoSolution is returned by [Solve] for a board (or a placement) with
-// no solution.
-var ErrNoSolution = errors.New("nqueens: no solution")
 
 // Solve returns one solution of the n×n board as the column of each row's
 // queen. Without placed queens it comes from the classic explicit
@@ -131,7 +126,9 @@ func List(ctx context.Context, n int, opts ...Option) iter.Seq2[[]int, error] {
 // in order, without symmetry.
 func (c *config) mirrorOnly(call string) error {
 	if c.method != Auto && c.method != "" && c.method != Mirror {
-		return invalidf("%w: %s lists every solution in order with one search (the mirror method's, without halving), not with %s", ErrOption, call, c.method)
+		return optionError("WithMethod", "", func(o func(string, string) string) string {
+			return fmt.Sprintf("%s lists every solution in order with one search (the mirror method's, without halving), not with %s", call, o("WithMethod", string(c.method)))
+		})
 	}
 	return nil
 }

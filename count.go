@@ -2,6 +2,7 @@ package nqueens
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"math"
 
@@ -22,7 +23,10 @@ func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
 		return Counts{}, err
 	}
 	if c.shards > 1 && c.out == nil && c.outPath == "" && c.journal == nil && c.jpath == "" {
-		return Counts{}, invalidf("%w: a shard's counts are only a part of the board's: give WithShard a writer for its shard file, or use WithShardFile or a journal, and Merge them", ErrOption)
+		return Counts{}, optionError("WithShard", "", func(o func(string, string) string) string {
+			return fmt.Sprintf("%s counts a part of the board: keep its counts for Merge with %s or %s",
+				o("WithShard", fmt.Sprintf("%d/%d", c.shard, c.shards)), o("WithShardFile", ""), o("WithJournalFile", ""))
+		})
 	}
 	plan, err := c.plan(ctx, n)
 	if err != nil {

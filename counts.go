@@ -1,7 +1,6 @@
 package nqueens
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -81,29 +80,21 @@ func (c Counts) String() string { return c.Total.String() }
 // Format prints the total as [Uint128] does, with any integer verb.
 func (c Counts) Format(f fmt.State, verb rune) { c.Total.Format(f, verb) }
 
-// ErrMismatch is returned by a checked count ([WithCheck]) whose two
-// methods disagree: one of them is wrong.
-var ErrMismatch = errors.New("nqueens: the two methods disagree")
-
 // agree returns an error unless a and b, counts of one board by two
 // methods, have the same total and, where both have them, the same class
 // counts.
 func agree(a, b Counts) error {
 	if a.Total != b.Total {
-		return fmt.Errorf("%w for n = %d: %s counted %s, %s counted %s", ErrMismatch, a.N, a.Method, a.Total, b.Method, b.Total)
+		return fmt.Errorf("%w: for n = %d %s counted %s, %s counted %s", ErrMismatch, a.N, a.Method, a.Total, b.Method, b.Total)
 	}
 	ua, ok1 := a.Unique()
 	ub, ok2 := b.Unique()
 	if ok1 && ok2 && (ua != ub || a.point != b.point || a.rot90 != b.rot90) {
-		return fmt.Errorf("%w for n = %d: %s counted unique %s, point_symmetric %s, rot90_symmetric %s; %s counted %s, %s, %s",
+		return fmt.Errorf("%w: for n = %d %s counted unique %s, point_symmetric %s, rot90_symmetric %s; %s counted %s, %s, %s",
 			ErrMismatch, a.N, a.Method, ua, a.point, a.rot90, b.Method, ub, b.point, b.rot90)
 	}
 	return nil
 }
-
-// ErrBurnside is returned when counts break Burnside's lemma: a count is
-// wrong.
-var ErrBurnside = errors.New("nqueens: total + point_symmetric + 2·rot90_symmetric is not a multiple of 8")
 
 // countsOf turns the summed results of a plan's tasks into Counts: for a
 // whole join plan the unique count follows from the total and the
@@ -142,7 +133,7 @@ func burnside(n int, total, point, rot90 Uint128) (Uint128, error) {
 	}
 	s := total.Add(point).Add(rot90).Add(rot90)
 	if s.Lo&7 != 0 {
-		return Uint128{}, fmt.Errorf("%w (n = %d: %s + %s + 2·%s)", ErrBurnside, n, total, point, rot90)
+		return Uint128{}, fmt.Errorf("%w: they break Burnside's lemma: total + point_symmetric + 2·rot90_symmetric = %s + %s + 2·%s is not a multiple of 8 (n = %d)", ErrMismatch, total, point, rot90, n)
 	}
 	return Uint128{Lo: s.Lo>>3 | s.Hi<<61, Hi: s.Hi >> 3}, nil
 }

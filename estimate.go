@@ -74,9 +74,6 @@ func Estimate(ctx context.Context, n int, opts ...Option) (Cost, error) {
 	if err != nil {
 		return Cost{}, err
 	}
-	if c.sample < 0 {
-		return Cost{}, invalidf("nqueens: sample time %s is negative", c.sample)
-	}
 	pl, err := c.planner(ctx, n)
 	if err != nil {
 		return Cost{}, err

@@ -1,6 +1,7 @@
 package nqueens
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -13,9 +14,9 @@ import (
 // Merge and Status read.
 
 // FileError is an error about a run's journal or shard file on disk. Role
-// is "journal" or "shard file"; Err says what (it wraps [ErrLocked] for a
-// file another run holds, [ErrNotRegular] for a path that is no regular
-// file).
+// is "journal" or "shard file"; Err says what. It wraps [ErrLocked] for a
+// file another run holds, and [ErrInvalid] for a path that exists and is
+// no regular file.
 type FileError struct {
 	Role, Path string
 	Err        error
@@ -24,11 +25,10 @@ type FileError struct {
 func (e *FileError) Error() string { return e.Role + " " + e.Err.Error() }
 func (e *FileError) Unwrap() error { return e.Err }
 
-// Errors a [FileError] wraps.
-var (
-	ErrLocked     = resultfile.ErrLocked
-	ErrNotRegular = resultfile.ErrNotRegular
-)
+// Is makes a path that is no regular file the caller's input error.
+func (e *FileError) Is(target error) bool {
+	return target == ErrInvalid && errors.Is(e.Err, resultfile.ErrNotRegular)
+}
 
 // WithJournalFile journals the run to the file at path, as [WithJournal]
 // does, creating it if need be. The run holds an exclusive lock on it
@@ -85,7 +85,7 @@ func (c *config) openFiles() (done func(ok bool) error, err error) {
 			return nil, &FileError{"journal", c.jpath, msg.PathError(err)}
 		}
 		if st, err := os.Stat(c.jpath); err == nil && !st.Mode().IsRegular() {
-			return fail(fmt.Errorf("%s %w", c.jpath, ErrNotRegular))
+			return fail(fmt.Errorf("%s %w", c.jpath, resultfile.ErrNotRegular))
 		}
 		f, err := os.OpenFile(c.jpath, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {

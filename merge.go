@@ -39,7 +39,7 @@ type piece struct {
 // planning rules).
 func readPieces(ctx context.Context, files []File) ([]piece, *partition.Plan, []string, error) {
 	if len(files) == 0 {
-		return nil, nil, nil, invalidf("nqueens: no files to read")
+		return nil, nil, nil, invalidf("no files to read")
 	}
 	var ps []piece
 	var notes []string
@@ -371,7 +371,7 @@ const auditSeed = 0x61756469742d3031
 // many tasks it recounted. [WithWorkers] and [WithMemory] apply.
 func Audit(ctx context.Context, fraction float64, files []File, opts ...Option) (int, error) {
 	if !(fraction >= 0 && fraction <= 1) {
-		return 0, invalidf("nqueens: audit fraction %v is not between 0 and 1", fraction)
+		return 0, invalidf("audit fraction %v is not between 0 and 1", fraction)
 	}
 	c, err := newConfig("Audit", forAudit, opts)
 	if err != nil {

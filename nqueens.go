@@ -85,30 +85,6 @@ type Uint128 = engine.Uint128
 // MaxN is the largest board [Count] accepts (32 for the join method).
 const MaxN = partition.MaxN
 
-// ErrInvalid is wrapped by every error that comes from the caller's input
-// (a board size, method, placement, shard, memory limit or journal that
-// does not fit the count): errors.Is(err, ErrInvalid) tells them from
-// failures (I/O, corrupt files, a count that breaks Burnside's lemma).
-var ErrInvalid = errors.New("nqueens: invalid input")
-
-// invalidError marks an input error without changing its message.
-type invalidError struct{ err error }
-
-func (e *invalidError) Error() string        { return e.err.Error() }
-func (e *invalidError) Unwrap() error        { return e.err }
-func (e *invalidError) Is(target error) bool { return target == ErrInvalid }
-
-// invalid marks err as the caller's input error.
-func invalid(err error) error {
-	if err == nil || errors.Is(err, ErrInvalid) {
-		return err
-	}
-	return &invalidError{err}
-}
-
-// invalidf formats an input error.
-func invalidf(format string, args ...any) error { return invalid(fmt.Errorf(format, args...)) }
-
 // Option configures [Count], [Table], [Solve] and [List].
 type Option func(*config)
 
@@ -176,10 +152,6 @@ const (
 	forAudit    = optWorkers | optMemory
 )
 
-// ErrOption is wrapped by the error for an option a call does not take,
-// or two options that contradict each other.
-var ErrOption = errors.New("nqueens: option not taken here")
-
 // only refuses the options given that call does not honour.
 func (c *config) only(call string, honoured opt) error {
 	for b, k := opt(1), 0; b < optLast; b, k = b<<1, k+1 {
@@ -190,16 +162,34 @@ func (c *config) only(call string, honoured opt) error {
 					takes = append(takes, optNames[k2])
 				}
 			}
-			return invalidf("%w: %s does not take %s (it takes %s)", ErrOption, call, optNames[k], strings.Join(takes, ", "))
+			return optionError(optNames[k], "", func(o func(string, string) string) string {
+				names := make([]string, len(takes))
+				for i, t := range takes {
+					names[i] = o(t, "")
+				}
+				return fmt.Sprintf("%s does not take %s (it takes %s)", call, o(optNames[k], ""), strings.Join(names, ", "))
+			})
 		}
 	}
-	if c.given&optJournal != 0 && c.given&optJournalFile != 0 {
-		return invalidf("%w: WithJournal and WithJournalFile both name a journal: give one", ErrOption)
-	}
-	if c.given&optShard != 0 && c.given&optShardFile != 0 {
-		return invalidf("%w: WithShard and WithShardFile both name a shard: give one", ErrOption)
+	for _, pair := range [][2]string{{"WithJournal", "WithJournalFile"}, {"WithShard", "WithShardFile"}} {
+		a, b := c.given&optBit(pair[0]) != 0, c.given&optBit(pair[1]) != 0
+		if a && b {
+			return optionError(pair[0], pair[1], func(o func(string, string) string) string {
+				return fmt.Sprintf("%s and %s both name where the counts go: give one", o(pair[0], ""), o(pair[1], ""))
+			})
+		}
 	}
 	return nil
+}
+
+// optBit is the bit of the option named name.
+func optBit(name string) opt {
+	for k, n := range optNames {
+		if n == name {
+			return 1 << k
+		}
+	}
+	panic("nqueens: no option " + name)
 }
 
 // WithMethod sets the counting method (default [Auto]).
@@ -325,35 +315,92 @@ func newConfig(call string, honoured opt, opts []Option) (*config, error) {
 	if err := c.only(call, honoured); err != nil {
 		return nil, err
 	}
-	if c.workers == 0 {
-		c.workers = engine.DefaultWorkers()
-	}
-	switch {
-	case c.workers < 1 || c.workers > engine.MaxWorkers:
-		return nil, invalidf("%w (got %d)", engine.ErrWorkers, c.workers)
-	case c.memory < 0:
-		return nil, invalidf("nqueens: memory limit %d is negative", c.memory)
-	case c.grace < 0:
-		return nil, invalidf("nqueens: grace period %s is negative", c.grace)
-	case c.shards < 1 || c.shard < 0 || c.shard >= c.shards:
-		return nil, invalidf("%w: %d/%d (accepted: I/M with 0 ≤ I < M)", partition.ErrShard, c.shard, c.shards)
-	}
-	if _, err := partition.ParseMethod(string(c.method)); err != nil && c.method != "" {
-		return nil, invalid(err)
-	}
-	if len(c.placed) > 0 && c.method != Auto && c.method != "" && c.method != Mirror {
-		return nil, invalid(partition.ErrPlacedMethod)
-	}
-	if _, err := partition.ParsePiece(string(c.piece)); err != nil {
-		return nil, invalid(err)
-	}
-	if !c.queens() && c.check {
-		return nil, invalidf("nqueens: a check counts the board again by another method: %s boards have one method", c.boardName())
-	}
-	if c.check && (len(c.placed) > 0 || c.shards > 1) {
-		return nil, invalidf("nqueens: a check counts the whole board twice: it does not work with placed queens or shards")
+	if err := c.rules(); err != nil {
+		return nil, err
 	}
 	return c, nil
+}
+
+// rules applies the rules on the options that do not depend on the board
+// (those that do are the planner's: [partition.JobError]), each in this
+// one place, and sets the default workers.
+func (c *config) rules() error {
+	shardOpt := "WithShard"
+	if c.given&optShardFile != 0 {
+		shardOpt = "WithShardFile"
+	}
+	say := func(option, other string, format string, args ...any) error {
+		return optionError(option, other, func(o func(string, string) string) string {
+			a := make([]any, len(args))
+			for i, x := range args {
+				if n, ok := x.(named); ok {
+					x = o(n.option, n.value)
+				}
+				a[i] = x
+			}
+			return fmt.Sprintf(format, a...)
+		})
+	}
+	switch {
+	case c.given&optWorkers == 0:
+		c.workers = engine.DefaultWorkers()
+	case c.workers < 1 || c.workers > engine.MaxWorkers:
+		return say("WithWorkers", "", "%s is out of range (accepted: 1..%d)", named{"WithWorkers", fmt.Sprint(c.workers)}, engine.MaxWorkers)
+	}
+	switch {
+	case c.memory < 0:
+		return say("WithMemory", "", "%s is negative (accepted: a number of bytes)", named{"WithMemory", fmt.Sprint(c.memory)})
+	case c.grace < 0:
+		return say("WithGrace", "", "%s is negative (accepted: 0 or more)", named{"WithGrace", c.grace.String()})
+	case c.sample < 0:
+		return say("WithSample", "", "%s is negative (accepted: 0 or more)", named{"WithSample", c.sample.String()})
+	case c.shards < 1 || c.shard < 0 || c.shard >= c.shards:
+		return say(shardOpt, "", "%s is not a shard (accepted: I/M with 0 ≤ I < M)", named{shardOpt, fmt.Sprintf("%d/%d", c.shard, c.shards)})
+	case c.check && !c.queens():
+		other, value := "WithPiece", string(c.piece)
+		if c.torus {
+			other, value = "WithTorus", ""
+		}
+		return say("WithCheck", other, "%s counts the board again by another method: %s has one method only", named{"WithCheck", ""}, named{other, value})
+	case c.check && len(c.placed) > 0:
+		return say("WithCheck", "WithPlaced", "%s counts the whole board twice: it does not work with %s", named{"WithCheck", ""}, named{"WithPlaced", ""})
+	case c.check && c.shards > 1:
+		return say("WithCheck", shardOpt, "%s counts the whole board twice: it does not work with %s", named{"WithCheck", ""}, named{shardOpt, ""})
+	}
+	// The board's rules (method, pieces, torus, placed queens) are the
+	// planner's; asked here so that every call refuses them before it
+	// starts, with the options' names.
+	if _, err := partition.ParseMethod(string(c.method)); err != nil && c.method != "" {
+		return jobOption(err)
+	}
+	if _, err := partition.ParsePiece(string(c.piece)); err != nil {
+		return jobOption(err)
+	}
+	return nil
+}
+
+// named is an option in a message, with the value it was given.
+type named struct{ option, value string }
+
+// jobOptions are the options that set a [partition.Job]'s fields.
+var jobOptions = map[string]string{"Method": "WithMethod", "Piece": "WithPiece", "Torus": "WithTorus", "Placed": "WithPlaced"}
+
+// jobOption turns the planner's [*partition.JobError] into the
+// [*OptionError] that names the options the caller gave; other errors it
+// marks as the caller's input.
+func jobOption(err error) error {
+	var je *partition.JobError
+	if !errors.As(err, &je) {
+		return invalid(err)
+	}
+	return optionError(jobOptions[je.Field], jobOptions[je.Other], func(o func(string, string) string) string {
+		return je.Explain(func(field, value string) string {
+			if field == "Square" {
+				return o(field, value)
+			}
+			return o(jobOptions[field], value)
+		})
+	})
 }
 
 // plan makes the plan of c's shard of the n×n board, refusing before it
@@ -373,7 +420,7 @@ func (c *config) planner(ctx context.Context, n int) (*partition.Planner, error)
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))
 	case err != nil:
-		return nil, invalid(err)
+		return nil, jobOption(err)
 	}
 	return pl, nil
 }

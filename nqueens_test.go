@@ -130,15 +130,15 @@ func TestCountInvalid(t *testing.T) {
 		{-1, nil, "board size out of range"},
 		{65, nil, "board size out of range"},
 		{33, []Option{WithMethod(Join)}, "too large for the join method"},
-		{8, []Option{WithMethod("fast")}, "unknown method"},
-		{8, []Option{WithWorkers(-2)}, "workers must be from 1 to 4096"},
-		{8, []Option{WithWorkers(1_000_000)}, "workers must be from 1 to 4096"},
+		{8, []Option{WithMethod("fast")}, "WithMethod(\"fast\") is not a method"},
+		{8, []Option{WithWorkers(-2)}, "is out of range (accepted: 1..4096)"},
+		{8, []Option{WithWorkers(1_000_000)}, "is out of range (accepted: 1..4096)"},
 		{12, []Option{WithShard(0, 1<<40, io.Discard)}, "bad shard: 1099511627776 shards of a plan of 276 tasks"},
-		{12, []Option{WithShard(0, 1<<62, io.Discard)}, "bad shard"},
+		{12, []Option{WithShard(0, 1<<62, io.Discard)}, "bad shard: 4611686018427387904 shards"},
 		{8, []Option{WithMemory(-1)}, "negative"},
-		{8, []Option{WithShard(3, 3, nil)}, "bad shard"},
-		{8, []Option{WithShard(0, 0, nil)}, "bad shard"},
-		{8, []Option{WithPlaced(Square{Row: 0, Col: 0}), WithMethod(Sym)}, "mirror method only"},
+		{8, []Option{WithShard(3, 3, nil)}, "is not a shard (accepted: I/M with 0 ≤ I < M)"},
+		{8, []Option{WithShard(0, 0, nil)}, "is not a shard (accepted: I/M with 0 ≤ I < M)"},
+		{8, []Option{WithPlaced(Square{Row: 0, Col: 0}), WithMethod(Sym)}, "WithPlaced works with WithMethod(mirror) only"},
 		{8, []Option{WithPlaced(Square{Row: 8, Col: 0})}, "off the 8×8 board"},
 		{8, []Option{WithGrace(-time.Second)}, "negative"},
 		{16, []Option{WithMethod(Join), WithMemory(100 << 10), WithWorkers(4)}, "too small for n = 16 (join, 3331 tasks)"},
@@ -147,8 +147,8 @@ func TestCountInvalid(t *testing.T) {
 		{31, []Option{WithMethod(Join), WithMemory(4 << 30)}, "too small for n = 31 (join, 1202169034 tasks)"},
 		{40, []Option{WithMethod(Sym), WithMemory(30 << 20)}, "too small for n = 40 (sym, "},
 		{8, []Option{WithSample(time.Second)}, "Count does not take WithSample"},
-		{12, []Option{WithShard(0, 2, nil)}, "a shard's counts are only a part of the board's"},
-		{12, []Option{WithJournal(&memJournal{}, "a"), WithJournalFile("b")}, "WithJournal and WithJournalFile both name a journal"},
+		{12, []Option{WithShard(0, 2, nil)}, "WithShard(0/2) counts a part of the board: keep its counts for Merge with WithShardFile or WithJournalFile"},
+		{12, []Option{WithJournal(&memJournal{}, "a"), WithJournalFile("b")}, "WithJournal and WithJournalFile both name where the counts go"},
 	} {
 		_, err := Count(ctx, tc.n, tc.opts...)
 		require.Error(t, err, "n=%d", tc.n)
@@ -169,7 +169,7 @@ func TestBurnside(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprint(uint64(1)<<61+1), u.String())
 	_, err = burnside(8, Uint128{Lo: 92}, Uint128{Lo: 3}, Uint128{})
-	assert.ErrorIs(t, err, ErrBurnside)
+	assert.ErrorIs(t, err, ErrMismatch)
 	u, err = burnside(1, Uint128{Lo: 1}, Uint128{Lo: 1}, Uint128{Lo: 1})
 	require.NoError(t, err)
 	assert.Equal(t, "1", u.String(), "n ≤ 1: the one board is its own class")
@@ -459,7 +459,7 @@ func TestFiles(t *testing.T) {
 	assert.Equal(t, "journal", fe.Role)
 	assert.ErrorIs(t, err, ErrLocked)
 	_, err = Count(ctx, 12, WithShardFile(0, 2, dir))
-	assert.ErrorIs(t, err, ErrNotRegular)
+	assert.ErrorIs(t, err, ErrInvalid)
 	_, _, err = OpenFiles(dir)
 	assert.ErrorContains(t, err, "not a regular file")
 }

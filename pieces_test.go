@@ -47,11 +47,11 @@ func TestPiecesInvalid(t *testing.T) {
 		opts []Option
 		want string
 	}{
-		{[]Option{WithPiece("bishop")}, `unknown piece "bishop" (accepted: queen, superqueen, king, knight, rook)`},
-		{[]Option{WithPiece(King), WithTorus()}, "the torus works with queens only"},
-		{[]Option{WithPiece(Knight), WithMethod(Sym)}, "knight boards are counted with the mirror method only"},
-		{[]Option{WithTorus(), WithMethod(Join)}, "queen torus boards are counted with the mirror method only"},
-		{[]Option{WithPiece(Superqueen), WithCheck()}, "superqueen boards have one method"},
+		{[]Option{WithPiece("bishop")}, `WithPiece("bishop") is not a piece (accepted: queen, superqueen, king, knight, rook)`},
+		{[]Option{WithPiece(King), WithTorus()}, "WithTorus works with queens only"},
+		{[]Option{WithPiece(Knight), WithMethod(Sym)}, "WithPiece(knight) is counted with WithMethod(mirror) only"},
+		{[]Option{WithTorus(), WithMethod(Join)}, "WithTorus is counted with WithMethod(mirror) only"},
+		{[]Option{WithPiece(Superqueen), WithCheck()}, "WithPiece(superqueen) has one method only"},
 	} {
 		_, err := Count(ctx, 8, tc.opts...)
 		assert.ErrorIs(t, err, ErrInvalid, tc.want)

@@ -83,7 +83,7 @@ func run(ctx context.Context, plan *partition.Plan, c *config) (counts Counts, e
 func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, error) {
 	start := time.Now()
 	if plan.Shard != c.shard || max(1, plan.Shards) != c.shards {
-		return Counts{}, fmt.Errorf("nqueens: the plan holds shard %d/%d, not %d/%d", plan.Shard, plan.Shards, c.shard, c.shards)
+		return Counts{}, fmt.Errorf("the plan holds shard %d/%d, not %d/%d", plan.Shard, plan.Shards, c.shard, c.shards)
 	}
 	var err error
 	l := newLedger(plan)

@@ -35,9 +35,9 @@ import (
 
 // Errors returned by [Run], [RunTask] and [Each].
 var (
-	ErrWorkers = fmt.Errorf("engine: workers must be from 1 to %d", MaxWorkers)
-	ErrPlan    = errors.New("engine: invalid plan")
-	ErrList    = errors.New("engine: the task does not list solutions")
+	ErrWorkers = fmt.Errorf("workers must be from 1 to %d", MaxWorkers)
+	ErrPlan    = errors.New("invalid plan")
+	ErrList    = errors.New("the task does not list solutions")
 )
 
 // Result is what one task found. Counts are already weighted: Total is the

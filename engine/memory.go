@@ -29,7 +29,7 @@ type MemoryError struct {
 }
 
 func (e *MemoryError) Error() string {
-	return fmt.Sprintf("engine: a memory limit of %s is too small for n = %d (%s, %d tasks) with %d workers: it needs at least %s",
+	return fmt.Sprintf("a memory limit of %s is too small for n = %d (%s, %d tasks) with %d workers: it needs at least %s",
 		humanize.IBytes(uint64(e.Limit)), e.N, e.Method, e.Tasks, e.Workers, humanize.IBytes(uint64(e.Need)))
 }
 

@@ -9,11 +9,12 @@ package partition
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // MaxN is the largest board a plan can be made for: the kernels use one bit
@@ -62,12 +63,6 @@ func Best(n int) Method {
 // Auto asks [Make] for the fastest method for the board: [Best](n).
 // The empty method means the same.
 const Auto Method = "auto"
-
-// Errors returned by [Make].
-var (
-	ErrSize   = errors.New("partition: board size out of range")
-	ErrMethod = errors.New("partition: unknown method")
-)
 
 // Kind tells the engine which kernel a task needs.
 type Kind uint8
@@ -180,7 +175,13 @@ func (p *Plan) Cost() uint64 {
 
 // Classes reports whether the plan's results include unique, point- and
 // rot90-symmetric counts.
-func (p *Plan) Classes() bool { return p.Method == Sym || p.Method == Join }
+func (p *Plan) Classes() bool { return p.Method.Classes() }
+
+// Classes reports whether the method counts the classes of solutions
+// (unique, point- and rot90-symmetric) besides the total: sym and join
+// do, mirror does not; [Auto] does wherever it picks one of them (for
+// queens without placed ones).
+func (m Method) Classes() bool { return m == Sym || m == Join || m == Auto || m == "" }
 
 // DerivesUnique reports whether the plan's unique count is not summed from
 // its tasks but derived from the total and the symmetric counts once all
@@ -216,10 +217,6 @@ type Job struct {
 	Torus bool
 }
 
-// ErrPlacedMethod is returned for placed queens with a method other than
-// mirror.
-var ErrPlacedMethod = errors.New("partition: queens placed in advance work with the mirror method only")
-
 // ParseMethod returns the method named s: one of [Methods] or [Auto].
 func ParseMethod(s string) (Method, error) {
 	if Method(s) == Auto {
@@ -228,7 +225,9 @@ func ParseMethod(s string) (Method, error) {
 	if m, ok := named(s, Methods); ok {
 		return m, nil
 	}
-	return "", fmt.Errorf("%w %q (accepted: auto, %s)", ErrMethod, s, joinNames(Methods))
+	return "", jobError("Method", "", ErrMethod, func(o func(string, string) string) string {
+		return fmt.Sprintf("%s is not a method (accepted: auto, %s)", o("Method", msg.Quote(s)), joinNames(Methods))
+	})
 }
 
 // named returns the one of all that is called s.
@@ -276,9 +275,17 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 	if !rules.Queen() {
 		switch {
 		case job.Torus && piece != Queen:
-			return nil, errPieceTorus
+			return nil, jobError("Torus", "Piece", ErrPieceMode, func(o func(string, string) string) string {
+				return fmt.Sprintf("%s works with queens only (their diagonals wrap around), not with %s", o("Torus", ""), o("Piece", string(piece)))
+			})
 		case job.Method != "" && job.Method != Auto && job.Method != Mirror:
-			return nil, fmt.Errorf("%w: %s boards are counted with the mirror method only", ErrPieceMode, BoardName(piece, job.Torus))
+			what, value := "Piece", string(piece)
+			if piece == Queen {
+				what, value = "Torus", ""
+			}
+			return nil, jobError("Method", what, ErrPieceMode, func(o func(string, string) string) string {
+				return fmt.Sprintf("%s is counted with %s only (its default), not %s", o(what, value), o("Method", string(Mirror)), o("Method", string(job.Method)))
+			})
 		case piece == Rook && job.N > MaxRookN:
 			return nil, fmt.Errorf("%w: %d rooks (accepted: 0..%d; %d! does not fit in 128 bits)", ErrSize, job.N, MaxRookN, MaxRookN+1)
 		}
@@ -297,7 +304,8 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 	src := &source{job: job, w: &walker{ctx: ctx, rules: rules}}
 	switch {
 	case job.Method != Mirror && job.Method != Sym && job.Method != Join:
-		return nil, fmt.Errorf("%w %q", ErrMethod, job.Method)
+		_, err := ParseMethod(string(job.Method))
+		return nil, err
 	case job.Method == Join && len(job.Placed) == 0 && !job.Every:
 		if job.N > JoinMaxN {
 			return nil, fmt.Errorf("%w: %d is too large for the join method (accepted: 0..%d; sym and mirror accept up to %d)", ErrSize, job.N, JoinMaxN, MaxN)
@@ -306,7 +314,9 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 		return src, nil
 	case len(job.Placed) > 0 || job.Every:
 		if job.Method != Mirror {
-			return nil, ErrPlacedMethod
+			return nil, jobError("Method", "Placed", ErrPlacedMethod, func(o func(string, string) string) string {
+				return fmt.Sprintf("%s works with %s only (its default), not %s", o("Placed", ""), o("Method", string(Mirror)), o("Method", string(job.Method)))
+			})
 		}
 		if err := CheckPlacement(job.N, job.Placed); err != nil {
 			return nil, err

@@ -1,7 +1,6 @@
 package partition
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/nqueens/nqueens/internal/msg"
@@ -37,13 +36,6 @@ var Pieces = []Piece{Queen, Superqueen, King, Knight, Rook}
 // PieceNames lists the pieces' names, comma-separated, for messages.
 func PieceNames() string { return joinNames(Pieces) }
 
-// Errors returned by [ParsePiece] and [Make].
-var (
-	ErrPiece      = errors.New("partition: unknown piece")
-	ErrPieceMode  = errors.New("partition: this piece does not combine with that")
-	errPieceTorus = fmt.Errorf("%w: the torus works with queens only (diagonals that wrap around)", ErrPieceMode)
-)
-
 // ParsePiece returns the piece named s; the empty name is [Queen].
 func ParsePiece(s string) (Piece, error) {
 	if s == "" {
@@ -52,7 +44,9 @@ func ParsePiece(s string) (Piece, error) {
 	if p, ok := named(s, Pieces); ok {
 		return p, nil
 	}
-	return "", fmt.Errorf("%w %s (accepted: %s)", ErrPiece, msg.Quote(s), PieceNames())
+	return "", jobError("Piece", "", ErrPiece, func(o func(string, string) string) string {
+		return fmt.Sprintf("%s is not a piece (accepted: %s)", o("Piece", msg.Quote(s)), PieceNames())
+	})
 }
 
 // Rules are a board's attacks as the kernels apply them row by row, with

@@ -2,7 +2,6 @@ package partition
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -18,10 +17,6 @@ type Square struct {
 }
 
 func (s Square) String() string { return fmt.Sprintf("%d:%d", s.Row, s.Col) }
-
-// ErrPlacement is returned for queens placed in advance that do not fit the
-// board or share a square, row or column.
-var ErrPlacement = errors.New("partition: bad placement")
 
 // ParseSquares parses queens placed in advance: a comma-separated list of
 // 0-based "row:col" pairs ("0:1,3:2") or chess squares ("b1", "c4"), where
@@ -69,18 +64,30 @@ func parseSquare(tok string) (Square, error) {
 // column. Queens on a common diagonal are not an error: see
 // [DiagonalConflict].
 func CheckPlacement(n int, placed []Square) error {
+	bad := func(format string, args ...any) error {
+		return jobError("Placed", "", ErrPlacement, func(o func(string, string) string) string {
+			a := make([]any, len(args))
+			for i, x := range args {
+				if sq, ok := x.(Square); ok {
+					x = o("Square", sq.String())
+				}
+				a[i] = x
+			}
+			return o("Placed", "") + ": " + fmt.Sprintf(format, a...)
+		})
+	}
 	for i, a := range placed {
 		if a.Row < 0 || a.Row >= n || a.Col < 0 || a.Col >= n {
-			return fmt.Errorf("%w: square %s is off the %d×%d board (rows and columns 0..%d)", ErrPlacement, a, n, n, n-1)
+			return bad("square %s is off the %d×%d board (rows and columns 0..%d)", a, n, n, n-1)
 		}
 		for _, b := range placed[:i] {
 			switch {
 			case a == b:
-				return fmt.Errorf("%w: square %s is given twice", ErrPlacement, a)
+				return bad("square %s is given twice", a)
 			case a.Row == b.Row:
-				return fmt.Errorf("%w: queens %s and %s share row %d", ErrPlacement, b, a, a.Row)
+				return bad("queens %s and %s share row %d", b, a, a.Row)
 			case a.Col == b.Col:
-				return fmt.Errorf("%w: queens %s and %s share column %d", ErrPlacement, b, a, a.Col)
+				return bad("queens %s and %s share column %d", b, a, a.Col)
 			}
 		}
 	}

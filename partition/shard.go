@@ -1,7 +1,6 @@
 package partition
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -38,9 +37,6 @@ func PlacedString(placed []Square) string {
 	}
 	return strings.Join(parts, ",")
 }
-
-// ErrShard is returned for a shard outside 0..M-1 or a count M below 1.
-var ErrShard = errors.New("partition: bad shard")
 
 // ParseShard parses "I/M": shard I (0-based) of M.
 func ParseShard(s string) (i, m int, err error) {

@@ -191,10 +191,6 @@ func (f *fingerprinter) sum() string {
 	return hex.EncodeToString(f.h.Sum(nil)[:12])
 }
 
-// ErrTooLarge is returned for a plan whose costs exceed what the planner
-// sums, and wrapped by [*TasksError].
-var ErrTooLarge = errors.New("partition: plan too large")
-
 // TasksError is returned by [Planner.Plan] when the plan (or shard) would
 // hold more tasks than allowed; Tasks is how many it holds.
 type TasksError struct {
@@ -202,7 +198,7 @@ type TasksError struct {
 }
 
 func (e *TasksError) Error() string {
-	return fmt.Sprintf("partition: plan too large: %d tasks, more than the %d allowed", e.Tasks, e.Max)
+	return fmt.Sprintf("plan too large: %d tasks, more than the %d allowed", e.Tasks, e.Max)
 }
 
 func (e *TasksError) Unwrap() error { return ErrTooLarge }

@@ -50,8 +50,11 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 		Example: "  nqueens bench --quick\n  nqueens bench --format gobench > $(hostname).txt && benchstat a.txt b.txt\n  nqueens bench --csv results-bench.csv --plot speedup.svg",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkWorkers(cmd, f.workers); err != nil {
-				return err
+			if cmd.Flags().Changed("workers") {
+				// The library's rule on workers, asked without a count.
+				if _, err := nqueens.Estimate(cmd.Context(), 0, nqueens.WithWorkers(f.workers)); err != nil {
+					return err
+				}
 			}
 			if err := checkChoice("format", f.format, benchmark.Formats); err != nil {
 				return err

@@ -1,15 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/partition"
 )
 
 // placeFlag adds --place to fs.
@@ -23,31 +23,32 @@ func parsePlacement(s string, n int) ([]nqueens.Square, error) {
 	if s == "" {
 		return nil, nil
 	}
-	placed, err := nqueens.ParseSquares(s)
+	placed, err := partition.ParseSquares(s)
 	if err != nil {
 		return nil, usagef("--place: %w", err)
 	}
-	if err := nqueens.CheckPlacement(n, placed); err != nil {
+	var je *partition.JobError
+	if err := partition.CheckPlacement(n, placed); errors.As(err, &je) {
 		// Name the squares as they were typed ("z9", not "8:25").
-		msg := err.Error()
+		typed := map[string]string{}
 		for i, tok := range strings.Split(s, ",") {
-			if tok = strings.TrimSpace(tok); tok != placed[i].String() {
-				msg = regexp.MustCompile(`\b`+regexp.QuoteMeta(placed[i].String())+`\b`).ReplaceAllLiteralString(msg, tok)
-			}
+			typed[placed[i].String()] = strings.TrimSpace(tok)
 		}
-		return nil, usagef("--place: %s", msg)
+		return nil, usagef("%s", je.Explain(func(field, value string) string {
+			if field == "Square" {
+				return typed[value]
+			}
+			return "--place"
+		}))
 	}
 	return placed, nil
 }
 
-// boardArgs checks the arguments common to count and list: the board size,
-// -j and --place.
-func boardArgs(cmd *cobra.Command, arg string, workers int, place string) (int, []nqueens.Square, error) {
+// boardArgs parses the arguments common to count, plan and list: the
+// board size and --place.
+func boardArgs(arg string, place string) (int, []nqueens.Square, error) {
 	n, err := parseN(arg)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := checkWorkers(cmd, workers); err != nil {
 		return 0, nil, err
 	}
 	placed, err := parsePlacement(place, n)
@@ -57,7 +58,7 @@ func boardArgs(cmd *cobra.Command, arg string, workers int, place string) (int, 
 // noteConflict tells on stderr that placed queens attack each other, so the
 // answer is no solution.
 func noteConflict(stderr io.Writer, placed []nqueens.Square) bool {
-	a, b, ok := nqueens.DiagonalConflict(placed)
+	a, b, ok := partition.DiagonalConflict(placed)
 	if ok {
 		fmt.Fprintf(stderr, "nqueens: note: placed queens %s and %s share a diagonal, so no solution contains both\n", a, b)
 	}

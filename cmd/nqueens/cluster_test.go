@@ -210,7 +210,7 @@ func TestShardFromEnvironment(t *testing.T) {
 	assert.Contains(t, errs, "--out: cannot create a file beside /nonexistent/dir/x.result: no such file or directory")
 	_, errs, code = runErr(t, "count", "8", "--shard", "0/3")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errs, "add --out FILE")
+	assert.Contains(t, errs, "keep its counts for Merge with --out or --checkpoint")
 }
 
 // TestCheckpointResume interrupts nothing but checks the journal's rules:

@@ -26,6 +26,7 @@ type countFlags struct {
 	place      string
 	method     string
 	workers    int
+	workersSet bool // -j given
 	json       bool
 	verify     bool
 	checkpoint string
@@ -94,24 +95,14 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 			if err := checkEmpty(cmd, "place", "shard", "memory", "checkpoint", "out", "piece"); err != nil {
 				return err
 			}
-			if f.grace < 0 {
-				return usagef("--grace must not be negative, got %s", f.grace)
-			}
-			if err := f.pieces.checkQueensOnly("--verify", f.verify); err != nil {
-				return err
-			}
-			n, placed, err := boardArgs(cmd, args[0], f.workers, f.place)
+			n, placed, err := boardArgs(args[0], f.place)
 			if err != nil {
 				return err
 			}
-			if placed != nil {
-				if cmd.Flags().Changed("method") && f.method != string(nqueens.Mirror) && f.method != string(nqueens.Auto) {
-					return usagef("--place works with --method mirror only (the default with --place)")
-				}
-				if f.pieces.queens() {
-					noteConflict(cmd.ErrOrStderr(), placed)
-				}
+			if placed != nil && f.pieces.queens() {
+				noteConflict(cmd.ErrOrStderr(), placed)
 			}
+			f.workersSet = cmd.Flags().Changed("workers")
 			return runCount(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, placed, f)
 		},
 	}
@@ -144,24 +135,18 @@ func checkEmpty(cmd *cobra.Command, names ...string) error {
 }
 
 // countOptions turns the flags every count-like command shares (--method,
-// --piece, --torus, -j, --memory, --place) into the library's options.
-func countOptions(method string, pieces pieceFlags, workers int, memory string, placed []nqueens.Square) ([]nqueens.Option, error) {
-	m, err := parseMethod(method)
-	if err != nil {
-		return nil, err
-	}
-	if err := pieces.checkMethod(m); err != nil {
-		return nil, err
-	}
-	pieceOpts, _, err := pieces.check()
-	if err != nil {
-		return nil, err
-	}
+// --piece, --torus, -j when given, --memory, --place) into the library's
+// options. Their rules are the library's: it refuses what does not fit
+// with an [nqueens.OptionError] that [message] words with these flags.
+func countOptions(method string, pieces pieceFlags, workers int, workersSet bool, memory string, placed []nqueens.Square) ([]nqueens.Option, error) {
 	limit, err := memoryLimit(memory)
 	if err != nil {
 		return nil, err
 	}
-	opts := append([]nqueens.Option{nqueens.WithMethod(m), nqueens.WithWorkers(workers), nqueens.WithMemory(limit)}, pieceOpts...)
+	opts := append([]nqueens.Option{nqueens.WithMethod(nqueens.Method(method)), nqueens.WithMemory(limit)}, pieces.options()...)
+	if workersSet {
+		opts = append(opts, nqueens.WithWorkers(workers))
+	}
 	if len(placed) > 0 {
 		opts = append(opts, nqueens.WithPlaced(placed...))
 	}
@@ -169,19 +154,13 @@ func countOptions(method string, pieces pieceFlags, workers int, memory string, 
 }
 
 func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, f countFlags) error {
-	opts, err := countOptions(f.method, f.pieces, f.workers, f.memory, placed)
+	opts, err := countOptions(f.method, f.pieces, f.workers, f.workersSet, f.memory, placed)
 	if err != nil {
 		return err
 	}
 	shard, shards, err := selectShard(f, stderr)
 	if err != nil {
 		return err
-	}
-	if shards > 1 && f.out == "" && f.checkpoint == "" {
-		return usagef("a shard's counts must be kept for 'nqueens merge': add --out FILE (or --checkpoint FILE)")
-	}
-	if f.verify && (placed != nil || shards > 1) {
-		return usagef("--verify counts the whole board twice: it does not work with --place or shards")
 	}
 	var prog *progress.Display // the bar: messages go above it, and it goes when a stop begins
 	opts = append(opts, nqueens.WithGrace(f.grace), nqueens.WithStopNow(stopNow(ctx)), nqueens.WithWaiting(func(w nqueens.Waiting) {
@@ -253,7 +232,7 @@ func wordError(err error, shardable bool) error {
 	if errors.As(err, &fe) {
 		flag := map[string]string{"journal": "--checkpoint", "shard file": "--out"}[fe.Role]
 		switch {
-		case errors.Is(err, nqueens.ErrNotRegular):
+		case errors.Is(err, nqueens.ErrInvalid): // no regular file
 			return usagef("%s %w", flag, fe.Err)
 		case errors.Is(err, nqueens.ErrLocked):
 			return fmt.Errorf("%s: %w (wait for it to finish, or use another file)", flag, fe.Err)
@@ -294,15 +273,6 @@ func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
 		fmt.Fprintf(stderr, "nqueens: shard %d/%d from %s\n", i, m, from)
 	}
 	return i, m, nil
-}
-
-// parseMethod checks a --method value.
-func parseMethod(s string) (nqueens.Method, error) {
-	m, err := partition.ParseMethod(s)
-	if err != nil {
-		return "", usagef("unknown method %s (accepted: auto, sym, mirror, join)", msg.Quote(s))
-	}
-	return m, nil
 }
 
 // memoryFlag registers --memory, the join method's memory limit.

@@ -43,7 +43,7 @@ solve N' constructs a solution of any N at once).`,
 			if err := checkEmpty(cmd, "place", "piece"); err != nil {
 				return err
 			}
-			n, placed, err := boardArgs(cmd, args[0], 1, f.place)
+			n, placed, err := boardArgs(args[0], f.place)
 			if err != nil {
 				return err
 			}
@@ -63,10 +63,7 @@ solve N' constructs a solution of any N at once).`,
 }
 
 func runList(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, f listFlags, limited bool) error {
-	pieceOpts, _, err := f.pieces.check()
-	if err != nil {
-		return err
-	}
+	pieceOpts := f.pieces.options()
 	if f.pieces.queens() {
 		noteConflict(stderr, placed)
 	}

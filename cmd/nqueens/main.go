@@ -24,7 +24,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 
 	"github.com/nqueens/nqueens"
 )
@@ -76,10 +75,10 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "nqueens: %v: %v; no count printed\n", sig, stopped)
 		return signalExitCode(sig.sig)
 	case errors.As(err, &sig):
-		fmt.Fprintf(stderr, "nqueens: %s\n", unprefixed(err))
+		fmt.Fprintf(stderr, "nqueens: %s\n", err)
 		return signalExitCode(sig.sig)
 	}
-	fmt.Fprintf(stderr, "nqueens: %s\n", unprefixed(err))
+	fmt.Fprintf(stderr, "nqueens: %s\n", message(err))
 	var u *usageError
 	if errors.As(err, &u) || errors.Is(err, nqueens.ErrInvalid) {
 		return exitUsage
@@ -97,14 +96,55 @@ func stopNow(ctx context.Context) <-chan struct{} {
 	return ch
 }
 
-// unprefixed is err's message without the packages' prefixes ("engine: ",
-// "partition: ", …): the command speaks as nqueens alone.
-func unprefixed(err error) string {
-	msg := err.Error()
-	for _, p := range []string{"nqueens: ", "engine: ", "partition: ", "resultfile: "} {
-		msg = strings.ReplaceAll(msg, p, "")
+// message is err's message, with the library's options named by the
+// flags that set them when it is about options.
+func message(err error) string {
+	var oe *nqueens.OptionError
+	if !errors.As(err, &oe) {
+		return err.Error()
 	}
-	return msg
+	var r *renamed
+	if errors.As(err, &r) {
+		return oe.Explain(func(option, value string) string {
+			if name, ok := r.names[option]; ok {
+				return name
+			}
+			return flagOf(option, value)
+		})
+	}
+	return oe.Explain(flagOf)
+}
+
+// renamed is an error of a command that sets an option by another flag
+// than the usual one: names maps the option to its words.
+type renamed struct {
+	error
+	names map[string]string
+}
+
+func (r *renamed) Unwrap() error { return r.error }
+
+// optionFlags are the flags that set the library's options: the one place
+// where the command words the library's rules.
+var optionFlags = map[string]string{
+	"WithMethod": "--method", "WithWorkers": "-j", "WithMemory": "--memory", "WithPiece": "--piece", "WithTorus": "--torus",
+	"WithPlaced": "--place", "WithCheck": "--verify", "WithGrace": "--grace", "WithSample": "--sample",
+	"WithShard": "--shard", "WithShardFile": "--out", "WithJournalFile": "--checkpoint", "WithProgress": "--progress",
+}
+
+// flagOf names an option by its flag, with the value given ("-j 0").
+func flagOf(option, value string) string {
+	name, ok := optionFlags[option]
+	switch {
+	case option == "Square": // a placed square
+		return value
+	case !ok:
+		name = option
+	}
+	if value == "" {
+		return name
+	}
+	return name + " " + value
 }
 
 // signalError is the cause of a run cancelled by a signal.

@@ -79,16 +79,14 @@ func (a auditFlag) run(cmd *cobra.Command, paths []string) error {
 	if !cmd.Flags().Changed("audit") {
 		return nil
 	}
-	if !(a.fraction >= 0 && a.fraction <= 1) {
-		return usagef("--audit must be a fraction from 0 to 1, got %v", a.fraction)
-	}
-	if err := checkWorkers(cmd, a.workers); err != nil {
-		return err
+	var opts []nqueens.Option
+	if cmd.Flags().Changed("workers") {
+		opts = append(opts, nqueens.WithWorkers(a.workers))
 	}
 	var k int
 	err := withFiles(paths, func(files []nqueens.File) error {
 		var err error
-		k, err = nqueens.Audit(cmd.Context(), a.fraction, files, nqueens.WithWorkers(a.workers))
+		k, err = nqueens.Audit(cmd.Context(), a.fraction, files, opts...)
 		return err
 	})
 	if err != nil {

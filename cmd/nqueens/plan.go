@@ -47,17 +47,11 @@ estimated_core_seconds_per_shard.`,
 			if err := checkEmpty(cmd, "place", "memory", "piece"); err != nil {
 				return err
 			}
-			if shards < 1 {
-				return usagef("--shards must be at least 1, got %d", shards)
-			}
-			if sample < 0 {
-				return usagef("--sample must not be negative, got %s", sample)
-			}
-			n, placed, err := boardArgs(cmd, args[0], workers, place)
+			n, placed, err := boardArgs(args[0], place)
 			if err != nil {
 				return err
 			}
-			opts, err := countOptions(method, pieces, workers, memory, placed)
+			opts, err := countOptions(method, pieces, workers, cmd.Flags().Changed("workers"), memory, placed)
 			if err != nil {
 				return err
 			}
@@ -67,7 +61,7 @@ estimated_core_seconds_per_shard.`,
 				if cmd.Context().Err() != nil {
 					return fmt.Errorf("%w; no plan printed", interrupted(cmd.Context(), fmt.Sprintf("stopped while planning n = %d", n)))
 				}
-				return countError(err)
+				return &renamed{countError(err), map[string]string{"WithShard": fmt.Sprintf("--shards %d", shards)}}
 			}
 			if asJSON {
 				return report.WriteJSON(cmd.OutOrStdout(), report.PlanOf(e))

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/engine"
 
 	"github.com/nqueens/nqueens/internal/msg"
 )
@@ -148,17 +147,6 @@ func exactArgs(k int, what string) cobra.PositionalArgs {
 // workersFlag adds -j/--workers to fs.
 func workersFlag(fs *pflag.FlagSet, p *int) {
 	fs.IntVarP(p, "workers", "j", 0, "tasks run at once (default: the CPUs this process may use: affinity and cgroup quota, at most the logical cores cpuid detects)")
-}
-
-// checkWorkers rejects an explicit -j below 1.
-func checkWorkers(cmd *cobra.Command, workers int) error {
-	if cmd.Flags().Changed("workers") && workers < 1 {
-		return usagef("workers must be at least 1, got %d", workers)
-	}
-	if workers > engine.MaxWorkers {
-		return usagef("workers must be at most %d (more than the largest machines' cores only adds memory), got %d", engine.MaxWorkers, workers)
-	}
-	return nil
 }
 
 // checkChoice rejects a flag value outside the accepted list.

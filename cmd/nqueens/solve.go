@@ -49,16 +49,7 @@ solution: exit 1. --torus constructs queens whose diagonals wrap around
 			if err != nil {
 				return usagef("board size %s is not an integer (accepted: 0..%d)", msg.Quote(args[0]), nqueens.MaxSolveN)
 			}
-			if n < 0 || n > nqueens.MaxSolveN {
-				return usagef("board size %d out of range (accepted: 0..%d)", n, nqueens.MaxSolveN)
-			}
-			pieceOpts, board, err := pieces.check()
-			if err != nil {
-				return err
-			}
-			if !pieces.queens() && !pieces.torus && n > nqueens.MaxN {
-				return usagef("%s boards are solved by search, up to N = %d, got %d", board, nqueens.MaxN, n)
-			}
+			pieceOpts := pieces.options()
 			if err := checkChoice("format", format, solveFormats); err != nil {
 				return err
 			}
@@ -67,9 +58,6 @@ solution: exit 1. --torus constructs queens whose diagonals wrap around
 			}
 			var placed []nqueens.Square
 			if place != "" {
-				if n > nqueens.MaxN {
-					return usagef("--place works up to N = %d, got %d", nqueens.MaxN, n)
-				}
 				if placed, err = parsePlacement(place, n); err != nil {
 					return err
 				}

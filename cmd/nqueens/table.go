@@ -11,20 +11,23 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/partition"
 
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/report"
 )
 
 type tableFlags struct {
-	format   string
-	seq      string
-	method   string
-	workers  int
-	memory   string
-	meta     bool
-	pieces   pieceFlags
-	progress progressFlags
+	format  string
+	seq     string
+	method  string
+	workers int
+	// workersSet: -j given
+	workersSet bool
+	memory     string
+	meta       bool
+	pieces     pieceFlags
+	progress   progressFlags
 }
 
 func tableCmd() *cobra.Command {
@@ -70,25 +73,18 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 			if from > to {
 				return usagef("FROM %d is larger than TO %d", from, to)
 			}
-			if err := checkWorkers(cmd, f.workers); err != nil {
-				return err
-			}
+			f.workersSet = cmd.Flags().Changed("workers")
 			if err := checkChoice("format", f.format, report.Formats); err != nil {
 				return err
 			}
 			if _, ok := known.Sequences[f.seq]; !ok {
 				return usagef("unknown sequence %s for --seq (accepted: total, unique, point, rot90)", msg.Quote(f.seq))
 			}
-			method, err := parseMethod(f.method)
-			if err != nil {
-				return err
-			}
-			if err := f.pieces.checkMethod(method); err != nil {
-				return err
-			}
-			_, board, err := f.pieces.check()
-			if err != nil {
-				return err
+			// What a b-file can hold; the options' own rules are the
+			// library's, which refuses an unknown piece or method.
+			board := f.pieces.board()
+			if _, err := partition.ParsePiece(f.pieces.piece); err != nil {
+				return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), from, to, f)
 			}
 			if _, ok := known.SequenceOf(board, f.seq); f.format == "bfile" && !ok {
 				if _, any := known.SequenceOf(board, "total"); any {
@@ -96,8 +92,8 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 				}
 				return usagef("no OEIS sequence lists the totals of %s boards: --format bfile writes queens, superqueens, kings, rooks and queens on the torus", board)
 			}
-			if method == nqueens.Mirror && f.format == "bfile" && f.seq != "total" {
-				return usagef("--seq %s needs --method sym or join: mirror counts the total only", f.seq)
+			if m, err := partition.ParseMethod(f.method); err == nil && f.format == "bfile" && f.seq != "total" && !m.Classes() {
+				return usagef("--seq %s needs --method sym or join: %s counts the total only", f.seq, m)
 			}
 			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), from, to, f)
 		},
@@ -115,11 +111,11 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 }
 
 func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, f tableFlags) error {
-	opts, err := countOptions(f.method, f.pieces, f.workers, f.memory, nil)
+	opts, err := countOptions(f.method, f.pieces, f.workers, f.workersSet, f.memory, nil)
 	if err != nil {
 		return err
 	}
-	_, board, _ := f.pieces.check() // checked above
+	board := f.pieces.board()
 	prog := f.progress.start(stderr, func(nqueens.Progress) string { return fmt.Sprintf("table %d..%d%s", from, to, f.pieces.label()) })
 	defer prog.Stop()
 	asked := f.method

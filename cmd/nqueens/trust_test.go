@@ -83,7 +83,7 @@ func TestForgedLines(t *testing.T) {
 	assert.Contains(t, errs, "more than it can hold")
 	_, errs, code = runErr(t, append([]string{"merge", "--audit", "1.5"}, files...)...)
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errs, "--audit must be a fraction from 0 to 1, got 1.5")
+	assert.Contains(t, errs, "audit fraction 1.5 is not between 0 and 1")
 }
 
 // TestEditedShardCount: a shard file whose header claims a billion shards

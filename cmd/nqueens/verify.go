@@ -32,8 +32,9 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 			if err := checkEmpty(cmd, "piece"); err != nil {
 				return err
 			}
-			pieceOpts, _, err := pieces.check()
-			if err != nil {
+			// The empty board is valid: Verify refuses only the options.
+			pieceOpts := pieces.options()
+			if err := nqueens.Verify(nil, pieceOpts...); err != nil {
 				return err
 			}
 			w := bufio.NewWriter(cmd.OutOrStdout())

@@ -47,7 +47,7 @@ const (
 )
 
 // ErrCorrupt is wrapped by every error about a file's content.
-var ErrCorrupt = errors.New("resultfile: corrupt")
+var ErrCorrupt = errors.New("corrupt file")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
