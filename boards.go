@@ -1,31 +1,21 @@
 package nqueens
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"iter"
-	"strconv"
-	"strings"
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/partition"
-
-	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // This file holds single solutions: one constructed or searched (Solve),
 // all of them in order (List), and the check of a board (Verify).
 
-// MaxSolveN is the largest board [Solve] constructs (without placed
-// queens): the columns of a board take 8 bytes a row.
-const MaxSolveN = 10_000_000
-
 // Solve returns one solution of the n×n board as the column of each row's
 // queen. Without placed queens it comes from the classic explicit
-// construction ([Construct]; [ConstructTorus] with [WithTorus]), instantly
-// for any n up to [MaxSolveN]; with [WithPlaced], and for other pieces
+// construction (construct; constructTorus with [WithTorus]), instantly
+// for any n up to [partition.MaxSolveN]; with [WithPlaced], and for other pieces
 // ([WithPiece]), it is the first solution in lexicographic order (that
 // holds the placed queens), found by search, n ≤ [MaxN]. A board without a
 // solution is [ErrNoSolution].
@@ -38,19 +28,19 @@ func Solve(ctx context.Context, n int, opts ...Option) ([]int, error) {
 		return nil, err
 	}
 	if len(c.placed) == 0 && c.torus && (c.piece == "" || c.piece == Queen) {
-		if n < 0 || n > MaxSolveN {
-			return nil, invalidf("%w: %d (accepted: 0..%d)", partition.ErrSize, n, MaxSolveN)
+		if n < 0 || n > partition.MaxSolveN {
+			return nil, invalidf("%w: %d (accepted: 0..%d)", partition.ErrSize, n, partition.MaxSolveN)
 		}
-		if cols := ConstructTorus(n); cols != nil {
+		if cols := constructTorus(n); cols != nil {
 			return cols, nil
 		}
 		return nil, fmt.Errorf("%w: the %d×%d queen torus board has none (only n coprime to 6 have)", ErrNoSolution, n, n)
 	}
 	if len(c.placed) == 0 && c.queens() {
-		if n < 0 || n > MaxSolveN {
-			return nil, invalidf("%w: %d (accepted: 0..%d)", partition.ErrSize, n, MaxSolveN)
+		if n < 0 || n > partition.MaxSolveN {
+			return nil, invalidf("%w: %d (accepted: 0..%d)", partition.ErrSize, n, partition.MaxSolveN)
 		}
-		if cols := Construct(n); cols != nil {
+		if cols := construct(n); cols != nil {
 			return cols, nil
 		}
 		return nil, fmt.Errorf("%w: the %d×%d board has none", ErrNoSolution, n, n)
@@ -133,12 +123,12 @@ func (c *config) mirrorOnly(call string) error {
 	return nil
 }
 
-// Construct returns a solution of the n×n board from the classic explicit
+// construct returns a solution of the n×n board from the classic explicit
 // construction (Hoffman, Loessi and Moore, 1969), or nil for n = 2 and 3
 // (and n < 0). In 1-based terms: the even columns 2, 4, … then the odd
 // ones 1, 3, …; when n mod 6 = 2, the odd ones run 3, 1, 7, 9, …, 5; when
 // n mod 6 = 3, the even ones run 4, 6, …, 2 and the odd ones 5, 7, …, 1, 3.
-func Construct(n int) []int {
+func construct(n int) []int {
 	switch {
 	case n < 0, n == 2, n == 3:
 		return nil
@@ -171,12 +161,12 @@ func Construct(n int) []int {
 	return cols
 }
 
-// ConstructTorus returns a solution of the n×n board with queens whose
+// constructTorus returns a solution of the n×n board with queens whose
 // diagonals wrap around (the torus), or nil where there is none: queens
 // exist on the torus exactly for n coprime to 6 (Pólya), and then the queen
 // of row r in column 2r mod n is one (its columns 2r, and its diagonals
 // r-2r and r+2r = 3r, are all different mod n when 2 and 3 are invertible).
-func ConstructTorus(n int) []int {
+func constructTorus(n int) []int {
 	if n < 0 || n%2 == 0 && n != 0 || n%3 == 0 && n != 0 {
 		return nil
 	}
@@ -328,132 +318,4 @@ func verifyPieces(cols []int, r partition.Rules) error {
 		}
 	}
 	return nil
-}
-
-// ParseBoard reads one board: rows of '.' and 'Q' (with or without spaces
-// between squares), or a list of 0-based columns ("1 3 0 2" or "1,3,0,2").
-// It returns the column of each row's queen (-1: none, -2: several), for
-// [Verify]. Errors quote at most 80 bytes of the input.
-func ParseBoard(text string) ([]int, error) {
-	var lines []string
-	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 {
-		return nil, invalidf("empty board")
-	}
-	if len(lines) == 1 && strings.ContainsAny(lines[0], "0123456789") {
-		return parseColumns(lines[0])
-	}
-	n := len(lines)
-	cols := make([]int, n)
-	for r, l := range lines {
-		sq := strings.ReplaceAll(strings.ReplaceAll(l, " ", ""), "\t", "")
-		cols[r] = -1
-		for c, ch := range sq {
-			switch ch {
-			case '.':
-			case 'Q', 'q':
-				if cols[r] == -1 {
-					cols[r] = c
-				} else {
-					cols[r] = -2
-				}
-			default:
-				return nil, invalidf("row %d: unexpected %q (accepted: '.' for an empty square, 'Q' for a queen)", r, ch)
-			}
-		}
-		if len(sq) != n {
-			return nil, invalidf("row %d has %d squares, want %d (a board has as many columns as rows)", r, len(sq), n)
-		}
-	}
-	return cols, nil
-}
-
-func parseColumns(line string) ([]int, error) {
-	// Commas separate fields one for one (with spaces around them or not);
-	// an empty field between two commas is a missing column, not nothing.
-	var fields []string
-	for _, part := range strings.Split(line, ",") {
-		words := strings.Fields(part)
-		if len(words) == 0 && strings.Contains(line, ",") {
-			return nil, invalidf("an empty column between commas in %s (accepted: 0-based columns separated by spaces or commas)", msg.Quote(line))
-		}
-		fields = append(fields, words...)
-	}
-	n := len(fields)
-	cols := make([]int, n)
-	for r, f := range fields {
-		c, err := strconv.Atoi(f)
-		if err != nil {
-			return nil, invalidf("column %s of row %d is not an integer (accepted: 0-based columns separated by spaces or commas)", msg.Quote(f), r)
-		}
-		if c < 0 || c >= n {
-			return nil, invalidf("column %d of row %d is off the %d×%d board (accepted: 0..%d)", c, r, n, n, n-1)
-		}
-		cols[r] = c
-	}
-	return cols, nil
-}
-
-// ParseSquares parses queens placed in advance: a comma-separated list of
-// 0-based "row:col" pairs ("0:1,3:2") or chess squares ("b1", "c4"), where
-// the letter is the column (a = 0) and the number the row counted from 1
-// (a1 = row 0, column 0: the top-left corner as boards are printed).
-func ParseSquares(s string) ([]Square, error) {
-	sq, err := partition.ParseSquares(s)
-	return sq, invalid(err)
-}
-
-// DiagonalConflict returns the first two placed queens that attack each
-// other along a diagonal, if any: such a placement has no solution.
-func DiagonalConflict(placed []Square) (a, b Square, ok bool) {
-	return partition.DiagonalConflict(placed)
-}
-
-// CheckPlacement returns an error naming the first problem of a placement
-// on an n×n board: a square off the board, or two queens on one square,
-// row or column (a shared diagonal is no error: the answer is 0).
-func CheckPlacement(n int, placed []Square) error {
-	return invalid(partition.CheckPlacement(n, placed))
-}
-
-// Boards yields the boards for [ParseBoard] on r as each is read: boards
-// of rows are separated by blank lines; a line of columns ("1 3 0 2") is a
-// board of its own. Lines may be up to 1 GiB long (boards of a million
-// rows); one board is held at a time. A read error is yielded last.
-func Boards(r io.Reader) iter.Seq2[string, error] {
-	return func(yield func(string, error) bool) {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 1<<30)
-		var cur []string
-		flush := func() bool {
-			if len(cur) == 0 {
-				return true
-			}
-			b := strings.Join(cur, "\n")
-			cur = cur[:0]
-			return yield(b, nil)
-		}
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			ok := true
-			switch {
-			case line == "":
-				ok = flush()
-			case strings.ContainsAny(line, "0123456789"):
-				ok = flush() && yield(line, nil)
-			default:
-				cur = append(cur, line)
-			}
-			if !ok {
-				return
-			}
-		}
-		if flush() && sc.Err() != nil {
-			yield("", sc.Err())
-		}
-	}
 }

@@ -2,7 +2,6 @@ package nqueens
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,16 +25,16 @@ func isSolution(cols []int) bool {
 
 func TestConstruct(t *testing.T) {
 	for n := 0; n <= 300; n++ {
-		cols := Construct(n)
+		cols := construct(n)
 		if n == 2 || n == 3 {
 			assert.Nil(t, cols, "n=%d", n)
 			continue
 		}
 		require.Len(t, cols, n)
-		assert.True(t, isSolution(cols), "Construct(%d) = %v is not a solution", n, cols)
+		assert.True(t, isSolution(cols), "construct(%d) = %v is not a solution", n, cols)
 	}
-	assert.True(t, isSolution(Construct(1_000_000)), "Construct(1000000)")
-	assert.True(t, isSolution(Construct(1_000_003)), "Construct(1000003)")
+	assert.True(t, isSolution(construct(1_000_000)), "construct(1000000)")
+	assert.True(t, isSolution(construct(1_000_003)), "construct(1000003)")
 }
 
 // TestConflictFirst checks that verify names the first conflict from the
@@ -62,14 +61,4 @@ func TestConflictFirst(t *testing.T) {
 		}
 		assert.Equal(t, want, got, "%v", cols)
 	}
-}
-
-// TestBoards splits stdin's text into boards as verify reads it.
-func TestBoards(t *testing.T) {
-	var got []string
-	for b, err := range Boards(strings.NewReader("1 3 0 2\n. Q\nQ .\n\n\nQ.\n.Q\n2 0 3 1")) {
-		require.NoError(t, err)
-		got = append(got, b)
-	}
-	assert.Equal(t, []string{"1 3 0 2", ". Q\nQ .", "Q.\n.Q", "2 0 3 1"}, got)
 }

@@ -114,7 +114,7 @@ func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, 
 			if c.progress != nil {
 				row.progress = func(pr Progress) {
 					q := base
-					q.N, q.Method = pr.N, pr.Method
+					q.N, q.Method, q.Stopping = pr.N, pr.Method, pr.Stopping
 					q.TasksDone += pr.TasksDone
 					if pr.Planned > 0 {
 						q.Done += rowWork(p.N) * pr.Done / pr.Planned

@@ -112,10 +112,8 @@ func ExampleList() {
 }
 
 func ExampleVerify() {
-	cols, _ := nqueens.ParseBoard("1 3 0 2")
-	fmt.Println(nqueens.Verify(cols))
-	cols, _ = nqueens.ParseBoard("0 2 4 1 3 5")
-	fmt.Println(nqueens.Verify(cols))
+	fmt.Println(nqueens.Verify([]int{1, 3, 0, 2}))
+	fmt.Println(nqueens.Verify([]int{0, 2, 4, 1, 3, 5}))
 	// Output:
 	// <nil>
 	// rows 0 and 5 share a diagonal

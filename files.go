@@ -100,32 +100,3 @@ func (c *config) openFiles() (done func(ok bool) error, err error) {
 	}
 	return done, nil
 }
-
-// OpenFiles opens shard files and journals for [Merge] and [Status], with
-// their modification times; only regular files (a FIFO would block, a
-// device never end). close closes them.
-func OpenFiles(paths ...string) (files []File, close func(), err error) {
-	var opened []*os.File
-	close = func() {
-		for _, f := range opened {
-			f.Close()
-		}
-	}
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err == nil && !st.Mode().IsRegular() {
-			err = fmt.Errorf("%s is not a regular file (shard files and journals are)", msg.Path(p))
-		}
-		var f *os.File
-		if err == nil {
-			f, err = os.Open(p)
-		}
-		if err != nil {
-			close()
-			return nil, nil, msg.PathError(err)
-		}
-		opened = append(opened, f)
-		files = append(files, File{Name: msg.Path(p), R: f, ModTime: st.ModTime()})
-	}
-	return files, close, nil
-}

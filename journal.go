@@ -16,7 +16,7 @@ const syncEvery = 2 * time.Second
 
 // journalWriter appends finished tasks to a journal.
 type journalWriter struct {
-	j      Journal
+	j      journal
 	name   string
 	h      resultfile.Header // the file's, whose identity seals each line
 	mu     sync.Mutex
@@ -34,7 +34,7 @@ type journalWriter struct {
 // openJournal reads the journal j for the count that h describes into the
 // ledger, and returns a writer that appends to it, with notes for the
 // caller. mine reports whether a task index belongs to this run's shard.
-func openJournal(j Journal, name string, h resultfile.Header, l *ledger) (*journalWriter, []string, error) {
+func openJournal(j journal, name string, h resultfile.Header, l *ledger) (*journalWriter, []string, error) {
 	size, err := j.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, nil, fmt.Errorf("journal %s: %w", name, err)

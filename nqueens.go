@@ -95,7 +95,7 @@ type config struct {
 	placed  []Square
 	// progress is called after each finished task.
 	progress func(Progress)
-	journal  Journal
+	journal  journal
 	jname    string
 	jpath    string // WithJournalFile
 	outPath  string // WithShardFile
@@ -103,7 +103,6 @@ type config struct {
 	shards   int
 	out      io.Writer
 	grace    time.Duration
-	onWait   func(Waiting)
 	now      <-chan struct{}
 	check    bool
 	piece    Piece
@@ -131,21 +130,20 @@ const (
 	optCheck
 	optGrace
 	optStopNow
-	optWaiting
 	optSample
 	optLast
 )
 
 // optNames are the options' names, in the order of their bits.
 var optNames = []string{"WithMethod", "WithWorkers", "WithMemory", "WithPiece", "WithTorus", "WithPlaced", "WithProgress",
-	"WithJournal", "WithJournalFile", "WithShard", "WithShardFile", "WithCheck", "WithGrace", "WithStopNow", "WithWaiting", "WithSample"}
+	"withJournal", "WithJournalFile", "WithShard", "WithShardFile", "WithCheck", "WithGrace", "WithStopNow", "WithSample"}
 
 // What each call honours.
 const (
 	forBoard = optPiece | optTorus | optPlaced
 	forCount = optMethod | optWorkers | optMemory | forBoard | optProgress | optJournal | optJournalFile | optShard |
-		optShardFile | optCheck | optGrace | optStopNow | optWaiting
-	forTable    = optMethod | optWorkers | optMemory | optPiece | optTorus | optProgress | optCheck | optGrace | optStopNow | optWaiting
+		optShardFile | optCheck | optGrace | optStopNow
+	forTable    = optMethod | optWorkers | optMemory | optPiece | optTorus | optProgress | optCheck | optGrace | optStopNow
 	forEstimate = optMethod | optWorkers | optMemory | forBoard | optShard | optSample
 	forList     = optMethod | forBoard // the method: Auto or Mirror only
 	forVerify   = optPiece | optTorus
@@ -171,7 +169,7 @@ func (c *config) only(call string, honoured opt) error {
 			})
 		}
 	}
-	for _, pair := range [][2]string{{"WithJournal", "WithJournalFile"}, {"WithShard", "WithShardFile"}} {
+	for _, pair := range [][2]string{{"withJournal", "WithJournalFile"}, {"WithShard", "WithShardFile"}} {
 		a, b := c.given&optBit(pair[0]) != 0, c.given&optBit(pair[1]) != 0
 		if a && b {
 			return optionError(pair[0], pair[1], func(o func(string, string) string) string {
@@ -237,30 +235,33 @@ type Progress struct {
 	TasksDone, Tasks int
 	N                int    // the board being counted (a table's current row)
 	Method           Method // its method
+	// Stopping is set on one last call when the context is cancelled
+	// while tasks still run: how long they may still finish ([WithGrace]).
+	Stopping time.Duration
 }
 
 // WithProgress calls f after each finished task (never concurrently with
-// itself), and once before the first with the work a journal already
-// holds. It should return quickly.
+// itself), once before the first with the work a journal already holds,
+// and once with [Progress].Stopping set when a cancelled run waits for its
+// running tasks. It should return quickly.
 func WithProgress(f func(Progress)) Option {
 	return func(c *config) { c.progress, c.given = f, c.given|optProgress }
 }
 
-// Journal is where a run keeps its finished tasks, so that a later run of
+// journal is where a run keeps its finished tasks, so that a later run of
 // the same count resumes from it after a stop, a crash or kill -9: an
 // *os.File opened for reading and writing is one. A run reads it from the
 // start, drops a torn last record, appends each finished task, and syncs
 // every few seconds and at the end.
-type Journal interface {
+type journal interface {
 	io.ReadWriteSeeker
 	Truncate(size int64) error
 	Sync() error
 }
 
-// WithJournal journals the run to j; name names it in messages. A journal
-// of another count (another n, method, placement, shard or plan) is
-// refused with an error wrapping [ErrInvalid].
-func WithJournal(j Journal, name string) Option {
+// withJournal journals the run to j, as [WithJournalFile] does to a file;
+// name names it in messages. The tests journal to memory with it.
+func withJournal(j journal, name string) Option {
 	return func(c *config) { c.journal, c.jname, c.given = j, name, c.given|optJournal }
 }
 
@@ -292,17 +293,6 @@ func WithGrace(d time.Duration) Option {
 // second Ctrl-C). The journal still holds every finished task.
 func WithStopNow(now <-chan struct{}) Option {
 	return func(c *config) { c.now, c.given = now, c.given|optStopNow }
-}
-
-// Waiting describes a cancelled run waiting for its running tasks.
-type Waiting struct {
-	Grace time.Duration // how long it waits at most
-}
-
-// WithWaiting calls f once when the context is cancelled while tasks are
-// still running, before the grace period starts.
-func WithWaiting(f func(Waiting)) Option {
-	return func(c *config) { c.onWait, c.given = f, c.given|optWaiting }
 }
 
 // newConfig applies opts over the defaults and checks them for call,

@@ -148,7 +148,7 @@ func TestCountInvalid(t *testing.T) {
 		{40, []Option{WithMethod(Sym), WithMemory(30 << 20)}, "too small for n = 40 (sym, "},
 		{8, []Option{WithSample(time.Second)}, "Count does not take WithSample"},
 		{12, []Option{WithShard(0, 2, nil)}, "WithShard(0/2) counts a part of the board: keep its counts for Merge with WithShardFile or WithJournalFile"},
-		{12, []Option{WithJournal(&memJournal{}, "a"), WithJournalFile("b")}, "WithJournal and WithJournalFile both name where the counts go"},
+		{12, []Option{withJournal(&memJournal{}, "a"), WithJournalFile("b")}, "withJournal and WithJournalFile both name where the counts go"},
 	} {
 		_, err := Count(ctx, tc.n, tc.opts...)
 		require.Error(t, err, "n=%d", tc.n)
@@ -181,7 +181,7 @@ func TestBurnside(t *testing.T) {
 func TestJournal(t *testing.T) {
 	ctx := context.Background()
 	var j memJournal
-	c, err := Count(ctx, 11, WithJournal(&j, "j"))
+	c, err := Count(ctx, 11, withJournal(&j, "j"))
 	require.NoError(t, err)
 	want(t, 11, c)
 	assert.Zero(t, c.Resumed)
@@ -191,14 +191,14 @@ func TestJournal(t *testing.T) {
 	assert.Len(t, f.Records, c.Tasks)
 	assert.Positive(t, f.Header.Started, "the journal says when it started")
 
-	c, err = Count(ctx, 11, WithJournal(&j, "j"))
+	c, err = Count(ctx, 11, withJournal(&j, "j"))
 	require.NoError(t, err)
 	want(t, 11, c)
 	assert.Equal(t, c.Tasks, c.Resumed, "everything came from the journal")
 
 	// A torn last record: noted, counted again.
 	torn := memJournal{data: slices.Clone(j.data[:len(j.data)-5])}
-	c, err = Count(ctx, 11, WithJournal(&torn, "torn"))
+	c, err = Count(ctx, 11, withJournal(&torn, "torn"))
 	require.NoError(t, err)
 	want(t, 11, c)
 	assert.Equal(t, c.Tasks-1, c.Resumed)
@@ -206,20 +206,20 @@ func TestJournal(t *testing.T) {
 	assert.Contains(t, c.Notes[0], "incomplete")
 
 	// Another count's journal.
-	_, err = Count(ctx, 11, WithMethod(Mirror), WithJournal(&memJournal{data: slices.Clone(j.data)}, "j"))
+	_, err = Count(ctx, 11, WithMethod(Mirror), withJournal(&memJournal{data: slices.Clone(j.data)}, "j"))
 	assert.ErrorIs(t, err, ErrInvalid)
 	assert.ErrorContains(t, err, "belongs to another count")
 
 	// A task twice: identical is accepted once; different is refused.
 	last := f.Records[len(f.Records)-1]
 	dup := memJournal{data: resultfile.AppendRecord(slices.Clone(j.data), f.Header, last)}
-	c, err = Count(ctx, 11, WithJournal(&dup, "dup"))
+	c, err = Count(ctx, 11, withJournal(&dup, "dup"))
 	require.NoError(t, err)
 	want(t, 11, c)
 	assert.Contains(t, strings.Join(c.Notes, "\n"), "identical counts")
 	last.Total += 2
 	bad := memJournal{data: resultfile.AppendRecord(slices.Clone(j.data), f.Header, last)}
-	_, err = Count(ctx, 11, WithJournal(&bad, "bad"))
+	_, err = Count(ctx, 11, withJournal(&bad, "bad"))
 	assert.ErrorContains(t, err, "has different counts")
 	assert.NotErrorIs(t, err, ErrInvalid, "a damaged journal is a failure")
 }
@@ -228,7 +228,7 @@ func TestJournal(t *testing.T) {
 func TestJournalWriteError(t *testing.T) {
 	full := errors.New("no space left on device")
 	j := &memJournal{fail: full}
-	_, err := Count(context.Background(), 12, WithMethod(Mirror), WithJournal(j, "full"))
+	_, err := Count(context.Background(), 12, WithMethod(Mirror), withJournal(j, "full"))
 	assert.ErrorIs(t, err, full)
 	assert.ErrorContains(t, err, "journal full")
 }
@@ -292,7 +292,7 @@ func TestStopped(t *testing.T) {
 	stop := errors.New("stop")
 	var j memJournal
 	done := 0
-	_, err := Count(ctx, 14, WithMethod(Mirror), WithWorkers(1), WithJournal(&j, "j"), WithProgress(func(p Progress) {
+	_, err := Count(ctx, 14, WithMethod(Mirror), WithWorkers(1), withJournal(&j, "j"), WithProgress(func(p Progress) {
 		if done = p.TasksDone; done == 10 {
 			cancel(stop)
 		}
@@ -303,7 +303,7 @@ func TestStopped(t *testing.T) {
 	assert.GreaterOrEqual(t, se.Done, 10)
 	assert.Less(t, se.Done, se.Tasks)
 	assert.Contains(t, se.Error(), "saved in j")
-	c, err := Count(context.Background(), 14, WithMethod(Mirror), WithJournal(&j, "j"))
+	c, err := Count(context.Background(), 14, WithMethod(Mirror), withJournal(&j, "j"))
 	require.NoError(t, err)
 	want(t, 14, c)
 	assert.Equal(t, se.Done, c.Resumed)
@@ -378,7 +378,7 @@ func TestList(t *testing.T) {
 // start and its last write.
 func TestStatusRate(t *testing.T) {
 	var j memJournal
-	_, err := Count(context.Background(), 12, WithShard(0, 2, nil), WithJournal(&j, "j"))
+	_, err := Count(context.Background(), 12, WithShard(0, 2, nil), withJournal(&j, "j"))
 	require.NoError(t, err)
 	f, err := resultfile.Read(bytes.NewReader(j.data))
 	require.NoError(t, err)
@@ -442,10 +442,14 @@ func TestFiles(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Len(t, entries, 4, "two shard files, two journals, no .tmp left")
-	files, closeAll, err := OpenFiles(paths...)
-	require.NoError(t, err)
+	var files []File
+	for _, p := range paths {
+		f, err := os.Open(p)
+		require.NoError(t, err)
+		defer f.Close()
+		files = append(files, File{Name: p, R: f})
+	}
 	c, err := Merge(context.Background(), files...)
-	closeAll()
 	require.NoError(t, err)
 	want(t, 12, c)
 
@@ -460,6 +464,4 @@ func TestFiles(t *testing.T) {
 	assert.ErrorIs(t, err, ErrLocked)
 	_, err = Count(ctx, 12, WithShardFile(0, 2, dir))
 	assert.ErrorIs(t, err, ErrInvalid)
-	_, _, err = OpenFiles(dir)
-	assert.ErrorContains(t, err, "not a regular file")
 }

@@ -64,14 +64,14 @@ func TestPiecesInvalid(t *testing.T) {
 func TestPiecesJournalShards(t *testing.T) {
 	ctx := context.Background()
 	var j memJournal
-	c, err := Count(ctx, 11, WithPiece(Superqueen), WithJournal(&j, "j"))
+	c, err := Count(ctx, 11, WithPiece(Superqueen), withJournal(&j, "j"))
 	require.NoError(t, err)
 	assert.Contains(t, string(j.data[:bytes.IndexByte(j.data, '\n')]), " piece=superqueen ")
-	c2, err := Count(ctx, 11, WithPiece(Superqueen), WithJournal(&j, "j"))
+	c2, err := Count(ctx, 11, WithPiece(Superqueen), withJournal(&j, "j"))
 	require.NoError(t, err)
 	assert.Equal(t, c.Total, c2.Total)
 	assert.Equal(t, c2.Tasks, c2.Resumed)
-	_, err = Count(ctx, 11, WithMethod(Mirror), WithJournal(&memJournal{data: slices.Clone(j.data)}, "j"))
+	_, err = Count(ctx, 11, WithMethod(Mirror), withJournal(&memJournal{data: slices.Clone(j.data)}, "j"))
 	assert.ErrorContains(t, err, "belongs to another count")
 
 	var files []File
@@ -168,10 +168,10 @@ func TestRooks128(t *testing.T) {
 	ctx := context.Background()
 	const want = "265252859812191058636308480000000" // 30!
 	var j memJournal
-	c, err := Count(ctx, 30, WithPiece(Rook), WithJournal(&j, "j"))
+	c, err := Count(ctx, 30, WithPiece(Rook), withJournal(&j, "j"))
 	require.NoError(t, err)
 	assert.Equal(t, want, c.Total.String())
-	c, err = Count(ctx, 30, WithPiece(Rook), WithJournal(&j, "j"))
+	c, err = Count(ctx, 30, WithPiece(Rook), withJournal(&j, "j"))
 	require.NoError(t, err)
 	assert.Equal(t, want, c.Total.String())
 	assert.Equal(t, c.Tasks, c.Resumed, "every task from the journal")
@@ -197,7 +197,7 @@ func TestRooks128(t *testing.T) {
 // a valid board exactly for n coprime to 6, as Pólya proved.
 func TestConstructTorus(t *testing.T) {
 	for n := 0; n <= 300; n++ {
-		cols := ConstructTorus(n)
+		cols := constructTorus(n)
 		coprime := n%2 != 0 && n%3 != 0 || n == 0
 		if !coprime {
 			assert.Nil(t, cols, "n=%d", n)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -122,6 +123,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	// The engine calls OnResult under its own lock, one result at a time;
 	// finished is read here only once the engine is done, or under
 	// progress's snapshot after a stop.
+	var pmu sync.Mutex // progress is never called concurrently with itself
 	finished := make(chan int, 1)
 	finished <- resumed
 	ran := make(chan struct{})
@@ -143,9 +145,11 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 			done := <-finished + 1
 			finished <- done
 			if c.progress != nil {
+				pmu.Lock()
 				prog.Done += float64(plan.Tasks[r.Task].Cost)
 				prog.TasksDone = done
 				c.progress(prog)
+				pmu.Unlock()
 			}
 		}})
 	}()
@@ -163,8 +167,12 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		select {
 		case <-ran:
 		default:
-			if c.onWait != nil && grace > 0 {
-				c.onWait(Waiting{Grace: grace})
+			if c.progress != nil && grace > 0 {
+				pmu.Lock()
+				stopping := prog
+				stopping.Stopping = grace
+				c.progress(stopping)
+				pmu.Unlock()
 			}
 			select {
 			case <-ran:

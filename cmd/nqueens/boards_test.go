@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/boardtext"
 	"github.com/nqueens/nqueens/internal/report"
 )
 
@@ -28,7 +29,7 @@ func TestSolveVerify(t *testing.T) {
 			format = "columns"
 		}
 		out, _ := runOK(t, "solve", strconv.Itoa(n), "--format", format)
-		cols, err := nqueens.ParseBoard(out)
+		cols, err := boardtext.Parse(out)
 		require.NoError(t, err, "n=%d", n)
 		require.True(t, nqueens.Verify(cols) == nil, "n=%d", n)
 		var vout, verr bytes.Buffer
@@ -50,7 +51,7 @@ func TestListEight(t *testing.T) {
 	assert.True(t, slices.IsSorted(lines), "sorted")
 	assert.Len(t, slices.Compact(slices.Clone(lines)), 92, "distinct")
 	for _, l := range lines {
-		cols, err := nqueens.ParseBoard(l)
+		cols, err := boardtext.Parse(l)
 		require.NoError(t, err)
 		assert.True(t, nqueens.Verify(cols) == nil, l)
 	}
@@ -62,7 +63,7 @@ func TestListEight(t *testing.T) {
 	boards := strings.Split(strings.TrimSuffix(out, "\n"), "\n\n")
 	require.Len(t, boards, 5, "five boards separated by blank lines")
 	for i, b := range boards {
-		cols, err := nqueens.ParseBoard(b)
+		cols, err := boardtext.Parse(b)
 		require.NoError(t, err)
 		assert.True(t, nqueens.Verify(cols) == nil, "board %d", i)
 		assert.Equal(t, first10[i]+"\n", string(report.Columns(nil, cols)), "board %d is the %d-th solution", i, i)

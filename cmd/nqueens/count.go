@@ -163,14 +163,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		return err
 	}
 	var prog *progress.Display // the bar: messages go above it, and it goes when a stop begins
-	opts = append(opts, nqueens.WithGrace(f.grace), nqueens.WithStopNow(stopNow(ctx)), nqueens.WithWaiting(func(w nqueens.Waiting) {
-		// The bar goes first: a stopped count has no progress to show,
-		// and the terminal's echoed ^C would garble its last line.
-		prog.Stop()
-		if w.Grace >= time.Second { // a shorter wait needs no word
-			fmt.Fprintf(stderr, "%snqueens: stopping: waiting up to %s for the running tasks to finish; Ctrl-C again to stop now\n", prog.LineStart(), w.Grace)
-		}
-	}))
+	opts = append(opts, nqueens.WithGrace(f.grace), nqueens.WithStopNow(stopNow(ctx)))
 	if f.verify {
 		opts = append(opts, nqueens.WithCheck())
 	}
@@ -192,6 +185,16 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 	prog = f.progress.start(stderr, label)
 	first := true
 	c, err := nqueens.Count(ctx, n, append(opts, nqueens.WithProgress(func(p nqueens.Progress) {
+		if p.Stopping > 0 {
+			// The bar goes first: a stopped count has no progress to
+			// show, and the terminal's echoed ^C would garble its last
+			// line.
+			prog.Stop()
+			if p.Stopping >= time.Second { // a shorter wait needs no word
+				fmt.Fprintf(stderr, "%snqueens: stopping: waiting up to %s for the running tasks to finish; Ctrl-C again to stop now\n", prog.LineStart(), p.Stopping)
+			}
+			return
+		}
 		if first && p.TasksDone > 0 {
 			fmt.Fprintf(prog.Messages(stderr), "nqueens: resuming from %s: %d of %d tasks already counted\n", f.checkpoint, p.TasksDone, p.Tasks)
 		}
@@ -265,7 +268,7 @@ func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
 		}
 		return i, m, nil
 	}
-	i, m, from, err := nqueens.ShardFromEnv(os.Getenv, f.shards)
+	i, m, from, err := shardFromEnv(os.Getenv, f.shards)
 	if err != nil {
 		return 0, 0, fmt.Errorf("%w; or use --shard I/M", err)
 	}

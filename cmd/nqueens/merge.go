@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/report"
 )
 
@@ -111,10 +113,39 @@ func minArgs(msg string) cobra.PositionalArgs {
 
 // withFiles opens the files for the library and closes them after f.
 func withFiles(paths []string, f func([]nqueens.File) error) error {
-	files, closeAll, err := nqueens.OpenFiles(paths...)
+	files, closeAll, err := openFiles(paths...)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
 	return f(files)
+}
+
+// openFiles opens shard files and journals for nqueens.Merge and nqueens.Status, with
+// their modification times; only regular files (a FIFO would block, a
+// device never end). close closes them.
+func openFiles(paths ...string) (files []nqueens.File, close func(), err error) {
+	var opened []*os.File
+	close = func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err == nil && !st.Mode().IsRegular() {
+			err = fmt.Errorf("%s is not a regular file (shard files and journals are)", msg.Path(p))
+		}
+		var f *os.File
+		if err == nil {
+			f, err = os.Open(p)
+		}
+		if err != nil {
+			close()
+			return nil, nil, msg.PathError(err)
+		}
+		opened = append(opened, f)
+		files = append(files, nqueens.File{Name: msg.Path(p), R: f, ModTime: st.ModTime()})
+	}
+	return files, close, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/nqueens/nqueens"
 
 	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/partition"
 )
 
 // run is the whole command: it parses args, runs the subcommand (reading
@@ -73,7 +74,7 @@ func flagError(cmd *cobra.Command, err error) error {
 		if _, convErr := strconv.Atoi(arg); convErr == nil {
 			largest := nqueens.MaxN
 			if cmd != nil && cmd.Name() == "solve" {
-				largest = nqueens.MaxSolveN
+				largest = partition.MaxSolveN
 			}
 			return usagef("board size %s out of range (accepted: 0..%d)", arg, largest)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/report"
+	"github.com/nqueens/nqueens/partition"
 )
 
 // maxBoardN is the largest board solve prints as a board (n² squares).
@@ -38,7 +39,7 @@ placed queens (N up to %d; the n-queens completion problem is NP-complete,
 so large boards with unlucky placements can take long). N = 2 and 3 have no
 solution: exit 1. --torus constructs queens whose diagonals wrap around
 (row r's in column 2r mod N, for N coprime to 6; other N have none);
---piece solves other pieces' boards by search (see count --help).`, nqueens.MaxSolveN, maxBoardN, nqueens.MaxN),
+--piece solves other pieces' boards by search (see count --help).`, partition.MaxSolveN, maxBoardN, nqueens.MaxN),
 		Example: "  nqueens solve 8\n  nqueens solve 1000000 --format columns > big.txt\n  nqueens solve 8 --place 0:0,1:4",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -47,7 +48,7 @@ solution: exit 1. --torus constructs queens whose diagonals wrap around
 			}
 			n, err := strconv.Atoi(args[0])
 			if err != nil {
-				return usagef("board size %s is not an integer (accepted: 0..%d)", msg.Quote(args[0]), nqueens.MaxSolveN)
+				return usagef("board size %s is not an integer (accepted: 0..%d)", msg.Quote(args[0]), partition.MaxSolveN)
 			}
 			pieceOpts := pieces.options()
 			if err := checkChoice("format", format, solveFormats); err != nil {

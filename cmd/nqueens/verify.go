@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/boardtext"
 )
 
 func verifyCmd() *cobra.Command {
@@ -41,7 +42,7 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 			invalid, total := 0, 0
 			judge := func(b string) error {
 				total++
-				cols, err := nqueens.ParseBoard(b)
+				cols, err := boardtext.Parse(b)
 				if err != nil {
 					return usagef("board %d: %v", total, err)
 				}
@@ -57,7 +58,7 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 				// Arguments are read whole: every one is parsed before
 				// any verdict, so a bad one prints nothing on stdout.
 				for i, b := range args {
-					if _, err := nqueens.ParseBoard(b); err != nil {
+					if _, err := boardtext.Parse(b); err != nil {
 						return usagef("board %d: %v", i+1, err)
 					}
 				}
@@ -96,7 +97,7 @@ func eachBoard(ctx context.Context, r io.Reader, w *bufio.Writer, judge func(str
 	defer close(stop)
 	go func() {
 		defer close(boards)
-		for b, err := range nqueens.Boards(r) {
+		for b, err := range boardtext.Split(r) {
 			if err != nil {
 				errc <- err
 				return
