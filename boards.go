@@ -72,7 +72,7 @@ func List(ctx context.Context, n int, opts ...Option) iter.Seq2[[]int, error] {
 		}
 		var plan *partition.Plan
 		if err == nil {
-			plan, err = partition.MakeContext(ctx, partition.Job{N: n, Method: Mirror, Placed: c.placed, Every: true, Piece: c.piece, Torus: c.torus})
+			plan, err = partition.MakeContext(ctx, c.job(n, partition.Mirror, true))
 			if err != nil && ctx.Err() != nil {
 				err = context.Cause(ctx)
 			} else {
@@ -193,9 +193,10 @@ func (c *Conflict) Error() string {
 }
 
 // Verify checks a board given as the column of each row's queen (-1 for a
-// row without a queen, -2 for a row with several, as [ParseBoard] reads
-// them): nil for a solution, else the first [*Conflict]. [WithPiece] and
-// [WithTorus] check other pieces' boards (other options are ignored).
+// row without a queen, -2 for a row with several, as the command reads
+// boards of text): nil for a solution, else the first [*Conflict].
+// [WithPiece] and [WithTorus] check other pieces' boards; other options
+// are refused.
 func Verify(cols []int, opts ...Option) error {
 	c, err := newConfig("Verify", forVerify, opts)
 	if err != nil {

@@ -43,7 +43,7 @@ func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
 // ([WithCheck]) and returns counts that say so, or [ErrMismatch].
 func (c *config) checked(ctx context.Context, counts Counts) (Counts, error) {
 	other := *c
-	other.method, other.journal, other.jpath, other.out, other.outPath, other.progress = partition.Other(counts.Method), nil, "", nil, "", nil
+	other.method, other.journal, other.jpath, other.out, other.outPath, other.progress = Method(partition.Other(partition.Method(counts.Method))), nil, "", nil, "", nil
 	plan, err := other.plan(ctx, counts.N)
 	if err != nil {
 		return Counts{}, err
@@ -90,7 +90,7 @@ func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, 
 			if err == nil {
 				sz := pl.Size()
 				if need := engine.Need(n, sz.Method, sz.Tasks, c.workers); need > limit {
-					err = invalid(&engine.MemoryError{N: n, Method: sz.Method, Workers: c.workers, Tasks: sz.Tasks, Shards: 1, Limit: limit, Need: need})
+					err = memoryError(&engine.MemoryError{N: n, Method: sz.Method, Workers: c.workers, Tasks: sz.Tasks, Shards: 1, Limit: limit, Need: need})
 				}
 			}
 			if err != nil {

@@ -100,7 +100,7 @@ func agree(a, b Counts) error {
 // whole join plan the unique count follows from the total and the
 // symmetric counts by Burnside's lemma.
 func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, error) {
-	c := Counts{N: plan.N, Method: plan.Method, Piece: plan.Piece, Torus: plan.Torus, Placed: plan.Placed, Total: sum.Total, Nodes: sum.Nodes,
+	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: fromSquares(plan.Placed), Total: Uint128(sum.Total), Nodes: Uint128(sum.Nodes),
 		Tasks: sum.Tasks, Shards: 1}
 	// The plan says what its method gives: the class counts, and whether
 	// unique is summed from its tasks or derived once all are counted.
@@ -108,9 +108,9 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 	case !plan.Classes():
 	case plan.DerivesUnique():
 		c.has = hasSymmetric
-		c.point, c.rot90 = sum.PointSym, sum.Rot90Sym
+		c.point, c.rot90 = Uint128(sum.PointSym), Uint128(sum.Rot90Sym)
 		if whole {
-			u, err := burnside(plan.N, sum.Total, sum.PointSym, sum.Rot90Sym)
+			u, err := burnside(plan.N, Uint128(sum.Total), Uint128(sum.PointSym), Uint128(sum.Rot90Sym))
 			if err != nil {
 				return Counts{}, err
 			}
@@ -118,7 +118,7 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 		}
 	default:
 		c.has = hasUnique | hasSymmetric
-		c.unique, c.point, c.rot90 = sum.Unique, sum.PointSym, sum.Rot90Sym
+		c.unique, c.point, c.rot90 = Uint128(sum.Unique), Uint128(sum.PointSym), Uint128(sum.Rot90Sym)
 	}
 	return c, nil
 }
@@ -131,7 +131,7 @@ func burnside(n int, total, point, rot90 Uint128) (Uint128, error) {
 	if n <= 1 {
 		return total, nil
 	}
-	s := total.Add(point).Add(rot90).Add(rot90)
+	s := engine.Uint128(total).Add(engine.Uint128(point)).Add(engine.Uint128(rot90)).Add(engine.Uint128(rot90))
 	if s.Lo&7 != 0 {
 		return Uint128{}, fmt.Errorf("%w: they break Burnside's lemma: total + point_symmetric + 2·rot90_symmetric = %s + %s + 2·%s is not a multiple of 8 (n = %d)", ErrMismatch, total, point, rot90, n)
 	}

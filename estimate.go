@@ -82,7 +82,7 @@ func Estimate(ctx context.Context, n int, opts ...Option) (Cost, error) {
 	if err != nil {
 		return Cost{}, c.planError(ctx, n, err)
 	}
-	e := Cost{N: n, Method: st.Method, Piece: c.piece, Torus: c.torus, Tasks: st.Tasks, Work: st.Cost,
+	e := Cost{N: n, Method: Method(st.Method), Piece: c.piece, Torus: c.torus, Tasks: st.Tasks, Work: st.Cost,
 		Fingerprint: st.Fingerprint, Shards: c.shards, ShardTasksMin: st.MinTasks, ShardTasksMax: st.MaxTasks,
 		EmptyShards: st.Empty, Workers: c.workers}
 	if e.Piece == "" {
@@ -118,7 +118,7 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 	if err != nil {
 		return c.planError(ctx, e.N, err)
 	}
-	plan := &partition.Plan{N: e.N, Method: e.Method, Piece: e.Piece, Torus: e.Torus, Placed: c.placed, Tasks: tasks, Shards: 1}
+	plan := &partition.Plan{N: e.N, Method: partition.Method(e.Method), Piece: partition.Piece(e.Piece), Torus: e.Torus, Placed: squares(c.placed), Tasks: tasks, Shards: 1}
 	s, err := engine.NewSampler(plan, c.memory)
 	if err != nil {
 		return invalid(err)

@@ -30,8 +30,12 @@ func (e *FileError) Is(target error) bool {
 	return target == ErrInvalid && errors.Is(e.Err, resultfile.ErrNotRegular)
 }
 
-// WithJournalFile journals the run to the file at path, as [WithJournal]
-// does, creating it if need be. The run holds an exclusive lock on it
+// WithJournalFile journals the run to the file at path, so that a later
+// run of the same count resumes from it after a stop, a crash or kill -9,
+// creating it if need be. A run reads it from the start, drops a torn last
+// record, appends each finished task, and syncs every few seconds and at
+// the end; a journal of another count (another n, method, placement, shard
+// or plan) is refused with an error wrapping [ErrInvalid]. The run holds an exclusive lock on it
 // (flock; LockFileEx on Windows) from before the first task to the end, so
 // a second run on the same file fails at once with a [*FileError] wrapping
 // [ErrLocked] that names, on Linux, the holder's process ID.

@@ -2,7 +2,6 @@ package nqueens
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -211,23 +210,22 @@ func describeMissing(plan *partition.Plan, ps []piece, missing []int) string {
 
 // StatusReport is what [Status] found of a count in progress, per shard and
 // in all. Work is the planner's cost estimate, the unit of [Progress].
-// It marshals to JSON with snake_case keys.
 type StatusReport struct {
-	N int `json:"n"`
+	N int
 	// Piece and Torus are what the count places (Piece omitted for queens).
-	Piece  Piece    `json:"piece,omitempty"`
-	Torus  bool     `json:"torus,omitempty"`
-	Method Method   `json:"method"`
-	Placed []Square `json:"-"`
+	Piece  Piece
+	Torus  bool
+	Method Method
+	Placed []Square
 	// Shards is how many shards the plan was split into (1: none).
-	Shards int `json:"shards"`
+	Shards int
 	// Total sums every shard; Rate and ETA are the sums of the shards
 	// in progress, at their current rates.
-	Total ShardStatus `json:"total"`
+	Total ShardStatus
 	// Missing lists the shards with no file yet.
-	Missing []int `json:"missing_shards"`
+	Missing []int
 	// PerShard has one entry per shard, in order.
-	PerShard []ShardStatus `json:"per_shard"`
+	PerShard []ShardStatus
 }
 
 // ShardStatus is one shard's progress (or all shards', in
@@ -246,27 +244,6 @@ type ShardStatus struct {
 
 // Complete reports whether every task of the shard is counted.
 func (s ShardStatus) Complete() bool { return s.TasksDone == s.Tasks }
-
-// MarshalJSON writes the shard's status with its share of the work done
-// (in percent), whether it is complete, and the ETA in seconds.
-func (s ShardStatus) MarshalJSON() ([]byte, error) {
-	type shard struct {
-		Shard       *int     `json:"shard,omitempty"`
-		Files       []string `json:"files,omitempty"`
-		TasksDone   int      `json:"tasks_done"`
-		Tasks       int      `json:"tasks"`
-		WorkPercent float64  `json:"work_done_percent"`
-		Complete    bool     `json:"complete"`
-		Rate        float64  `json:"work_per_second,omitempty"`
-		ETA         float64  `json:"eta_seconds,omitempty"`
-	}
-	j := shard{Files: s.Files, TasksDone: s.TasksDone, Tasks: s.Tasks, WorkPercent: 100 * s.Fraction(), Complete: s.Complete(),
-		Rate: s.Rate, ETA: s.ETA.Seconds()}
-	if s.Shard >= 0 {
-		j.Shard = &s.Shard
-	}
-	return json.Marshal(j)
-}
 
 // Fraction is the estimated share of the shard's work that is done.
 func (s ShardStatus) Fraction() float64 {
@@ -298,9 +275,9 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 	if err != nil {
 		return StatusReport{}, err
 	}
-	rep := StatusReport{N: plan.N, Torus: plan.Torus, Method: plan.Method, Placed: plan.Placed, Shards: m, PerShard: make([]ShardStatus, m), Missing: []int{}}
-	if plan.Piece != Queen {
-		rep.Piece = plan.Piece
+	rep := StatusReport{N: plan.N, Torus: plan.Torus, Method: Method(plan.Method), Placed: fromSquares(plan.Placed), Shards: m, PerShard: make([]ShardStatus, m), Missing: []int{}}
+	if plan.Piece != partition.Queen {
+		rep.Piece = Piece(plan.Piece)
 	}
 	for s := range rep.PerShard {
 		rep.PerShard[s].Shard = s

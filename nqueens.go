@@ -37,50 +37,73 @@ import (
 )
 
 // Method names a way of counting; see the constants.
-type Method = partition.Method
+type Method string
 
 // The methods. Auto, the default, is Join for n = 12..32 and Sym
 // otherwise (Mirror with placed queens).
 const (
 	// Auto picks the fastest method for the board.
-	Auto = partition.Auto
+	Auto Method = "auto"
 	// Join counts pairs of west and east half-boards that share no
 	// diagonal (meet in the middle) and the symmetric solutions apart:
 	// all four counts, unique by Burnside's lemma. n ≤ 32.
-	Join = partition.Join
+	Join Method = "join"
 	// Sym backtracks over one representative of each class of solutions
 	// under the 8 symmetries and classifies it: all four counts.
-	Sym = partition.Sym
+	Sym Method = "sym"
 	// Mirror backtracks over half the board, halved by the left-right
 	// mirror: the total alone. It is the method for placed queens.
-	Mirror = partition.Mirror
+	Mirror Method = "mirror"
 )
 
 // Piece is what stands on the board: n of them, one per row and column,
 // no two attacking each other.
-type Piece = partition.Piece
+type Piece string
 
 // The pieces. Queen, the default, is the n-queens problem; the others are
 // counted with the mirror method (the total alone), without placed pieces.
 const (
-	Queen = partition.Queen
+	Queen Piece = "queen"
 	// Superqueen moves as a queen and as a knight (OEIS A051223).
-	Superqueen = partition.Superqueen
+	Superqueen Piece = "superqueen"
 	// King: no two on neighbouring squares (OEIS A002464).
-	King = partition.King
+	King Piece = "king"
 	// Knight: no two a knight's move apart.
-	Knight = partition.Knight
+	Knight Piece = "knight"
 	// Rook: columns only, n! arrangements (OEIS A000142), counted in
 	// closed form and exact to n = 34 (128 bits).
-	Rook = partition.Rook
+	Rook Piece = "rook"
 )
 
 // Square is a square of the board: row 0 is the first row printed, column 0
 // the first column.
-type Square = partition.Square
+type Square struct {
+	Row, Col int
+}
 
-// Uint128 is an exact count; fmt prints it in decimal.
-type Uint128 = engine.Uint128
+// String returns the square as "row:col", 0-based ("0:1").
+func (s Square) String() string { return partition.Square(s).String() }
+
+// squares converts placed queens for the planner.
+func squares(s []Square) []partition.Square {
+	out := make([]partition.Square, len(s))
+	for i, q := range s {
+		out[i] = partition.Square(q)
+	}
+	return out
+}
+
+// fromSquares converts the planner's placed queens for the caller.
+func fromSquares(s []partition.Square) []Square {
+	if s == nil {
+		return nil
+	}
+	out := make([]Square, len(s))
+	for i, q := range s {
+		out[i] = Square(q)
+	}
+	return out
+}
 
 // MaxN is the largest board [Count] accepts (32 for the join method).
 const MaxN = partition.MaxN
@@ -201,7 +224,7 @@ func WithWorkers(n int) Option { return func(c *config) { c.workers, c.given = n
 // WithMemory bounds, in bytes, what a count may take, its plan included
 // (default: half of physical memory). A limit below what the count needs
 // is an error wrapping ErrInvalid before anything large is made (an
-// [*engine.MemoryError] says what would do); the join sizes its buffers
+// [*MemoryError] says what would do); the join sizes its buffers
 // and cache to it. What a count does to the process: while join counts
 // run, the Go runtime's soft memory limit (debug.SetMemoryLimit) is the
 // sum of their limits, never above the caller's, and the caller's is
@@ -393,6 +416,11 @@ func jobOption(err error) error {
 	})
 }
 
+// job is the planner's job for the n×n board under c, by method.
+func (c *config) job(n int, method partition.Method, every bool) partition.Job {
+	return partition.Job{N: n, Method: method, Placed: squares(c.placed), Every: every, Piece: partition.Piece(c.piece), Torus: c.torus}
+}
+
 // plan makes the plan of c's shard of the n×n board, refusing before it
 // holds more tasks than c's memory limit allows.
 func (c *config) plan(ctx context.Context, n int) (*partition.Plan, error) {
@@ -405,7 +433,7 @@ func (c *config) plan(ctx context.Context, n int) (*partition.Plan, error) {
 
 // planner checks the n×n board's job under c and returns its planner.
 func (c *config) planner(ctx context.Context, n int) (*partition.Planner, error) {
-	pl, err := partition.NewPlanner(ctx, partition.Job{N: n, Method: c.method, Placed: c.placed, Piece: c.piece, Torus: c.torus})
+	pl, err := partition.NewPlanner(ctx, c.job(n, partition.Method(c.method), false))
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))
@@ -422,7 +450,7 @@ func (c *config) planWith(ctx context.Context, pl *partition.Planner, n int) (*p
 	var te *partition.TasksError
 	switch {
 	case errors.As(err, &te):
-		return nil, invalid(&engine.MemoryError{N: n, Method: method, Workers: c.workers, Tasks: te.Tasks, Shards: c.shards,
+		return nil, memoryError(&engine.MemoryError{N: n, Method: method, Workers: c.workers, Tasks: te.Tasks, Shards: c.shards,
 			Limit: limit, Need: engine.Need(n, method, te.Tasks, c.workers)})
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))
@@ -447,4 +475,4 @@ func Version() string { return version }
 func (c *config) queens() bool { return c.boardName() == string(Queen) }
 
 // boardName names c's pieces for messages ("superqueen", "queen torus").
-func (c *config) boardName() string { return partition.BoardName(c.piece, c.torus) }
+func (c *config) boardName() string { return partition.BoardName(partition.Piece(c.piece), c.torus) }

@@ -99,7 +99,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	}
 	// The plan holds this shard's tasks alone ([partition.Planner.Plan]).
 	todo := make([]int, 0, len(plan.Tasks)) // never nil: nil would run every task
-	prog := Progress{N: plan.N, Method: plan.Method, Tasks: len(plan.Tasks)}
+	prog := Progress{N: plan.N, Method: Method(plan.Method), Tasks: len(plan.Tasks)}
 	for i := range plan.Tasks {
 		prog.Planned += float64(plan.Tasks[i].Cost)
 		if l.have[i] {
@@ -198,7 +198,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		var me *engine.MemoryError
 		switch {
 		case errors.As(runErr, &me):
-			return Counts{}, invalid(runErr)
+			return Counts{}, memoryError(me)
 		case ctx.Err() != nil:
 			done := <-finished
 			finished <- done

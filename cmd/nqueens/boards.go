@@ -41,7 +41,11 @@ func parsePlacement(s string, n int) ([]nqueens.Square, error) {
 			return "--place"
 		}))
 	}
-	return placed, nil
+	out := make([]nqueens.Square, len(placed))
+	for i, q := range placed {
+		out[i] = nqueens.Square(q)
+	}
+	return out, nil
 }
 
 // boardArgs parses the arguments common to count, plan and list: the
@@ -58,7 +62,11 @@ func boardArgs(arg string, place string) (int, []nqueens.Square, error) {
 // noteConflict tells on stderr that placed queens attack each other, so the
 // answer is no solution.
 func noteConflict(stderr io.Writer, placed []nqueens.Square) bool {
-	a, b, ok := partition.DiagonalConflict(placed)
+	qs := make([]partition.Square, len(placed))
+	for i, q := range placed {
+		qs[i] = partition.Square(q)
+	}
+	a, b, ok := partition.DiagonalConflict(qs)
 	if ok {
 		fmt.Fprintf(stderr, "nqueens: note: placed queens %s and %s share a diagonal, so no solution contains both\n", a, b)
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/partition"
 
 	"github.com/nqueens/nqueens/internal/msg"
@@ -230,7 +229,7 @@ func countError(err error) error { return wordError(err, true) }
 // wordError is countError, for a command whose counts can be sharded or
 // not (a table's rows cannot).
 func wordError(err error, shardable bool) error {
-	var me *engine.MemoryError
+	var me *nqueens.MemoryError
 	var fe *nqueens.FileError
 	if errors.As(err, &fe) {
 		flag := map[string]string{"journal": "--checkpoint", "shard file": "--out"}[fe.Role]
@@ -304,18 +303,18 @@ func writeLine(w io.Writer, s string) error {
 }
 
 // memoryMessage words a memory refusal with the flags that would fit it.
-func memoryMessage(me *engine.MemoryError, shardable bool) string {
+func memoryMessage(me *nqueens.MemoryError, shardable bool) string {
 	ways := []string{"raise --memory"}
-	if !shardable && me.PlanHeavy() {
+	if !shardable && me.MostlyTasks {
 		ways = append(ways, fmt.Sprintf("end the table before n = %d", me.N))
 	}
-	if m := me.ShardsToFit(); shardable && m > 0 {
+	if m := me.ShardsToFit; shardable && m > 0 {
 		ways = append(ways, fmt.Sprintf("count it in %d or more shards (--shard I/M, then nqueens merge)", m))
 	}
-	if me.Method == partition.Join && me.Workers > 1 {
+	if me.Method == nqueens.Join && me.Workers > 1 {
 		ways = append(ways, "use fewer workers with -j")
 	}
-	if me.Method == partition.Join {
+	if me.Method == nqueens.Join {
 		ways = append(ways, "--method sym")
 	}
 	if len(ways) > 1 {

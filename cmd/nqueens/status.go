@@ -35,7 +35,7 @@ FRACTION recounts a random sample of the tasks found first, as merge's.`,
 					return err
 				}
 				if asJSON {
-					return report.WriteJSON(cmd.OutOrStdout(), rep)
+					return report.WriteJSON(cmd.OutOrStdout(), report.StatusOf(rep))
 				}
 				return report.WriteStatus(cmd.OutOrStdout(), rep)
 			})

@@ -43,4 +43,3 @@ func FuzzParseBoard(f *testing.F) {
 		_ = nqueens.Verify(cols)
 	})
 }
-

@@ -1,0 +1,56 @@
+package nqueens
+
+import (
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/partition"
+)
+
+// TestSurface keeps the root package one screen of 'go doc': at most 44
+// entries as 'go doc -short' lists them (a const or var block is one, a
+// type one, each function one). What only the command needs lives in
+// cmd/nqueens or internal/.
+func TestSurface(t *testing.T) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	require.NoError(t, err)
+	files := make([]*ast.File, 0)
+	for _, f := range pkgs["nqueens"].Files {
+		files = append(files, f)
+	}
+	p, err := doc.NewFromFiles(fset, files, "github.com/nqueens/nqueens")
+	require.NoError(t, err)
+	entries := len(p.Consts) + len(p.Vars) + len(p.Funcs)
+	var names []string
+	for _, ty := range p.Types {
+		entries += 1 + len(ty.Consts) + len(ty.Vars) + len(ty.Funcs)
+		names = append(names, ty.Name)
+		if strings.Contains(ty.Decl.Tok.String(), "type") {
+			for _, s := range ty.Decl.Specs {
+				assert.False(t, s.(*ast.TypeSpec).Assign.IsValid(), "type %s is an alias: its methods vanish from go doc", ty.Name)
+			}
+		}
+	}
+	assert.LessOrEqual(t, entries, 44, "go doc -short lines; types: %v", names)
+}
+
+// TestNamesAgree checks that the root package's methods and pieces are the
+// planner's, by value.
+func TestNamesAgree(t *testing.T) {
+	assert.Equal(t, []string{string(partition.Auto), string(partition.Join), string(partition.Sym), string(partition.Mirror)},
+		[]string{string(Auto), string(Join), string(Sym), string(Mirror)})
+	var pieces []string
+	for _, p := range partition.Pieces {
+		pieces = append(pieces, string(p))
+	}
+	assert.Equal(t, pieces, []string{string(Queen), string(Superqueen), string(King), string(Knight), string(Rook)})
+}
