@@ -15,6 +15,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/benchmark"
+	"github.com/nqueens/nqueens/internal/machine"
 )
 
 type benchFlags struct {
@@ -107,7 +108,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	} else if err != nil {
 		return err
 	}
-	m := benchmark.Detect()
+	m := machine.Detect()
 	if f.csvFile != "" {
 		if err := benchmark.AppendCSV(f.csvFile, m, wl, rows); err != nil {
 			return fmt.Errorf("--csv: %w", err)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/machine"
 	"github.com/nqueens/nqueens/internal/report"
 )
 
@@ -93,9 +95,9 @@ func TestBFileFormat(t *testing.T) {
 func TestBenchQuickJSON(t *testing.T) {
 	out, _ := runOK(t, "bench", "--quick", "-j", "2", "--format", "json")
 	var rep struct {
-		Workload        string            `json:"workload"`
-		WorkloadVersion int               `json:"workload_version"`
-		Machine         benchmark.Machine `json:"machine"`
+		Workload        string          `json:"workload"`
+		WorkloadVersion int             `json:"workload_version"`
+		Machine         machine.Machine `json:"machine"`
 		Rows            []benchmark.Row
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &rep))
@@ -197,5 +199,78 @@ func TestTableStreams(t *testing.T) {
 		cancel()
 		assert.Error(t, err, "%s: stopped after the first row:\n%s", format, out.String())
 		assert.NotContains(t, out.String(), "73712", "%s: row 13 never counted", format)
+	}
+}
+
+// TestGoldenKnown checks the counts the golden files hold against the
+// published values (internal/known), so that -update cannot bless a wrong
+// count: every row of every format, every column that is a count.
+func TestGoldenKnown(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "golden", "table-*.txt"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		require.NoError(t, err)
+		rows := 0
+		check := func(fields []string) {
+			n, err := strconv.Atoi(fields[0])
+			require.NoError(t, err, "%s: %v", name, fields)
+			want := []uint64{known.Total[n], known.Unique[n], known.PointSym(n), known.Rot90Sym[n]}
+			for k, f := range fields[1:] {
+				got, err := strconv.ParseUint(f, 10, 64)
+				require.NoError(t, err, "%s: row n = %d: %q", name, n, f)
+				assert.Equal(t, want[k], got, "%s: n = %d, column %d", name, n, k+1)
+			}
+			rows++
+		}
+		base := filepath.Base(name)
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			switch {
+			case strings.HasPrefix(base, "table-bfile-"):
+				if strings.HasPrefix(line, "#") {
+					continue
+				}
+				f := strings.Fields(line)
+				if strings.Contains(base, "unique") {
+					n, _ := strconv.Atoi(f[0])
+					got, err := strconv.ParseUint(f[1], 10, 64)
+					require.NoError(t, err)
+					assert.Equal(t, known.Unique[n], got, "%s: n = %d", name, n)
+					rows++
+					continue
+				}
+				check(f)
+			case strings.HasPrefix(base, "table-json-"):
+				var c struct {
+					N                                 int
+					Total, Unique, PointSym, Rot90Sym string
+				}
+				var raw map[string]any
+				require.NoError(t, json.Unmarshal([]byte(line), &raw))
+				c.N = int(raw["n"].(float64))
+				check([]string{strconv.Itoa(c.N), raw["total"].(string), raw["unique"].(string), raw["point_symmetric"].(string), raw["rot90_symmetric"].(string)})
+			case strings.HasPrefix(base, "table-csv-"):
+				if strings.HasPrefix(line, "n,") {
+					continue
+				}
+				check(strings.Split(line, ",")[:5])
+			case strings.HasPrefix(base, "table-markdown-"):
+				f := strings.FieldsFunc(line, func(r rune) bool { return r == '|' || r == ' ' })
+				if len(f) == 0 || f[0] == "n" || strings.HasPrefix(f[0], "-") {
+					continue
+				}
+				check(f[:5])
+			case strings.HasPrefix(base, "table-text-"):
+				f := strings.Fields(line)
+				if f[0] == "n" {
+					continue
+				}
+				check(f[:5])
+			default:
+				t.Fatalf("%s: a golden file this test does not read", name)
+			}
+		}
+		assert.Greater(t, rows, 10, "%s: rows checked", name)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/engine"
-	"github.com/nqueens/nqueens/internal/benchmark"
+	"github.com/nqueens/nqueens/internal/machine"
 )
 
 func versionCmd() *cobra.Command {
@@ -22,7 +22,7 @@ func versionCmd() *cobra.Command {
 			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 				v += " (module " + bi.Main.Version + ")"
 			}
-			m := benchmark.Detect()
+			m := machine.Detect()
 			return writeLine(cmd.OutOrStdout(), fmt.Sprintf("nqueens %s\ngo: %s %s/%s\ncpu: %s (%s; %d physical cores, %d logical, %d workers by default)",
 				v, runtime.Version(), runtime.GOOS, runtime.GOARCH, m.CPU, m.Vendor, m.PhysicalCores, m.LogicalCores, engine.DefaultWorkers()))
 		},

@@ -11,18 +11,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/klauspost/cpuid/v2"
-
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/machine"
 )
 
 // Version changes whenever the workloads change, so that results from
@@ -67,78 +65,6 @@ type Row struct {
 	SolsPerS   float64   `json:"solutions_per_second"`
 	Speedup    float64   `json:"speedup"`
 	Efficiency float64   `json:"efficiency"`
-}
-
-// Machine describes where a benchmark ran.
-type Machine struct {
-	CPU            string   `json:"cpu"`
-	Vendor         string   `json:"vendor"`
-	PhysicalCores  int      `json:"physical_cores"`
-	LogicalCores   int      `json:"logical_cores"`
-	ThreadsPerCore int      `json:"threads_per_core"`
-	Caches         []string `json:"caches"`
-	Features       []string `json:"features"`
-	X86Level       string   `json:"x86_64_level"`
-	Go             string   `json:"go"`
-	GOOS           string   `json:"goos"`
-	GOARCH         string   `json:"goarch"`
-	GOMAXPROCS     int      `json:"gomaxprocs"`
-}
-
-// Detect describes this machine.
-func Detect() Machine {
-	c := cpuid.CPU
-	m := Machine{
-		CPU: OrUnknown(c.BrandName), Vendor: OrUnknown(c.VendorString),
-		PhysicalCores: c.PhysicalCores, LogicalCores: c.LogicalCores, ThreadsPerCore: c.ThreadsPerCore,
-		Go: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GOMAXPROCS: runtime.GOMAXPROCS(0),
-		X86Level: "unknown",
-	}
-	for _, cache := range []struct {
-		name string
-		size int
-	}{{"L1d", c.Cache.L1D}, {"L1i", c.Cache.L1I}, {"L2", c.Cache.L2}, {"L3", c.Cache.L3}} {
-		s := "unknown"
-		if cache.size > 0 {
-			s = byteSize(cache.size)
-		}
-		m.Caches = append(m.Caches, cache.name+" "+s)
-	}
-	for _, feat := range []struct {
-		name string
-		id   cpuid.FeatureID
-	}{{"POPCNT", cpuid.POPCNT}, {"BMI2", cpuid.BMI2}, {"AVX2", cpuid.AVX2}} {
-		v := "no"
-		switch {
-		case c.VendorID == cpuid.VendorUnknown && c.BrandName == "":
-			v = "unknown"
-		case c.Supports(feat.id):
-			v = "yes"
-		}
-		m.Features = append(m.Features, feat.name+" "+v)
-	}
-	if l := c.X64Level(); l > 0 {
-		m.X86Level = "x86-64-v" + strconv.Itoa(l)
-	}
-	return m
-}
-
-func byteSize(b int) string {
-	switch {
-	case b >= 1<<20 && b%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", b>>20)
-	case b >= 1<<10:
-		return fmt.Sprintf("%d KiB", b>>10)
-	}
-	return fmt.Sprintf("%d B", b)
-}
-
-// OrUnknown is s, or "unknown" for an empty string.
-func OrUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
 }
 
 // Run times the workload for workers = 1, 2, 4, … up to maxWorkers,
@@ -211,7 +137,7 @@ func Median(xs []float64) float64 {
 // CSVHeader names the columns of CSV rows.
 var CSVHeader = []string{"date", "workload", "cpu", "logical_cores", "go", "n", "method", "workers", "median_seconds", "nodes_per_second", "solutions_per_second", "speedup", "efficiency", "node_unit"}
 
-func csvRow(m Machine, wl Workload, r Row, date string) []string {
+func csvRow(m machine.Machine, wl Workload, r Row, date string) []string {
 	return []string{date, fmt.Sprintf("v%d-%s", Version, wl.Name), m.CPU, strconv.Itoa(m.LogicalCores), m.Go,
 		strconv.Itoa(r.N), r.Method, strconv.Itoa(r.Workers), strconv.FormatFloat(r.Median, 'f', 4, 64),
 		strconv.FormatFloat(r.NodesPerS, 'f', 0, 64), strconv.FormatFloat(r.SolsPerS, 'f', 0, 64),
@@ -220,7 +146,7 @@ func csvRow(m Machine, wl Workload, r Row, date string) []string {
 
 // AppendCSV appends the rows to the CSV file at path, with a header if
 // the file is new.
-func AppendCSV(path string, m Machine, wl Workload, rows []Row) error {
+func AppendCSV(path string, m machine.Machine, wl Workload, rows []Row) error {
 	fi, statErr := os.Stat(path)
 	file, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -246,7 +172,7 @@ func AppendCSV(path string, m Machine, wl Workload, rows []Row) error {
 var Formats = []string{"text", "csv", "json", "gobench"}
 
 // Write writes the results in one of [Formats].
-func Write(out io.Writer, format string, m Machine, wl Workload, rows []Row) error {
+func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []Row) error {
 	switch format {
 	case "json":
 		enc := json.NewEncoder(out)

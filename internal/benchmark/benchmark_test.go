@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/machine"
 )
 
 func TestMedianUnit(t *testing.T) {
@@ -17,7 +18,7 @@ func TestMedianUnit(t *testing.T) {
 	assert.InDelta(t, 2.5, Median([]float64{4, 1, 2, 3}), 0)
 	assert.Equal(t, "pairs", NodeUnit(nqueens.Join))
 	assert.Equal(t, "queens", NodeUnit(nqueens.Sym))
-	assert.NotEmpty(t, Detect().CPU)
+	assert.NotEmpty(t, machine.Detect().CPU)
 }
 
 // TestRun times a tiny workload and writes it in every format.
@@ -32,7 +33,7 @@ func TestRun(t *testing.T) {
 	}
 	for _, f := range Formats {
 		var b bytes.Buffer
-		require.NoError(t, Write(&b, f, Detect(), wl, rows), f)
+		require.NoError(t, Write(&b, f, machine.Detect(), wl, rows), f)
 		assert.NotEmpty(t, b.String(), f)
 		if f == "json" {
 			assert.True(t, json.Valid(b.Bytes()))

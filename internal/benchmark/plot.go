@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/color"
 
+	"github.com/nqueens/nqueens/internal/machine"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -20,7 +21,7 @@ const PlotBuilt = true
 
 // Plot draws speedup against workers, one line per (n, method), with
 // the ideal speedup as a dashed diagonal, to an .svg or .png file.
-func Plot(path string, m Machine, wl Workload, rows []Row) error {
+func Plot(path string, m machine.Machine, wl Workload, rows []Row) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("nqueens bench v%d-%s: %s", Version, wl.Name, m.CPU)
 	p.X.Label.Text = "workers"
