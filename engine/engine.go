@@ -116,6 +116,11 @@ type Options struct {
 	// OnResult, if set, is called with each result as its task finishes,
 	// never concurrently with itself.
 	OnResult func(Result)
+	// Devices count tasks beside the CPU workers, taking them from the
+	// same queue a batch at a time as each finishes (so a fast device
+	// takes more). With devices, Workers may be -1: no CPU worker. A plan
+	// a device cannot count ([CheckDevicePlan]) is an error.
+	Devices []Device
 
 	// quarterBudget, if set, replaces the quarter cache's budget (tests).
 	quarterBudget int64
@@ -192,8 +197,16 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 		return Counts{}, err
 	}
 	workers := cmp.Or(opt.Workers, DefaultWorkers())
-	if workers < 1 || workers > MaxWorkers {
+	switch {
+	case workers == -1 && len(opt.Devices) > 0:
+		workers = 0 // the devices alone
+	case workers < 1 || workers > MaxWorkers:
 		return Counts{}, fmt.Errorf("%w (got %d)", ErrWorkers, workers)
+	}
+	if len(opt.Devices) > 0 {
+		if err := CheckDevicePlan(plan); err != nil {
+			return Counts{}, err
+		}
 	}
 	order := opt.Tasks
 	if order == nil {
@@ -214,11 +227,14 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	tasks := plan.Tasks
 	sort.SliceStable(order, func(a, b int) bool { return tasks[order[a]].Cost > tasks[order[b]].Cost })
 	workers = min(workers, max(1, len(order)))
+	if len(opt.Devices) > 0 && len(order) == 0 {
+		return Counts{}, nil
+	}
 
 	var qc *quarterCache
 	chunk := defaultJoinChunk
 	limit := cmp.Or(opt.Memory, DefaultMemory())
-	if need := MinMemory(plan, workers); limit < need {
+	if need := MinMemory(plan, max(1, workers)); limit < need {
 		return Counts{}, &MemoryError{N: plan.N, Method: plan.Method, Workers: workers, Tasks: len(plan.Tasks), Shards: max(1, plan.Shards), Limit: limit, Need: need}
 	}
 	if needsMemory(plan) {
@@ -233,7 +249,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	var mu sync.Mutex
 	var next atomic.Int64 // index into order of the next task to hand out
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers)
+	g.SetLimit(workers + len(opt.Devices))
 	// One goroutine per worker, each taking the next task until none is
 	// left: a goroutine grows its stack to the kernels' size once, not once
 	// per task, and the cost-ordered queue balances the load dynamically.
@@ -242,8 +258,22 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	// end early once ctx is done; a task cut short is not reported.
 	var stop atomic.Bool
 	defer context.AfterFunc(gctx, func() { stop.Store(true) })()
-	sums := make([]Counts, min(workers, len(order)))
-	for w := range sums {
+	sums := make([]Counts, min(workers, len(order))+len(opt.Devices))
+	report := func(w int, r Result) {
+		sums[w].Add(r)
+		if opt.OnResult != nil {
+			mu.Lock()
+			opt.OnResult(r)
+			mu.Unlock()
+		}
+	}
+	for d, dev := range opt.Devices {
+		w := len(sums) - len(opt.Devices) + d
+		g.Go(func() error {
+			return runDevice(gctx, dev, plan, order, &next, func(r Result) { report(w, r) })
+		})
+	}
+	for w := range sums[:len(sums)-len(opt.Devices)] {
 		g.Go(func() error {
 			js := newJoinScratch(chunk)
 			js.cache, js.stop = qc, &stop
@@ -258,12 +288,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 					return nil // perhaps cut short: counted again on resume
 				}
 				r.Task = i
-				sums[w].Add(r)
-				if opt.OnResult != nil {
-					mu.Lock()
-					opt.OnResult(r)
-					mu.Unlock()
-				}
+				report(w, r)
 			}
 			return nil
 		})

@@ -1,0 +1,392 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+
+	"github.com/nqueens/nqueens/partition"
+)
+
+// This file is the engine's side of accelerators. A Device searches many
+// starts at once with the same two kernels as the CPU, walk (walkGo) and
+// the banned search (nextGo, with classification for sym's Classify
+// tasks): the same pruning and the same node counts, so that a task's
+// result is the same, field for field, wherever it was counted. The host
+// cuts each task into starts a few rows deeper (expand, which runs the
+// kernels' own loop on the host down to that row and counts its nodes),
+// the device counts every start to the end, and the host sums each task's
+// starts into its Result. Tasks too small to cut (three rows or fewer left
+// below the cut) are counted on the host with the CPU kernels.
+
+// Device is an accelerator that runs the search kernels over a batch of
+// starts: the OpenCL back end (internal/opencl) is one; a CUDA back end
+// would be another. Search fills batch.Out; it may be called again with
+// another batch once it returns, never concurrently.
+type Device interface {
+	// Name names the device for messages and reports ("NVIDIA H200
+	// (OpenCL 3.0 CUDA)").
+	Name() string
+	// Search counts the completions of every start of the batch.
+	Search(ctx context.Context, b *Batch) error
+}
+
+// ErrDevice is wrapped by the errors of devices and of plans they cannot
+// count.
+var ErrDevice = errors.New("device")
+
+// Start modes: how a start's completions count.
+const (
+	ModeWalk     = 0 // walk: no bans, each completion counts 1
+	ModeBanned   = 1 // the banned search: each completion counts 1
+	ModeClassify = 2 // the banned search: each completion is classified
+)
+
+// Batch is one launch of a device, in arrays of one entry per start (a
+// device copies them as they are). Start k is the state after a push of
+// the kernels' loop: the first free row Row[k], the columns taken
+// (Cols, bits n..63 set), the diagonals aligned to that row (LD, RD), the
+// untried squares of its first level (Posib), and in Mode its mode
+// (ModeWalk, ModeBanned, ModeClassify), bit 2 set for a flipped Classify
+// task, and above bit 8 the index of its bans in Bans (64 words each: row
+// r's banned squares). Path holds, a byte per row, the columns of the
+// queens of rows 0..Row[k]-1 (4 words a start: rows below 32). Out
+// receives 5 words a start: completions (the total, for a Classify start
+// the classified total), unique, point-symmetric, rot90-symmetric and
+// nodes.
+type Batch struct {
+	N                    int
+	Bans                 []uint64
+	Cols, LD, RD, Posib  []uint64
+	Row, Mode            []uint32
+	Path                 []uint64
+	Out                  []uint64
+	task                 []int32 // the task of each start, an index into the batch's tasks
+	banIndex             map[*partition.Bans]uint32
+	hostNodes, hostTotal []uint64 // per batch task: what expand counted on the host
+	tasks                []int    // the plan's task indices in this batch
+	weights              []uint64 // their weights
+	kinds                []partition.Kind
+}
+
+// Len is the number of starts.
+func (b *Batch) Len() int { return len(b.Cols) }
+
+// DeviceMaxN is the largest board the device kernels count: their stacks
+// and paths hold 32 rows.
+const DeviceMaxN = 32
+
+// deviceRows is how many rows a start leaves to the device at least;
+// below it the host counts the task itself.
+const deviceRows = 4
+
+// CheckDevicePlan returns an error unless a device can count the plan:
+// queens by the mirror or sym method, without placed queens, n ≤
+// [DeviceMaxN]. Pieces, placed queens and the join stay on the CPU.
+func CheckDevicePlan(plan *partition.Plan) error {
+	switch {
+	case plan.Method == partition.Join:
+		return fmt.Errorf("%w: the join method counts on the CPU only; devices count with --method sym or mirror", ErrDevice)
+	case !plan.Rules().Queen():
+		return fmt.Errorf("%w: %s boards count on the CPU only", ErrDevice, partition.BoardName(plan.Piece, plan.Torus))
+	case len(plan.Placed) > 0:
+		return fmt.Errorf("%w: placed queens count on the CPU only", ErrDevice)
+	case plan.N > DeviceMaxN:
+		return fmt.Errorf("%w: n = %d is beyond the device kernels' %d rows", ErrDevice, plan.N, DeviceMaxN)
+	}
+	return nil
+}
+
+// cutRow is the row at which tasks of the n×n board are cut into starts:
+// deep enough for many starts a task, shallow enough that a start is
+// worth a work-item, and leaving at least deviceRows rows.
+func cutRow(n int) int {
+	r := 7
+	switch {
+	case n >= 24:
+		r = 9
+	case n >= 20:
+		r = 8
+	}
+	return min(r, n-deviceRows)
+}
+
+// add cuts task i of the plan into starts appended to b, or counts it on
+// the host when it is too small to cut, returning that result and false.
+func (b *Batch) add(plan *partition.Plan, i int) (Result, bool) {
+	t := &plan.Tasks[i]
+	n := plan.N
+	s := emptyStart(n)
+	var path [4]uint64
+	for r, c := range t.Prefix {
+		path[r>>3] |= uint64(c) << (8 * (r & 7))
+		s = s.place(1 << c)
+	}
+	cut := cutRow(n)
+	if s.Row >= cut || (t.Kind != partition.Count && t.Kind != partition.Classify && t.Kind != partition.CountBanned) {
+		r := runTask(plan, t, nil)
+		r.Task = i
+		return r, false
+	}
+	k := int32(len(b.tasks))
+	b.tasks = append(b.tasks, i)
+	b.weights = append(b.weights, t.Weight)
+	b.kinds = append(b.kinds, t.Kind)
+	b.hostNodes = append(b.hostNodes, 0)
+	b.hostTotal = append(b.hostTotal, 0)
+	if t.Kind == partition.Count {
+		b.expandWalk(s, cut, k)
+		return Result{}, true
+	}
+	if b.banIndex == nil {
+		b.banIndex = map[*partition.Bans]uint32{}
+	}
+	ban, ok := b.banIndex[t.Bans]
+	if !ok {
+		ban = uint32(len(b.Bans) / 64)
+		b.Bans = append(b.Bans, t.Bans[:]...)
+		b.banIndex[t.Bans] = ban
+	}
+	mode := uint32(ModeBanned)
+	if t.Kind == partition.Classify {
+		mode = ModeClassify
+		if t.Flip {
+			mode |= 4
+		}
+	}
+	b.expandBanned(t.Bans, s, path, cut, k, mode|ban<<8)
+	return Result{}, true
+}
+
+// expandWalk is walk's entry and walkGo's loop down to row cut: the
+// starts it would push at row cut go to the batch, everything above is
+// counted here, node for node as walk counts it.
+func (b *Batch) expandWalk(s start, cut int, k int32) {
+	free := ^s.Cols
+	switch {
+	case free == 0:
+		b.hostTotal[k]++
+		return
+	case free&(free-1) == 0:
+		b.hostTotal[k] += b2u(s.Cols|s.LD|s.RD != full)
+		return
+	}
+	below := ^(s.Cols | s.LD<<1 | s.RD>>1)
+	if below == 0 {
+		return
+	}
+	posib := s.Cols | s.LD | s.RD | doomed(below)
+	if free2 := free & (free - 1); free2&(free2-1) == 0 {
+		c := uint64(bits.OnesCount64(^posib))
+		b.hostTotal[k] += c
+		b.hostNodes[k] += c
+		return
+	}
+	b.walkLevel(s, posib, cut, k)
+}
+
+// walkLevel runs walkGo's loop over the level of s (three rows or more
+// left), whose untried squares are posib.
+func (b *Batch) walkLevel(s start, posib uint64, cut int, k int32) {
+	c, dls, drs := s.Cols, s.LD<<1, s.RD>>1
+	for posib != full {
+		bit := ^posib & (posib + 1)
+		posib ^= bit
+		b.hostNodes[k]++
+		nc := c | bit
+		ndl := bit<<1 | dls
+		ndr := bit>>1 | drs
+		la := nc | ndl<<1 | ndr>>1
+		if la == full {
+			continue
+		}
+		next := nc | ndl | ndr | doomed(^la)
+		if free2 := ^nc & (^nc - 1); free2&(free2-1) == 0 {
+			c := uint64(bits.OnesCount64(^next))
+			b.hostTotal[k] += c
+			b.hostNodes[k] += c
+			continue
+		}
+		if nc|ndl<<2|ndr>>2 == full {
+			continue
+		}
+		child := start{Row: s.Row + 1, Cols: nc, LD: ndl, RD: ndr}
+		if child.Row >= cut {
+			b.push(child, next, [4]uint64{}, k, ModeWalk)
+			continue
+		}
+		b.walkLevel(child, next, cut, k)
+	}
+}
+
+// expandBanned is walkBanned's entry and nextGo's loop down to row cut;
+// path holds the columns of the rows above s. No board completes above
+// the cut: it leaves deviceRows rows.
+func (b *Batch) expandBanned(ban *partition.Bans, s start, path [4]uint64, cut int, k int32, mode uint32) {
+	row := s.Row
+	if ^s.Cols == 0 || ^s.Cols&(^s.Cols-1) == 0 {
+		panic("engine: a banned task cut with fewer than two rows left") // cut leaves deviceRows rows
+	}
+	below := ^(s.Cols | s.LD<<1 | s.RD>>1 | ban[(row+1)&63])
+	if below == 0 {
+		return
+	}
+	posib := s.Cols | s.LD | s.RD | ban[row&63] | doomed(below)
+	b.bannedLevel(ban, s, posib, path, cut, k, mode)
+}
+
+// bannedLevel runs nextGo's loop over the level of s.
+func (b *Batch) bannedLevel(ban *partition.Bans, s start, posib uint64, path [4]uint64, cut int, k int32, mode uint32) {
+	row := s.Row
+	c, dls, drs := s.Cols, s.LD<<1, s.RD>>1
+	for posib != full {
+		bit := ^posib & (posib + 1)
+		posib ^= bit
+		b.hostNodes[k]++
+		nc := c | bit
+		ndl := bit<<1 | dls
+		ndr := bit>>1 | drs
+		free := ^nc
+		free2 := free & (free - 1)
+		if free2 == 0 {
+			panic("engine: a banned task completed above the cut") // cut leaves deviceRows rows
+		}
+		la := nc | ndl<<1 | ndr>>1 | ban[(row+2)&63]
+		if la == full || (free2&(free2-1) != 0 && nc|ndl<<2|ndr>>2|ban[(row+3)&63] == full) {
+			continue
+		}
+		p := path
+		p[row>>3] |= uint64(bits.TrailingZeros64(bit)) << (8 * (row & 7))
+		child := start{Row: row + 1, Cols: nc, LD: ndl, RD: ndr}
+		next := nc | ndl | ndr | ban[(row+1)&63] | doomed(^la)
+		if child.Row >= cut {
+			b.push(child, next, p, k, mode)
+			continue
+		}
+		b.bannedLevel(ban, child, next, p, cut, k, mode)
+	}
+}
+
+// push appends a start for the device.
+func (b *Batch) push(s start, posib uint64, path [4]uint64, k int32, mode uint32) {
+	b.Cols = append(b.Cols, s.Cols)
+	b.LD = append(b.LD, s.LD)
+	b.RD = append(b.RD, s.RD)
+	b.Posib = append(b.Posib, posib)
+	b.Row = append(b.Row, uint32(s.Row))
+	b.Mode = append(b.Mode, mode)
+	b.Path = append(b.Path, path[:]...)
+	b.task = append(b.task, k)
+}
+
+// reset empties b for the next batch of the n×n board, keeping its
+// arrays.
+func (b *Batch) reset(n int) {
+	b.N = n
+	b.Bans, b.Cols, b.LD, b.RD, b.Posib = b.Bans[:0], b.Cols[:0], b.LD[:0], b.RD[:0], b.Posib[:0]
+	b.Row, b.Mode, b.Path, b.Out, b.task = b.Row[:0], b.Mode[:0], b.Path[:0], b.Out[:0], b.task[:0]
+	b.hostNodes, b.hostTotal, b.tasks, b.weights, b.kinds = b.hostNodes[:0], b.hostTotal[:0], b.tasks[:0], b.weights[:0], b.kinds[:0]
+	clear(b.banIndex)
+}
+
+// results sums the device's counts of each start, and what the host
+// counted, into one Result per task of the batch.
+func (b *Batch) results() []Result {
+	rs := make([]Result, len(b.tasks))
+	for k := range b.tasks {
+		rs[k] = Result{Task: b.tasks[k], Total: b.hostTotal[k], Nodes: b.hostNodes[k]}
+	}
+	for j, k := range b.task {
+		o := b.Out[5*j : 5*j+5 : 5*j+5]
+		r := &rs[k]
+		r.Total += o[0]
+		r.Unique += o[1]
+		r.PointSym += o[2]
+		r.Rot90Sym += o[3]
+		r.Nodes += o[4]
+	}
+	for k := range rs {
+		if b.kinds[k] != partition.Classify {
+			rs[k].Total *= b.weights[k]
+		}
+	}
+	return rs
+}
+
+// SearchHost is the device kernels in Go, on the host: what a device
+// computes for a batch, start by start, with walkGo and nextGo. The tests
+// check devices against it, and it against the CPU's tasks.
+func SearchHost(b *Batch) {
+	b.Out = append(b.Out[:0], make([]uint64, 5*b.Len())...)
+	for j := range b.Cols {
+		o := b.Out[5*j : 5*j+5 : 5*j+5]
+		s := start{Row: int(b.Row[j]), Cols: b.Cols[j], LD: b.LD[j], RD: b.RD[j]}
+		mode := b.Mode[j]
+		if mode&3 == ModeWalk {
+			o[0], o[4] = walkGo(s, b.Posib[j])
+			continue
+		}
+		var bs bannedSearch
+		bs.n = b.N
+		ban := (mode >> 8) * 64
+		copy(bs.ban[:], b.Bans[ban:ban+64])
+		for r := 0; r < s.Row; r++ {
+			bs.board[r&63] = 1 << ((b.Path[4*j+r>>3] >> (8 * (r & 7))) & 0xff)
+		}
+		if mode&3 == ModeBanned {
+			bs.weight = 1
+		}
+		bs.flip = mode&4 != 0
+		bs.d, bs.posib = 1, b.Posib[j]
+		bs.lv[1] = bannedLevel{cols: s.Cols, dls: s.LD << 1, drs: s.RD >> 1, row: uint64(s.Row)}
+		for bs.nextGo() {
+			bs.leaf()
+		}
+		o[0], o[1], o[2], o[3], o[4] = bs.r.Total, bs.r.Unique, bs.r.PointSym, bs.r.Rot90Sym, bs.nodes
+	}
+}
+
+// batchStarts is how many starts a device batch gathers before a launch
+// (more when one task cuts into more): enough work-items to fill a large
+// GPU, about 60 MB of arrays.
+const batchStarts = 1 << 19
+
+// runDevice feeds dev from the run's queue (order, next) until it is
+// empty or ctx is done: it takes tasks until a batch holds batchStarts
+// starts, launches it, and reports each task's result.
+func runDevice(ctx context.Context, dev Device, plan *partition.Plan, order []int, next *atomic.Int64, report func(Result)) error {
+	var b Batch
+	for ctx.Err() == nil {
+		b.reset(plan.N)
+		empty := false
+		for b.Len() < batchStarts {
+			k := int(next.Add(1) - 1)
+			if k >= len(order) {
+				empty = true
+				break
+			}
+			if r, cut := b.add(plan, order[k]); !cut {
+				report(r)
+			}
+		}
+		if b.Len() > 0 {
+			if err := dev.Search(ctx, &b); err != nil {
+				if ctx.Err() != nil {
+					return nil // stopped: the batch's tasks are counted again on resume
+				}
+				return fmt.Errorf("%w %s: %w", ErrDevice, dev.Name(), err)
+			}
+		} else {
+			b.Out = b.Out[:0]
+		}
+		for _, r := range b.results() {
+			report(r)
+		}
+		if empty {
+			return nil
+		}
+	}
+	return nil
+}

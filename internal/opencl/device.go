@@ -1,0 +1,309 @@
+package opencl
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/nqueens/nqueens/engine"
+)
+
+// source is the search kernels in OpenCL C.
+//
+//go:embed search.cl
+var source string
+
+// Info describes a device as the runtime reports it.
+type Info struct {
+	Index         int    `json:"index"` // its place in [List], what "opencl:N" names
+	Platform      string `json:"platform"`
+	PlatformVer   string `json:"platform_version"`
+	Name          string `json:"name"`
+	Vendor        string `json:"vendor"`
+	Type          string `json:"type"` // "gpu", "cpu" or "other"
+	ComputeUnits  int    `json:"compute_units"`
+	ClockMHz      int    `json:"clock_mhz"`
+	Memory        uint64 `json:"memory_bytes"`
+	DeviceVersion string `json:"device_version"`
+	Driver        string `json:"driver_version"`
+
+	platform platformID
+	id       deviceID
+}
+
+// String names the device in one line.
+func (i Info) String() string {
+	return fmt.Sprintf("%s (%s, %s)", i.Name, i.Platform, i.DeviceVersion)
+}
+
+// List returns every device of every platform, in the runtime's order;
+// [ErrNoRuntime] where no OpenCL runtime can be loaded. A runtime without
+// a platform or device gives an empty list.
+func List() ([]Info, error) {
+	if err := load(); err != nil {
+		return nil, err
+	}
+	var np uint32
+	switch code := cl.getPlatformIDs(0, nil, &np); {
+	case code == -1001 || np == 0: // no ICD installed
+		return nil, nil
+	case code != clSuccess:
+		return nil, check("clGetPlatformIDs", code)
+	}
+	platforms := make([]platformID, np)
+	if err := check("clGetPlatformIDs", cl.getPlatformIDs(np, &platforms[0], nil)); err != nil {
+		return nil, err
+	}
+	var out []Info
+	for _, p := range platforms {
+		pget := func(param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32 {
+			return cl.getPlatformInfo(p, param, size, value, sizeRet)
+		}
+		pname, pver := infoString(pget, clPlatformName), infoString(pget, clPlatformVersion)
+		var nd uint32
+		if code := cl.getDeviceIDs(p, clDeviceTypeAll, 0, nil, &nd); code == clDeviceNotFound || nd == 0 {
+			continue
+		} else if code != clSuccess {
+			return nil, check("clGetDeviceIDs", code)
+		}
+		ids := make([]deviceID, nd)
+		if err := check("clGetDeviceIDs", cl.getDeviceIDs(p, clDeviceTypeAll, nd, &ids[0], nil)); err != nil {
+			return nil, err
+		}
+		for _, d := range ids {
+			dget := func(param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32 {
+				return cl.getDeviceInfo(d, param, size, value, sizeRet)
+			}
+			var kind uint64
+			var units, clock uint32
+			var mem uint64
+			cl.getDeviceInfo(d, clDeviceType, 8, unsafe.Pointer(&kind), nil)
+			cl.getDeviceInfo(d, clDeviceMaxComputeUnits, 4, unsafe.Pointer(&units), nil)
+			cl.getDeviceInfo(d, clDeviceMaxClock, 4, unsafe.Pointer(&clock), nil)
+			cl.getDeviceInfo(d, clDeviceGlobalMemSize, 8, unsafe.Pointer(&mem), nil)
+			typ := "other"
+			switch {
+			case kind&clDeviceTypeGPU != 0:
+				typ = "gpu"
+			case kind&clDeviceTypeCPU != 0:
+				typ = "cpu"
+			}
+			out = append(out, Info{Index: len(out), Platform: pname, PlatformVer: pver, Name: infoString(dget, clDeviceName),
+				Vendor: infoString(dget, clDeviceVendor), Type: typ, ComputeUnits: int(units), ClockMHz: int(clock), Memory: mem,
+				DeviceVersion: infoString(dget, clDeviceVersion), Driver: infoString(dget, clDriverVersion), platform: p, id: d})
+		}
+	}
+	return out, nil
+}
+
+// Select returns the devices a spec names: "opencl" the first device (a
+// GPU if there is one), "opencl:N" device N of [List], "opencl:all" every
+// device.
+func Select(spec string) ([]Info, error) {
+	all, err := List()
+	if err != nil {
+		return nil, err
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("%w: the OpenCL runtime has no device (is a driver such as pocl-opencl-icd installed?)", ErrNoRuntime)
+	}
+	arg, _ := strings.CutPrefix(spec, "opencl")
+	arg, _ = strings.CutPrefix(arg, ":")
+	switch arg {
+	case "":
+		for _, d := range all {
+			if d.Type == "gpu" {
+				return []Info{d}, nil
+			}
+		}
+		return all[:1], nil
+	case "all":
+		return all, nil
+	}
+	i, err := strconv.Atoi(arg)
+	if err != nil || i < 0 || i >= len(all) {
+		return nil, fmt.Errorf("no OpenCL device %s: there are %d (opencl:0..%d; 'nqueens devices' lists them)", arg, len(all), len(all)-1)
+	}
+	return all[i : i+1], nil
+}
+
+// Device is an opened OpenCL device with the search kernel built for it:
+// an [engine.Device]. Close releases it.
+type Device struct {
+	info    Info
+	ctx     clContext
+	queue   clQueue
+	program clProgram
+	kernel  clKernel
+	bufs    [9]clMem   // bans, cols, ld, rd, posib, row, mode, path, out
+	sizes   [9]uintptr // their sizes in bytes
+}
+
+// Open creates a context and queue on the device and builds the kernels
+// for it.
+func Open(info Info) (*Device, error) {
+	if err := load(); err != nil {
+		return nil, err
+	}
+	d := &Device{info: info}
+	var code int32
+	id := info.id
+	d.ctx = cl.createContext(nil, 1, &id, 0, 0, &code)
+	if err := check("clCreateContext", code); err != nil {
+		return nil, err
+	}
+	d.queue = cl.createCommandQueue(d.ctx, id, 0, &code)
+	if err := check("clCreateCommandQueue", code); err != nil {
+		d.Close()
+		return nil, err
+	}
+	src := cString(source)
+	length := uintptr(len(source))
+	d.program = cl.createProgram(d.ctx, 1, &src, &length, &code)
+	runtime.KeepAlive(src)
+	if err := check("clCreateProgramWithSource", code); err != nil {
+		d.Close()
+		return nil, err
+	}
+	if code := cl.buildProgram(d.program, 1, &id, cString("-cl-std=CL1.2"), 0, 0); code != clSuccess {
+		log := infoString(func(param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32 {
+			return cl.getProgramBuildInfo(d.program, id, param, size, value, sizeRet)
+		}, clProgramBuildLog)
+		d.Close()
+		return nil, fmt.Errorf("%w: %s", check("clBuildProgram", code), firstLines(log, 10))
+	}
+	d.kernel = cl.createKernel(d.program, cString("search"), &code)
+	if err := check("clCreateKernel", code); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// firstLines is s cut to k lines.
+func firstLines(s string, k int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > k {
+		lines = append(lines[:k], "…")
+	}
+	return strings.Join(lines, "; ")
+}
+
+// Name names the device: its name, platform and OpenCL version.
+func (d *Device) Name() string { return d.info.String() }
+
+// Info describes the device.
+func (d *Device) Info() Info { return d.info }
+
+// Close releases the device's objects.
+func (d *Device) Close() error {
+	for i, m := range d.bufs {
+		if m != 0 {
+			cl.releaseMem(m)
+			d.bufs[i] = 0
+		}
+	}
+	if d.kernel != 0 {
+		cl.releaseKernel(d.kernel)
+	}
+	if d.program != 0 {
+		cl.releaseProgram(d.program)
+	}
+	if d.queue != 0 {
+		cl.releaseQueue(d.queue)
+	}
+	if d.ctx != 0 {
+		cl.releaseContext(d.ctx)
+	}
+	*d = Device{info: d.info}
+	return nil
+}
+
+// buffer makes buffer k at least size bytes.
+func (d *Device) buffer(k int, size uintptr, flags uint64) error {
+	size = max(size, 64)
+	if d.sizes[k] >= size {
+		return nil
+	}
+	if d.bufs[k] != 0 {
+		cl.releaseMem(d.bufs[k])
+		d.bufs[k] = 0
+	}
+	size += size / 4 // room to grow
+	var code int32
+	m := cl.createBuffer(d.ctx, flags, size, nil, &code)
+	if err := check("clCreateBuffer", code); err != nil {
+		d.sizes[k] = 0
+		return err
+	}
+	d.bufs[k], d.sizes[k] = m, size
+	return nil
+}
+
+// Search runs the kernel over the batch's starts and reads their sums
+// back into b.Out.
+func (d *Device) Search(_ context.Context, b *engine.Batch) error {
+	count := b.Len()
+	if count == 0 {
+		b.Out = b.Out[:0]
+		return nil
+	}
+	b.Out = append(b.Out[:0], make([]uint64, 5*count)...)
+	bans := b.Bans
+	if len(bans) == 0 {
+		bans = make([]uint64, 64)
+	}
+	inputs := []struct {
+		ptr  unsafe.Pointer
+		size uintptr
+	}{
+		{unsafe.Pointer(&bans[0]), uintptr(8 * len(bans))},
+		{unsafe.Pointer(&b.Cols[0]), uintptr(8 * count)},
+		{unsafe.Pointer(&b.LD[0]), uintptr(8 * count)},
+		{unsafe.Pointer(&b.RD[0]), uintptr(8 * count)},
+		{unsafe.Pointer(&b.Posib[0]), uintptr(8 * count)},
+		{unsafe.Pointer(&b.Row[0]), uintptr(4 * count)},
+		{unsafe.Pointer(&b.Mode[0]), uintptr(4 * count)},
+		{unsafe.Pointer(&b.Path[0]), uintptr(32 * count)},
+	}
+	for k, in := range inputs {
+		if err := d.buffer(k, in.size, clMemReadOnly); err != nil {
+			return err
+		}
+		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[k], 0, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
+			return err
+		}
+	}
+	outSize := uintptr(8 * len(b.Out))
+	if err := d.buffer(8, outSize, clMemWriteOnly); err != nil {
+		return err
+	}
+	n, cnt := int32(b.N), uint32(count)
+	if err := check("clSetKernelArg", cl.setKernelArg(d.kernel, 0, 4, unsafe.Pointer(&n))); err != nil {
+		return err
+	}
+	if err := check("clSetKernelArg", cl.setKernelArg(d.kernel, 1, 4, unsafe.Pointer(&cnt))); err != nil {
+		return err
+	}
+	for k := range d.bufs {
+		m := d.bufs[k]
+		if err := check("clSetKernelArg", cl.setKernelArg(d.kernel, uint32(2+k), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
+			return err
+		}
+	}
+	const local = 64
+	global := (uintptr(count) + local - 1) / local * local
+	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, d.kernel, 1, nil, &global, nil, 0, 0, 0)); err != nil {
+		return err
+	}
+	// A blocking read waits for the kernel. A launch is not cut short:
+	// the engine looks at its context between batches.
+	err := check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[8], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
+	runtime.KeepAlive(b)
+	runtime.KeepAlive(bans)
+	return err
+}

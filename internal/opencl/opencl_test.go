@@ -1,0 +1,105 @@
+package opencl
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// requireDevice opens the first device, or skips the test with a note
+// where there is none; where NQUEENS_REQUIRE_OPENCL is set (CI, which
+// installs pocl) a missing device fails the test instead.
+func requireDevice(t *testing.T) *Device {
+	t.Helper()
+	infos, err := Select("opencl")
+	if err != nil {
+		if os.Getenv("NQUEENS_REQUIRE_OPENCL") != "" {
+			t.Fatalf("NQUEENS_REQUIRE_OPENCL is set but no OpenCL device opens: %v", err)
+		}
+		t.Skipf("no OpenCL device here (%v); CI runs these tests on pocl", err)
+	}
+	d, err := Open(infos[0])
+	require.NoError(t, err)
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// TestList lists the devices; every one has a name.
+func TestList(t *testing.T) {
+	requireDevice(t)
+	infos, err := List()
+	require.NoError(t, err)
+	require.NotEmpty(t, infos)
+	for i, d := range infos {
+		assert.Equal(t, i, d.Index)
+		assert.NotEmpty(t, d.Name)
+		assert.Positive(t, d.ComputeUnits)
+	}
+	_, err = Select("opencl:99")
+	assert.ErrorContains(t, err, "no OpenCL device 99")
+}
+
+// TestSearchTasks counts random tasks of mirror and sym plans on the
+// device and checks each start's five sums against the kernels' Go twin
+// (engine.SearchHost), and each task's result against the CPU's.
+func TestSearchTasks(t *testing.T) {
+	d := requireDevice(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 4; n <= 16; n++ {
+		for _, m := range []partition.Method{partition.Mirror, partition.Sym} {
+			plan, err := partition.Make(partition.Job{N: n, Method: m})
+			require.NoError(t, err)
+			order := rng.Perm(len(plan.Tasks))[:min(len(plan.Tasks), 40)]
+			c, err := engine.Run(context.Background(), plan, engine.Options{Workers: -1, Tasks: order, Devices: []engine.Device{d},
+				OnResult: func(r engine.Result) {
+					want, err := engine.RunTask(plan, r.Task)
+					require.NoError(t, err)
+					want.Task = r.Task
+					assert.Equal(t, want, r, "n=%d %s task %s", n, m, plan.Tasks[r.Task].ID)
+				}})
+			require.NoError(t, err)
+			assert.Equal(t, len(order), c.Tasks, "n=%d %s", n, m)
+		}
+	}
+}
+
+// TestCounts counts whole boards on the device alone and beside the CPU
+// workers: every total and class count against the published ones, n =
+// 1..16 (17 and 18 without -short).
+func TestCounts(t *testing.T) {
+	d := requireDevice(t)
+	maxN := 18
+	if testing.Short() {
+		maxN = 16
+	}
+	for n := 1; n <= maxN; n++ {
+		plan, err := partition.Make(partition.Job{N: n, Method: partition.Sym})
+		require.NoError(t, err)
+		workers := -1
+		if n%2 == 0 {
+			workers = 1 // the device beside a CPU worker
+		}
+		c, err := engine.Run(context.Background(), plan, engine.Options{Workers: workers, Devices: []engine.Device{d}})
+		require.NoError(t, err)
+		assert.Equal(t, engine.Uint128{Lo: known.Total[n]}, c.Total, "n=%d total", n)
+		assert.Equal(t, engine.Uint128{Lo: known.Unique[n]}, c.Unique, "n=%d unique", n)
+		assert.Equal(t, engine.Uint128{Lo: known.PointSym(n)}, c.PointSym, "n=%d point", n)
+		assert.Equal(t, engine.Uint128{Lo: known.Rot90Sym[n]}, c.Rot90Sym, "n=%d rot90", n)
+		if n > 14 {
+			continue
+		}
+		plan, err = partition.Make(partition.Job{N: n, Method: partition.Mirror})
+		require.NoError(t, err)
+		c, err = engine.Run(context.Background(), plan, engine.Options{Workers: -1, Devices: []engine.Device{d}})
+		require.NoError(t, err)
+		assert.Equal(t, engine.Uint128{Lo: known.Total[n]}, c.Total, "n=%d mirror", n)
+	}
+}
