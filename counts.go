@@ -33,8 +33,11 @@ type Counts struct {
 	// Shard and Shards name the shard counted; Shards is 1 for a whole
 	// count.
 	Shard, Shards int
-	// Workers is how many tasks ran at once (0 for a merge).
+	// Workers is how many CPU workers ran tasks (0 for a merge, and for
+	// a count on devices alone).
 	Workers int
+	// Devices names the devices that counted beside them ([WithDevice]).
+	Devices []string
 	// CheckedBy is the method that counted the board again and agreed
 	// ([WithCheck]), or "".
 	CheckedBy Method

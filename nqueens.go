@@ -131,6 +131,7 @@ type config struct {
 	piece    Piece
 	torus    bool
 	sample   time.Duration // Estimate's
+	device   string        // WithDevice's spec; "" for the CPU
 	given    opt           // the options given
 }
 
@@ -154,19 +155,20 @@ const (
 	optGrace
 	optStopNow
 	optSample
+	optDevice
 	optLast
 )
 
 // optNames are the options' names, in the order of their bits.
 var optNames = []string{"WithMethod", "WithWorkers", "WithMemory", "WithPiece", "WithTorus", "WithPlaced", "WithProgress",
-	"withJournal", "WithJournalFile", "WithShard", "WithShardFile", "WithCheck", "WithGrace", "WithStopNow", "WithSample"}
+	"withJournal", "WithJournalFile", "WithShard", "WithShardFile", "WithCheck", "WithGrace", "WithStopNow", "WithSample", "WithDevice"}
 
 // What each call honours.
 const (
 	forBoard = optPiece | optTorus | optPlaced
 	forCount = optMethod | optWorkers | optMemory | forBoard | optProgress | optJournal | optJournalFile | optShard |
-		optShardFile | optCheck | optGrace | optStopNow
-	forTable    = optMethod | optWorkers | optMemory | optPiece | optTorus | optProgress | optCheck | optGrace | optStopNow
+		optShardFile | optCheck | optGrace | optStopNow | optDevice
+	forTable    = optMethod | optWorkers | optMemory | optPiece | optTorus | optProgress | optCheck | optGrace | optStopNow | optDevice
 	forEstimate = optMethod | optWorkers | optMemory | forBoard | optShard | optSample
 	forList     = optMethod | forBoard // the method: Auto or Mirror only
 	forVerify   = optPiece | optTorus
@@ -380,6 +382,9 @@ func (c *config) rules() error {
 	case c.check && c.shards > 1:
 		return say("WithCheck", shardOpt, "%s counts the whole board twice: it does not work with %s", named{"WithCheck", ""}, named{shardOpt, ""})
 	}
+	if err := c.checkDevice(); err != nil {
+		return err
+	}
 	// The board's rules (method, pieces, torus, placed queens) are the
 	// planner's; asked here so that every call refuses them before it
 	// starts, with the options' names.
@@ -462,14 +467,6 @@ func (c *config) planWith(ctx context.Context, pl *partition.Planner, n int) (*p
 
 // memoryLimit is c's memory limit, the default if none was set.
 func (c *config) memoryLimit() int64 { return cmp.Or(c.memory, engine.DefaultMemory()) }
-
-// version is the version of this module's code that journals and shard
-// files record; release builds may set it with
-// -ldflags "-X github.com/nqueens/nqueens.version=…".
-var version = "0.3.0"
-
-// Version returns the version of nqueens.
-func Version() string { return version }
 
 // queens reports whether c counts the plain n-queens problem.
 func (c *config) queens() bool { return c.boardName() == string(Queen) }

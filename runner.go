@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/resultfile"
+	"github.com/nqueens/nqueens/internal/version"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -56,7 +57,7 @@ func (e *StoppedError) Unwrap() error { return e.Cause }
 
 // header describes the plan's shard in journals and shard files.
 func header(plan *partition.Plan) resultfile.Header {
-	return resultfile.Header{Tool: version, N: plan.N, Method: string(plan.Method), Placed: partition.PlacedString(plan.Placed),
+	return resultfile.Header{Tool: version.Version, N: plan.N, Method: string(plan.Method), Placed: partition.PlacedString(plan.Placed),
 		Plan: plan.Fingerprint(), Tasks: cmp.Or(plan.AllTasks, len(plan.Tasks)), Shard: plan.Shard, Shards: max(1, plan.Shards),
 		Piece: string(plan.Piece), Torus: plan.Torus}
 }
@@ -86,7 +87,23 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	if plan.Shard != c.shard || max(1, plan.Shards) != c.shards {
 		return Counts{}, fmt.Errorf("the plan holds shard %d/%d, not %d/%d", plan.Shard, plan.Shards, c.shard, c.shards)
 	}
-	var err error
+	if err := c.devicePlan(plan); err != nil {
+		return Counts{}, err
+	}
+	devs, workers, devNames, closeDevs, err := c.openDevices()
+	if err != nil {
+		return Counts{}, err
+	}
+	// The devices are released when the engine is done with them: at the
+	// end, or once an abandoned engine returns (see below).
+	var engineDone <-chan struct{}
+	defer func() {
+		if engineDone == nil {
+			closeDevs()
+			return
+		}
+		go func() { <-engineDone; closeDevs() }()
+	}()
 	l := newLedger(plan)
 	h := header(plan)
 	var jw *journalWriter
@@ -128,10 +145,11 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	finished <- resumed
 	ran := make(chan struct{})
 	var over atomic.Bool // set when run returns without waiting for the engine
-	var runErr error
+	var engineErr error  // the engine's, read once ran is closed
+	engineDone = ran
 	go func() {
 		defer close(ran)
-		_, runErr = engine.Run(runCtx, plan, engine.Options{Workers: c.workers, Tasks: todo, Memory: c.memory, OnResult: func(r engine.Result) {
+		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: workers, Devices: devs, Tasks: todo, Memory: c.memory, OnResult: func(r engine.Result) {
 			if over.Load() {
 				return
 			}
@@ -183,11 +201,13 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 			}
 		}
 	}
-	if abandoned {
-		// The engine goroutine still runs: runErr is not ours to read,
-		// and what it finishes from now on is dropped.
+	runErr := runCtx.Err()
+	if !abandoned {
+		runErr = engineErr
+	} else {
+		// The engine goroutine still runs: its error is not ours to
+		// read, and what it finishes from now on is dropped.
 		over.Store(true)
-		runErr = runCtx.Err()
 	}
 	if jw != nil {
 		if cerr := jw.close(); cerr != nil && runErr == nil {
@@ -213,7 +233,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		return Counts{}, err
 	}
 	counts.Resumed, counts.Shard, counts.Shards, counts.Notes = resumed, c.shard, c.shards, notes
-	counts.Workers = c.workers
+	counts.Workers, counts.Devices = max(0, workers), devNames
 	counts.Elapsed = time.Since(start)
 	if plan.Method == partition.Join {
 		counts.MemoryLimit = cmp.Or(c.memory, engine.DefaultMemory())

@@ -88,7 +88,7 @@ const deviceRows = 4
 func CheckDevicePlan(plan *partition.Plan) error {
 	switch {
 	case plan.Method == partition.Join:
-		return fmt.Errorf("%w: the join method counts on the CPU only; devices count with --method sym or mirror", ErrDevice)
+		return fmt.Errorf("%w: the join method counts on the CPU only (devices count the sym and mirror methods)", ErrDevice)
 	case !plan.Rules().Queen():
 		return fmt.Errorf("%w: %s boards count on the CPU only", ErrDevice, partition.BoardName(plan.Piece, plan.Torus))
 	case len(plan.Placed) > 0:

@@ -34,6 +34,7 @@ type countFlags struct {
 	out        string
 	grace      time.Duration
 	memory     string
+	device     string
 	pieces     pieceFlags
 	progress   progressFlags
 }
@@ -70,6 +71,12 @@ with the mirror method (the total alone).
 halved only when the placement is its own mirror image). Queens that attack
 each other along a diagonal give 0, with a note on stderr.
 
+--device opencl counts on an OpenCL device (a GPU of any vendor, or a CPU
+runtime such as pocl), --device all on every device beside the CPU
+workers: the same plan, journal, shards and results as on the CPU, with
+the sym method (auto's choice there) or mirror; the join, other pieces and
+placed queens count on the CPU. 'nqueens devices' lists the devices.
+
 Long runs and clusters:
   --checkpoint FILE  journal finished tasks to FILE (fsynced every 2 s and at
                      exit); run the same command again to resume after a
@@ -88,7 +95,7 @@ with --sample, the core-seconds, before counting.
 SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 (abandoning those still running after --grace), save the journal and exit
 130, 143 or 138.`, partition.MaxN, partition.JoinFrom, partition.JoinMaxN, partition.JoinFrom),
-		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 16 --method sym --json\n  nqueens count 19 --memory 2GiB\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 14 --piece superqueen\n  nqueens count 13 --torus\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
+		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 16 --method sym --json\n  nqueens count 19 --memory 2GiB\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 14 --piece superqueen\n  nqueens count 13 --torus\n  nqueens count 18 --device opencl\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    exactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkEmpty(cmd, "place", "shard", "memory", "checkpoint", "out", "piece"); err != nil {
@@ -116,6 +123,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 	fs.IntVar(&f.shards, "shards", 0, "number of shards when JOB_COMPLETION_INDEX (Kubernetes Indexed Job) selects the shard")
 	fs.StringVar(&f.out, "out", "", "write this run's per-task counts to a shard result file for 'nqueens merge'")
 	memoryFlag(fs, &f.memory)
+	deviceFlag(fs, &f.device)
 	fs.DurationVar(&f.grace, "grace", 30*time.Second, "after a stop signal, how long running tasks may finish before they are abandoned")
 	f.pieces.register(fs)
 	f.progress.register(fs)
@@ -162,7 +170,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 		return err
 	}
 	var prog *progress.Display // the bar: messages go above it, and it goes when a stop begins
-	opts = append(opts, nqueens.WithGrace(f.grace), nqueens.WithStopNow(stopNow(ctx)))
+	opts = append(opts, nqueens.WithGrace(f.grace), nqueens.WithStopNow(stopNow(ctx)), nqueens.WithDevice(f.device))
 	if f.verify {
 		opts = append(opts, nqueens.WithCheck())
 	}
@@ -275,6 +283,11 @@ func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
 		fmt.Fprintf(stderr, "nqueens: shard %d/%d from %s\n", i, m, from)
 	}
 	return i, m, nil
+}
+
+// deviceFlag registers --device.
+func deviceFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "device", "cpu", "where to count: cpu, opencl (the first OpenCL device, a GPU if any), opencl:N, opencl:all, or all (every OpenCL device beside the CPU workers); devices count with sym (the default there) or mirror")
 }
 
 // memoryFlag registers --memory, the join method's memory limit.

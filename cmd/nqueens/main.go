@@ -129,7 +129,7 @@ func (r *renamed) Unwrap() error { return r.error }
 var optionFlags = map[string]string{
 	"WithMethod": "--method", "WithWorkers": "-j", "WithMemory": "--memory", "WithPiece": "--piece", "WithTorus": "--torus",
 	"WithPlaced": "--place", "WithCheck": "--verify", "WithGrace": "--grace", "WithSample": "--sample",
-	"WithShard": "--shard", "WithShardFile": "--out", "WithJournalFile": "--checkpoint", "WithProgress": "--progress",
+	"WithShard": "--shard", "WithDevice": "--device", "WithShardFile": "--out", "WithJournalFile": "--checkpoint", "WithProgress": "--progress",
 }
 
 // flagOf names an option by its flag, with the value given ("-j 0").

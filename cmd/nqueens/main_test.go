@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/internal/benchmark"
+	"github.com/nqueens/nqueens/internal/opencl"
 )
 
 func TestMain(m *testing.M) {
@@ -37,8 +38,15 @@ func nqueensBinary(t *testing.T) string {
 // TestScripts runs the command as a user does: testdata/script/*.txtar.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{Dir: "testdata/script", Condition: func(cond string) (bool, error) {
-		if cond == "plot" { // built with -tags plot
+		switch cond {
+		case "plot": // built with -tags plot
 			return benchmark.PlotBuilt, nil
+		case "opencl": // an OpenCL device (CI installs pocl and requires one)
+			infos, err := opencl.List()
+			if len(infos) == 0 && os.Getenv("NQUEENS_REQUIRE_OPENCL") != "" {
+				return false, fmt.Errorf("NQUEENS_REQUIRE_OPENCL is set but there is no OpenCL device (%v)", err)
+			}
+			return len(infos) > 0, nil
 		}
 		return false, fmt.Errorf("unknown condition %q", cond)
 	}})

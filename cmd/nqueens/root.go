@@ -14,6 +14,7 @@ import (
 	"github.com/nqueens/nqueens"
 
 	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/internal/version"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -38,7 +39,7 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usagef("unknown command %q (commands: count, plan, merge, status, table, bench, solve, list, verify, version, completion; see --help)", args[0])
+				return usagef("unknown command %q (commands: count, plan, merge, status, table, bench, solve, list, verify, devices, version, completion; see --help)", args[0])
 			}
 			return cmd.Help()
 		},
@@ -52,9 +53,9 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 	// --version prints the version line alone ('nqueens version' adds Go
 	// and the CPU); 'nqueens completion bash|zsh|fish|powershell' writes a
 	// shell's completion script.
-	root.Version = nqueens.Version()
+	root.Version = version.Version
 	root.SetVersionTemplate("nqueens {{.Version}}\n")
-	root.AddCommand(countCmd(), planCmd(), mergeCmd(), statusCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd())
+	root.AddCommand(countCmd(), planCmd(), mergeCmd(), statusCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd(), devicesCmd())
 	err := root.ExecuteContext(ctx)
 	if err != nil && !started {
 		var u *usageError

@@ -25,6 +25,7 @@ type tableFlags struct {
 	// workersSet: -j given
 	workersSet bool
 	memory     string
+	device     string
 	meta       bool
 	pieces     pieceFlags
 	progress   progressFlags
@@ -105,6 +106,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 	fs.BoolVar(&f.meta, "meta", false, "csv only: add workers, nodes, nodes_per_second, cpu, go_version and date columns")
 	workersFlag(fs, &f.workers)
 	memoryFlag(fs, &f.memory)
+	deviceFlag(fs, &f.device)
 	f.pieces.register(fs)
 	f.progress.register(fs)
 	return cmd
@@ -124,7 +126,7 @@ func runTable(ctx context.Context, stdout, stderr io.Writer, from, to int, f tab
 	}
 	w := &report.Table{Out: prog.Rows(stdout), Format: f.format, Seq: f.seq, Board: board, Method: asked, Meta: f.meta, From: from, To: to}
 	began, next := false, from
-	opts = append(opts, nqueens.WithProgress(prog.Update))
+	opts = append(opts, nqueens.WithProgress(prog.Update), nqueens.WithDevice(f.device))
 	for c, err := range nqueens.Table(ctx, from, to, opts...) {
 		if err != nil {
 			prog.Stop()

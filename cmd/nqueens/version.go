@@ -4,27 +4,40 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/machine"
+	"github.com/nqueens/nqueens/internal/opencl"
+	"github.com/nqueens/nqueens/internal/version"
 )
 
 func versionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the version, the Go version and the detected CPU",
+		Short: "Print the version, the Go version, the detected CPU and the OpenCL devices",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			v := nqueens.Version()
+			v := version.Version
 			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 				v += " (module " + bi.Main.Version + ")"
 			}
 			m := machine.Detect()
-			return writeLine(cmd.OutOrStdout(), fmt.Sprintf("nqueens %s\ngo: %s %s/%s\ncpu: %s (%s; %d physical cores, %d logical, %d workers by default)",
-				v, runtime.Version(), runtime.GOOS, runtime.GOARCH, m.CPU, m.Vendor, m.PhysicalCores, m.LogicalCores, engine.DefaultWorkers()))
+			devices := "none (no OpenCL device)"
+			switch infos, err := opencl.List(); {
+			case err != nil:
+				devices = "none (" + err.Error() + ")"
+			case len(infos) > 0:
+				var names []string
+				for _, d := range infos {
+					names = append(names, fmt.Sprintf("opencl:%d %s", d.Index, d))
+				}
+				devices = strings.Join(names, "; ")
+			}
+			return writeLine(cmd.OutOrStdout(), fmt.Sprintf("nqueens %s\ngo: %s %s/%s\ncpu: %s (%s; %d physical cores, %d logical, %d workers by default)\ndevices: %s",
+				v, runtime.Version(), runtime.GOOS, runtime.GOARCH, m.CPU, m.Vendor, m.PhysicalCores, m.LogicalCores, engine.DefaultWorkers(), devices))
 		},
 	}
 }

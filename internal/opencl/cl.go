@@ -86,7 +86,7 @@ var cl struct {
 }
 
 // libraries are the names the ICD loader goes by; OPENCL_LIBRARY, if set,
-// names another (a loader copied along with the binary).
+// names the one to load instead (a loader copied along with the binary).
 func libraries() []string {
 	names := []string{"libOpenCL.so.1", "libOpenCL.so"}
 	switch runtime.GOOS {
@@ -96,7 +96,7 @@ func libraries() []string {
 		names = []string{"OpenCL.dll"}
 	}
 	if lib := os.Getenv("OPENCL_LIBRARY"); lib != "" {
-		names = append([]string{lib}, names...)
+		return []string{lib} // a loader copied along, and no other
 	}
 	return names
 }

@@ -23,6 +23,7 @@ type Count struct {
 	Torus      bool     `json:"torus,omitempty"`
 	Method     string   `json:"method"`
 	Workers    int      `json:"workers,omitempty"`
+	Devices    []string `json:"devices,omitempty"`
 	Total      string   `json:"total"`
 	Unique     string   `json:"unique,omitempty"`
 	PointSym   string   `json:"point_symmetric,omitempty"`
@@ -42,7 +43,7 @@ type Count struct {
 
 // Of fills the fields of a report that come from the counts.
 func Of(c nqueens.Counts) Count {
-	rep := Count{N: c.N, Torus: c.Torus, Method: string(c.Method), Workers: c.Workers, Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: c.Tasks,
+	rep := Count{N: c.N, Torus: c.Torus, Method: string(c.Method), Workers: c.Workers, Devices: c.Devices, Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: c.Tasks,
 		Resumed: c.Resumed, Seconds: c.Elapsed.Seconds()}
 	if c.Piece != "" && c.Piece != nqueens.Queen {
 		rep.Piece = string(c.Piece)

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/dustin/go-humanize"
+	"github.com/spf13/cobra"
+
+	"github.com/nqueens/nqueens/internal/opencl"
+	"github.com/nqueens/nqueens/internal/report"
+)
+
+func devicesCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "devices",
+		Short: "List the OpenCL devices a count can run on",
+		Long: `devices lists the OpenCL platforms' devices in the order --device
+opencl:N names them: name, vendor, type, compute units, clock, memory,
+OpenCL and driver versions. --device opencl takes the first GPU, else
+device 0. The OpenCL runtime (libOpenCL.so.1, the ICD loader) is loaded
+now; OPENCL_LIBRARY names another file. Exit 1 when there is no runtime.`,
+		Example: "  nqueens devices\n  nqueens devices --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			infos, err := opencl.List()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if infos == nil {
+					infos = []opencl.Info{}
+				}
+				return report.WriteJSON(cmd.OutOrStdout(), infos)
+			}
+			return writeDevices(cmd.OutOrStdout(), infos)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	return cmd
+}
+
+// writeDevices writes one line a device.
+func writeDevices(w io.Writer, infos []opencl.Info) error {
+	if len(infos) == 0 {
+		_, err := fmt.Fprintln(w, "no OpenCL device (the runtime has no platform with a device)")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "device\tname\tvendor\ttype\tunits\tclock\tmemory\topencl\tdriver\tplatform")
+	for _, d := range infos {
+		fmt.Fprintf(tw, "opencl:%d\t%s\t%s\t%s\t%d\t%d MHz\t%s\t%s\t%s\t%s\n", d.Index, d.Name, d.Vendor, d.Type, d.ComputeUnits, d.ClockMHz,
+			humanize.IBytes(d.Memory), d.DeviceVersion, d.Driver, d.Platform)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("writing the devices: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package nqueens
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/opencl"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// WithDevice says where a count runs: "cpu" (the default: the CPU workers),
+// "opencl" (the first OpenCL device, a GPU if there is one), "opencl:N"
+// (device N as 'nqueens devices' lists them), "opencl:all" (every OpenCL
+// device) or "all" (every OpenCL device beside the CPU workers, each
+// taking tasks from one queue as it finishes, so a fast device takes
+// more). Devices count the sym and mirror methods of queens without
+// placed ones, n ≤ 32 ([Auto] is sym there); asking a device for another
+// count is an [*OptionError]. The plan, journals, shards and results are
+// the same wherever a task is counted: a journal begun on a device resumes
+// on the CPU with the same method, and the reverse. The OpenCL runtime is
+// loaded when a device is first asked for; where none can be, the count
+// fails naming what was looked for.
+func WithDevice(spec string) Option {
+	return func(c *config) { c.device, c.given = spec, c.given|optDevice }
+}
+
+// deviceSpecs are the values WithDevice takes, for messages.
+const deviceSpecs = "cpu, opencl, opencl:N, opencl:all or all"
+
+// checkDevice checks c's device spec and resolves Auto for a device.
+func (c *config) checkDevice() error {
+	switch {
+	case c.device == "" || c.device == "cpu":
+		c.device = ""
+		return nil
+	case c.device == "all" || c.device == "opencl" || strings.HasPrefix(c.device, "opencl:"):
+	default:
+		return optionError("WithDevice", "", func(o func(string, string) string) string {
+			return fmt.Sprintf("%s is not a device (accepted: %s)", o("WithDevice", c.device), deviceSpecs)
+		})
+	}
+	if (c.method == Auto || c.method == "") && c.queens() && len(c.placed) == 0 {
+		c.method = Sym // the device kernels' method with every count
+	}
+	return nil
+}
+
+// devicePlan refuses, before counting, a plan the device kernels cannot
+// count.
+func (c *config) devicePlan(plan *partition.Plan) error {
+	if c.device == "" {
+		return nil
+	}
+	if err := engine.CheckDevicePlan(plan); err != nil {
+		reason := strings.TrimPrefix(err.Error(), engine.ErrDevice.Error()+": ")
+		return optionError("WithDevice", "", func(o func(string, string) string) string {
+			return fmt.Sprintf("%s cannot count this board: %s", o("WithDevice", c.device), reason)
+		})
+	}
+	return nil
+}
+
+// openDevices opens the devices c names; close releases them. The CPU
+// workers run beside them only for "all".
+func (c *config) openDevices() (devs []engine.Device, workers int, names []string, close func(), err error) {
+	close = func() {}
+	if c.device == "" {
+		return nil, c.workers, nil, close, nil
+	}
+	spec, workers := c.device, -1
+	if spec == "all" {
+		spec, workers = "opencl:all", c.workers
+	}
+	infos, err := opencl.Select(spec)
+	if err != nil {
+		return nil, 0, nil, close, fmt.Errorf("device %s: %w", c.device, err)
+	}
+	var opened []*opencl.Device
+	close = func() {
+		for _, d := range opened {
+			d.Close()
+		}
+	}
+	for _, info := range infos {
+		d, err := opencl.Open(info)
+		if err != nil {
+			close()
+			return nil, 0, nil, func() {}, fmt.Errorf("device %s: %s: %w", c.device, info.Name, err)
+		}
+		opened = append(opened, d)
+		devs = append(devs, d)
+		names = append(names, d.Name())
+	}
+	return devs, workers, names, close, nil
+}

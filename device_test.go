@@ -1,0 +1,96 @@
+package nqueens
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/opencl"
+)
+
+// needDevice skips a test where no OpenCL device exists, with a note, or
+// fails it where NQUEENS_REQUIRE_OPENCL is set (CI, which installs pocl).
+func needDevice(t *testing.T) {
+	t.Helper()
+	infos, err := opencl.List()
+	if len(infos) > 0 {
+		return
+	}
+	if os.Getenv("NQUEENS_REQUIRE_OPENCL") != "" {
+		t.Fatalf("NQUEENS_REQUIRE_OPENCL is set but there is no OpenCL device (%v)", err)
+	}
+	t.Skipf("no OpenCL device here (%v): install pocl-opencl-icd to run this test", err)
+}
+
+// stopAfter is a progress callback that cancels the count once k tasks
+// are done, leaving a journal that holds part of the count.
+func stopAfter(k int, cancel context.CancelFunc) Option {
+	return WithProgress(func(p Progress) {
+		if p.TasksDone >= k {
+			cancel()
+		}
+	})
+}
+
+// TestDeviceJournal begins a count on the device and resumes it on the
+// CPU, and the reverse: the journal does not tell where a task was counted,
+// and the totals are exact. It also counts shards on each and merges them.
+func TestDeviceJournal(t *testing.T) {
+	needDevice(t)
+	for _, m := range []Method{Sym, Mirror} {
+		for _, first := range []string{"opencl", "cpu"} {
+			second := map[string]string{"opencl": "cpu", "cpu": "opencl"}[first]
+			var j memJournal
+			ctx, cancel := context.WithCancel(context.Background())
+			_, err := Count(ctx, 14, WithMethod(m), WithWorkers(1), WithDevice(first), withJournal(&j, "j"), WithGrace(0), stopAfter(40, cancel))
+			cancel()
+			var stopped *StoppedError
+			require.True(t, errors.As(err, &stopped), "%s %s: %v", m, first, err)
+			require.Greater(t, stopped.Done, 0)
+			c, err := Count(context.Background(), 14, WithMethod(m), WithDevice(second), withJournal(&j, "j"))
+			require.NoError(t, err, "%s resumed on %s", m, second)
+			assert.Positive(t, c.Resumed, "%s resumed on %s", m, second)
+			assert.Equal(t, second == "opencl", len(c.Devices) > 0)
+			want(t, 14, c)
+		}
+	}
+	var files []File
+	for i, dev := range []string{"opencl", "cpu", "all"} {
+		var out bytes.Buffer
+		c, err := Count(context.Background(), 15, WithMethod(Sym), WithDevice(dev), WithShard(i, 3, &out))
+		require.NoError(t, err)
+		assert.True(t, c.Partial())
+		files = append(files, File{Name: dev, R: &out})
+	}
+	c, err := Merge(context.Background(), files...)
+	require.NoError(t, err)
+	want(t, 15, c)
+}
+
+// TestDeviceOptions checks what a device refuses, and that Auto is sym
+// there.
+func TestDeviceOptions(t *testing.T) {
+	ctx := context.Background()
+	var oe *OptionError
+	_, err := Count(ctx, 8, WithDevice("gpu"))
+	require.ErrorAs(t, err, &oe)
+	assert.Equal(t, "WithDevice(gpu) is not a device (accepted: cpu, opencl, opencl:N, opencl:all or all)", err.Error())
+	_, err = Estimate(ctx, 8, WithDevice("opencl"))
+	assert.ErrorAs(t, err, &oe, "Estimate does not take a device")
+	needDevice(t)
+	for _, opts := range [][]Option{{WithMethod(Join)}, {WithPiece(King)}, {WithPlaced(Square{0, 1})}} {
+		_, err := Count(ctx, 12, append(opts, WithDevice("opencl"))...)
+		require.ErrorAs(t, err, &oe)
+		assert.ErrorIs(t, err, ErrInvalid)
+		assert.Contains(t, err.Error(), "WithDevice(opencl) cannot count this board")
+	}
+	c, err := Count(ctx, 12, WithDevice("opencl"))
+	require.NoError(t, err)
+	assert.Equal(t, Sym, c.Method)
+	want(t, 12, c)
+}
