@@ -24,6 +24,7 @@ type benchFlags struct {
 	csvFile  string
 	plot     string
 	workers  int
+	device   string
 	progress progressFlags
 }
 
@@ -41,6 +42,10 @@ timed as count runs it (planning included). Nodes are queens placed for
 sym and mirror and pairs of quarter placements tried for join (the node
 unit column says which): compare nodes/s within a method, solutions/s
 across methods.
+
+--device opencl (or opencl:N, all) times the workload's sym and mirror
+counts on that device instead, one row a count, the device named (the
+join counts on the CPU only).
 
 Workloads: default (join at n = 16 and 17, sym and mirror at n = 15 and 16,
 5 repeats; about two minutes on 2 cores) and --quick (n = 13 and 14, each
@@ -87,6 +92,7 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 	fs.StringVarP(&f.format, "format", "f", "text", "output format: "+strings.Join(benchmark.Formats, ", "))
 	fs.StringVar(&f.csvFile, "csv", "", "also append the rows to this CSV file (with a header if it is new)")
 	fs.StringVar(&f.plot, "plot", "", "draw speedup against workers to this .svg or .png file")
+	deviceFlag(fs, &f.device)
 	fs.IntVarP(&f.workers, "workers", "j", 0, "largest worker count to try (default: the logical cores cpuid detects)")
 	f.progress.register(fs)
 	return cmd
@@ -100,7 +106,13 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	prog := f.progress.start(stderr, func(p nqueens.Progress) string {
 		return fmt.Sprintf("bench %s: n = %d %s", wl.Name, p.N, p.Method)
 	})
-	rows, err := benchmark.Run(ctx, wl, cmp.Or(f.workers, engine.DefaultWorkers()), prog.Update)
+	var rows []benchmark.Row
+	var err error
+	if f.device != "" && f.device != "cpu" {
+		rows, err = benchmark.RunDevice(ctx, wl, f.device, prog.Update)
+	} else {
+		rows, err = benchmark.Run(ctx, wl, cmp.Or(f.workers, engine.DefaultWorkers()), prog.Update)
+	}
 	prog.Stop()
 	var stopped *nqueens.StoppedError
 	if errors.As(err, &stopped) {

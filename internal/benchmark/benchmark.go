@@ -56,6 +56,7 @@ type Row struct {
 	N          int       `json:"n"`
 	Method     string    `json:"method"`
 	Workers    int       `json:"workers"`
+	Device     string    `json:"device,omitempty"` // the device that counted (bench --device), "" on the CPU
 	Runs       []float64 `json:"runs_seconds"`
 	Median     float64   `json:"median_seconds"`
 	Nodes      string    `json:"nodes"`
@@ -112,6 +113,48 @@ func Run(ctx context.Context, wl Workload, maxWorkers int, progress func(nqueens
 			}
 			rows = append(rows, row)
 		}
+	}
+	return rows, nil
+}
+
+// RunDevice times the workload's sym and mirror cases (the methods a
+// device counts; the join stays on the CPU) on the device that spec names
+// (nqueens.WithDevice), one row a case with the device's name, and checks
+// every total.
+func RunDevice(ctx context.Context, wl Workload, spec string, progress func(nqueens.Progress)) ([]Row, error) {
+	count := func(bc Case, progress func(nqueens.Progress)) (nqueens.Counts, error) {
+		opts := []nqueens.Option{nqueens.WithMethod(bc.Method), nqueens.WithDevice(spec)}
+		if progress != nil {
+			opts = append(opts, nqueens.WithProgress(progress))
+		}
+		return nqueens.Count(ctx, bc.N, opts...)
+	}
+	if _, err := count(wl.Warmup, nil); err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for _, bc := range wl.Cases {
+		if bc.Method == nqueens.Join {
+			continue
+		}
+		row := Row{N: bc.N, Method: string(bc.Method), NodeUnit: NodeUnit(bc.Method), Speedup: 1}
+		var c nqueens.Counts
+		for range wl.Repeats {
+			var err error
+			if c, err = count(bc, progress); err != nil {
+				return nil, err
+			}
+			row.Runs = append(row.Runs, c.Elapsed.Seconds())
+		}
+		if want := fmt.Sprint(known.Total[bc.N]); c.Total.String() != want {
+			return nil, fmt.Errorf("bench: %s on %s counted %s for n = %d, want %s", bc.Method, spec, c.Total, bc.N, want)
+		}
+		row.Device = strings.Join(c.Devices, ", ")
+		row.Median = Median(row.Runs)
+		row.Nodes, row.Total = c.Nodes.String(), c.Total.String()
+		row.NodesPerS = c.Nodes.Float64() / row.Median
+		row.SolsPerS = c.Total.Float64() / row.Median
+		rows = append(rows, row)
 	}
 	return rows, nil
 }
@@ -198,8 +241,12 @@ func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []
 				if r.NodeUnit == "pairs" {
 					unit = "pairs/s" // a unit of its own: benchstat never compares it with queens
 				}
-				fmt.Fprintf(out, "BenchmarkCount/method=%s/n=%d/workers=%d-%d\t1\t%.0f ns/op\t%.0f %s\t%.0f solutions/s\n",
-					r.Method, r.N, r.Workers, m.GOMAXPROCS, s*1e9, nodes/s, unit, total/s)
+				where := fmt.Sprintf("workers=%d", r.Workers)
+				if r.Device != "" {
+					where = "device=" + deviceKey(r.Device)
+				}
+				fmt.Fprintf(out, "BenchmarkCount/method=%s/n=%d/%s-%d\t1\t%.0f ns/op\t%.0f %s\t%.0f solutions/s\n",
+					r.Method, r.N, where, m.GOMAXPROCS, s*1e9, nodes/s, unit, total/s)
 			}
 		}
 		return nil
@@ -210,6 +257,19 @@ func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []
 	fmt.Fprintf(out, "caches:   %s\n", strings.Join(m.Caches, ", "))
 	fmt.Fprintf(out, "features: %s, %s\n", strings.Join(m.Features, ", "), m.X86Level)
 	fmt.Fprintf(out, "go:       %s %s/%s, GOMAXPROCS %d\n\n", m.Go, m.GOOS, m.GOARCH, m.GOMAXPROCS)
+	if len(rows) > 0 && rows[0].Device != "" {
+		fmt.Fprintf(out, "device:   %s\n\n", rows[0].Device)
+		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "n\tmethod\tmedian s\tnodes/s\tnode\tsolutions/s\t")
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%d\t%s\t%.4f\t%.4g\t%s\t%.4g\t\n", r.N, r.Method, r.Median, r.NodesPerS, r.NodeUnit, r.SolsPerS)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintln(out, "\nnodes: queens placed, as on the CPU (the device runs the CPU's kernels); the join is not counted on devices")
+		return err
+	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "n\tmethod\tworkers\tmedian s\tnodes/s\tnode\tsolutions/s\tspeedup\tefficiency\t")
 	for _, r := range rows {
@@ -220,4 +280,16 @@ func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []
 	}
 	_, err := fmt.Fprintln(out, "\nnodes: queens placed (sym, mirror) or pairs of quarter placements tried (join); compare solutions/s across methods")
 	return err
+}
+
+// deviceKey is a device's name as one benchstat key: letters, digits and
+// '_' only.
+func deviceKey(name string) string {
+	name, _, _ = strings.Cut(name, " (")
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, name)
 }
