@@ -52,7 +52,7 @@ const (
 // (ModeWalk, ModeBanned, ModeClassify), bit 2 set for a flipped Classify
 // task, and above bit 8 the index of its bans in Bans (64 words each: row
 // r's banned squares). Path holds, a byte per row, the columns of the
-// queens of rows 0..Row[k]-1 (4 words a start: rows below 32). Out
+// queens of rows 0..Row[k]-1 (one word a start: starts lie above row 8). Out
 // receives 5 words a start: completions (the total, for a Classify start
 // the classified total), unique, point-symmetric, rot90-symmetric and
 // nodes.
@@ -100,15 +100,13 @@ func CheckDevicePlan(plan *partition.Plan) error {
 }
 
 // cutRow is the row at which tasks of the n×n board are cut into starts:
-// deep enough for many starts a task, shallow enough that a start is
-// worth a work-item, and leaving at least deviceRows rows.
+// deep enough for millions of starts (n = 20 by sym: about 30 million at
+// row 7), shallow enough that a start is worth a work-item and its path
+// fits a word (rows below 8), and leaving at least deviceRows rows.
 func cutRow(n int) int {
 	r := 7
-	switch {
-	case n >= 24:
-		r = 9
-	case n >= 20:
-		r = 8
+	if n <= 17 {
+		r = 6
 	}
 	return min(r, n-deviceRows)
 }
@@ -119,9 +117,11 @@ func (b *Batch) add(plan *partition.Plan, i int) (Result, bool) {
 	t := &plan.Tasks[i]
 	n := plan.N
 	s := emptyStart(n)
-	var path [4]uint64
+	var path uint64
 	for r, c := range t.Prefix {
-		path[r>>3] |= uint64(c) << (8 * (r & 7))
+		if r < 8 {
+			path |= uint64(c) << (8 * r)
+		}
 		s = s.place(1 << c)
 	}
 	cut := cutRow(n)
@@ -214,7 +214,7 @@ func (b *Batch) walkLevel(s start, posib uint64, cut int, k int32) {
 		}
 		child := start{Row: s.Row + 1, Cols: nc, LD: ndl, RD: ndr}
 		if child.Row >= cut {
-			b.push(child, next, [4]uint64{}, k, ModeWalk)
+			b.push(child, next, 0, k, ModeWalk)
 			continue
 		}
 		b.walkLevel(child, next, cut, k)
@@ -224,7 +224,7 @@ func (b *Batch) walkLevel(s start, posib uint64, cut int, k int32) {
 // expandBanned is walkBanned's entry and nextGo's loop down to row cut;
 // path holds the columns of the rows above s. No board completes above
 // the cut: it leaves deviceRows rows.
-func (b *Batch) expandBanned(ban *partition.Bans, s start, path [4]uint64, cut int, k int32, mode uint32) {
+func (b *Batch) expandBanned(ban *partition.Bans, s start, path uint64, cut int, k int32, mode uint32) {
 	row := s.Row
 	if ^s.Cols == 0 || ^s.Cols&(^s.Cols-1) == 0 {
 		panic("engine: a banned task cut with fewer than two rows left") // cut leaves deviceRows rows
@@ -238,7 +238,7 @@ func (b *Batch) expandBanned(ban *partition.Bans, s start, path [4]uint64, cut i
 }
 
 // bannedLevel runs nextGo's loop over the level of s.
-func (b *Batch) bannedLevel(ban *partition.Bans, s start, posib uint64, path [4]uint64, cut int, k int32, mode uint32) {
+func (b *Batch) bannedLevel(ban *partition.Bans, s start, posib uint64, path uint64, cut int, k int32, mode uint32) {
 	row := s.Row
 	c, dls, drs := s.Cols, s.LD<<1, s.RD>>1
 	for posib != full {
@@ -258,7 +258,7 @@ func (b *Batch) bannedLevel(ban *partition.Bans, s start, posib uint64, path [4]
 			continue
 		}
 		p := path
-		p[row>>3] |= uint64(bits.TrailingZeros64(bit)) << (8 * (row & 7))
+		p |= uint64(bits.TrailingZeros64(bit)) << (8 * row)
 		child := start{Row: row + 1, Cols: nc, LD: ndl, RD: ndr}
 		next := nc | ndl | ndr | ban[(row+1)&63] | doomed(^la)
 		if child.Row >= cut {
@@ -270,14 +270,14 @@ func (b *Batch) bannedLevel(ban *partition.Bans, s start, posib uint64, path [4]
 }
 
 // push appends a start for the device.
-func (b *Batch) push(s start, posib uint64, path [4]uint64, k int32, mode uint32) {
+func (b *Batch) push(s start, posib uint64, path uint64, k int32, mode uint32) {
 	b.Cols = append(b.Cols, s.Cols)
 	b.LD = append(b.LD, s.LD)
 	b.RD = append(b.RD, s.RD)
 	b.Posib = append(b.Posib, posib)
 	b.Row = append(b.Row, uint32(s.Row))
 	b.Mode = append(b.Mode, mode)
-	b.Path = append(b.Path, path[:]...)
+	b.Path = append(b.Path, path)
 	b.task = append(b.task, k)
 }
 
@@ -333,7 +333,7 @@ func SearchHost(b *Batch) {
 		ban := (mode >> 8) * 64
 		copy(bs.ban[:], b.Bans[ban:ban+64])
 		for r := 0; r < s.Row; r++ {
-			bs.board[r&63] = 1 << ((b.Path[4*j+r>>3] >> (8 * (r & 7))) & 0xff)
+			bs.board[r&63] = 1 << ((b.Path[j] >> (8 * r)) & 0xff)
 		}
 		if mode&3 == ModeBanned {
 			bs.weight = 1
@@ -350,8 +350,8 @@ func SearchHost(b *Batch) {
 
 // batchStarts is how many starts a device batch gathers before a launch
 // (more when one task cuts into more): enough work-items to fill a large
-// GPU, about 60 MB of arrays.
-const batchStarts = 1 << 19
+// GPU, about 90 MB of arrays.
+const batchStarts = 1 << 20
 
 // runDevice feeds dev from the run's queue (order, next) until it is
 // empty or ctx is done: it takes tasks until a batch holds batchStarts

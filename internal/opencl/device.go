@@ -268,7 +268,7 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 		{unsafe.Pointer(&b.Posib[0]), uintptr(8 * count)},
 		{unsafe.Pointer(&b.Row[0]), uintptr(4 * count)},
 		{unsafe.Pointer(&b.Mode[0]), uintptr(4 * count)},
-		{unsafe.Pointer(&b.Path[0]), uintptr(32 * count)},
+		{unsafe.Pointer(&b.Path[0]), uintptr(8 * count)},
 	}
 	for k, in := range inputs {
 		if err := d.buffer(k, in.size, clMemReadOnly); err != nil {

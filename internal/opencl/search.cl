@@ -8,7 +8,7 @@
 // A start (engine.Batch): cols, ld, rd, posib, row; mode: bits 0-1 the mode
 // (0 walk, 1 banned count, 2 banned classify), bit 2 flipped, bits 8- the
 // index of its bans (64 words each); path: the columns of rows 0..row-1, a
-// byte each, 4 words a start. out: 5 words a start: completions, unique,
+// byte each, one word a start (starts lie above row 8). out: 5 words a start: completions, unique,
 // point-symmetric, rot90-symmetric, nodes.
 
 #define FULL (~(ulong)0)
@@ -131,12 +131,12 @@ inline void walk(ulong c0, ulong l0, ulong r0, ulong posib, __global ulong *out)
 // counted (classify 0) or classified (classify 1, flip: the board is
 // searched upside down).
 inline void banned(int n, __global const ulong *ban, ulong c0, ulong l0, ulong r0, ulong posib, int row0,
-                   __global const ulong *path, bool classes, bool flip, __global ulong *out) {
+                   ulong path, bool classes, bool flip, __global ulong *out) {
 	ulong cols[STACK], dls_[STACK], drs_[STACK], rest[STACK];
 	int rows[STACK];
 	uchar board[ROWS]; // the queen's column in each row
 	for (int r = 0; r < row0; r++) {
-		board[r] = (uchar)(path[r >> 3] >> (8 * (r & 7)));
+		board[r] = (uchar)(path >> (8 * r));
 	}
 	ulong total = 0, unique = 0, point = 0, rot90 = 0, nodes = 0;
 	int d = 1;
@@ -225,6 +225,6 @@ __kernel void search(const int n, const uint count, __global const ulong *bans,
 		walk(cols[j], ld[j], rd[j], posib[j], o);
 		return;
 	}
-	banned(n, bans + 64 * (size_t)(m >> 8), cols[j], ld[j], rd[j], posib[j], (int)row[j], path + 4 * (size_t)j,
+	banned(n, bans + 64 * (size_t)(m >> 8), cols[j], ld[j], rd[j], posib[j], (int)row[j], path[j],
 	       (m & 3) == 2, (m & 4) != 0, o);
 }
