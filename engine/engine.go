@@ -234,7 +234,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	var qc *quarterCache
 	chunk := defaultJoinChunk
 	limit := cmp.Or(opt.Memory, DefaultMemory())
-	if need := MinMemory(plan, max(1, workers)); limit < need {
+	if need := MinMemory(plan, max(1, workers)) + int64(len(opt.Devices))*DeviceBytes; limit < need {
 		return Counts{}, &MemoryError{N: plan.N, Method: plan.Method, Workers: workers, Tasks: len(plan.Tasks), Shards: max(1, plan.Shards), Limit: limit, Need: need}
 	}
 	if needsMemory(plan) {

@@ -12,10 +12,10 @@ import (
 
 // This file is the memory model of a count, the one place that says what
 // a count takes: the runtime, the plan's tasks and the ledger that holds
-// their results (per task), and for the join the pattern buffers of each
+// their results (per task), for the join the pattern buffers of each
 // worker and the cache of quarter placements, which grow with the board
-// and are sized to the limit. The backtracking kernels use their stacks
-// alone.
+// and are sized to the limit, and for each device its batch of starts
+// (DeviceBytes). The backtracking kernels use their stacks alone.
 
 // MemoryError is returned when a memory limit is below what a count
 // needs: by [Run] for its plan and workers, and by callers that check a
@@ -133,6 +133,11 @@ func MinMemory(plan *partition.Plan, workers int) int64 {
 	}
 	return Need(plan.N, method, len(plan.Tasks), workers)
 }
+
+// DeviceBytes is what a device takes on the host while it counts: its
+// batch of starts (batchStarts of them, about 92 bytes each, with room
+// for a batch to grow past it by one task's starts).
+const DeviceBytes = 2 * batchStarts * 92
 
 // needsMemory reports whether the plan has join tasks.
 func needsMemory(plan *partition.Plan) bool {

@@ -337,6 +337,10 @@ func memoryMessage(me *nqueens.MemoryError, shardable bool) string {
 	if me.Shards > 1 {
 		what = fmt.Sprintf("a shard of %d", me.Shards)
 	}
-	return fmt.Sprintf("--memory %s is too small for n = %d by %s (%s: %s tasks) with %d workers: it needs at least %s (%s)",
-		humanize.IBytes(uint64(me.Limit)), me.N, me.Method, what, humanize.Comma(int64(me.Tasks)), me.Workers, humanize.IBytes(uint64(me.Need)), strings.Join(ways, ", "))
+	on := fmt.Sprintf("%d workers", me.Workers)
+	if me.Workers == 0 {
+		on = "devices alone"
+	}
+	return fmt.Sprintf("--memory %s is too small for n = %d by %s (%s: %s tasks) with %s: it needs at least %s (%s)",
+		humanize.IBytes(uint64(me.Limit)), me.N, me.Method, what, humanize.Comma(int64(me.Tasks)), on, humanize.IBytes(uint64(me.Need)), strings.Join(ways, ", "))
 }
