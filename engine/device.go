@@ -111,6 +111,10 @@ func cutRow(n int) int {
 	return min(r, n-deviceRows)
 }
 
+// DeviceLevels is how many rows a start of the n×n board can leave below
+// it, the depth of a device kernel's stack: starts lie at the cut row.
+func DeviceLevels(n int) int { return max(0, n-cutRow(n)) }
+
 // add cuts task i of the plan into starts appended to b, or counts it on
 // the host when it is too small to cut, returning that result and false.
 func (b *Batch) add(plan *partition.Plan, i int) (Result, bool) {

@@ -134,13 +134,18 @@ func Select(spec string) ([]Info, error) {
 // Device is an opened OpenCL device with the search kernel built for it:
 // an [engine.Device]. Close releases it.
 type Device struct {
-	info    Info
-	ctx     clContext
-	queue   clQueue
+	info  Info
+	ctx   clContext
+	queue clQueue
+	built map[int]built // the kernels by board size (0: any board)
+	bufs  [9]clMem      // bans, cols, ld, rd, posib, row, mode, path, out
+	sizes [9]uintptr    // their sizes in bytes
+}
+
+// built is a program built for one board size, and its kernel.
+type built struct {
 	program clProgram
 	kernel  clKernel
-	bufs    [9]clMem   // bans, cols, ld, rd, posib, row, mode, path, out
-	sizes   [9]uintptr // their sizes in bytes
 }
 
 // Open creates a context and queue on the device and builds the kernels
@@ -161,27 +166,52 @@ func Open(info Info) (*Device, error) {
 		d.Close()
 		return nil, err
 	}
-	src := cString(source)
-	length := uintptr(len(source))
-	d.program = cl.createProgram(d.ctx, 1, &src, &length, &code)
-	runtime.KeepAlive(src)
-	if err := check("clCreateProgramWithSource", code); err != nil {
-		d.Close()
-		return nil, err
-	}
-	if code := cl.buildProgram(d.program, 1, &id, cString("-cl-std=CL1.2"), 0, 0); code != clSuccess {
-		log := infoString(func(param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32 {
-			return cl.getProgramBuildInfo(d.program, id, param, size, value, sizeRet)
-		}, clProgramBuildLog)
-		d.Close()
-		return nil, fmt.Errorf("%w: %s", check("clBuildProgram", code), firstLines(log, 10))
-	}
-	d.kernel = cl.createKernel(d.program, cString("search"), &code)
-	if err := check("clCreateKernel", code); err != nil {
+	// The program for any board, so that a device that cannot build it
+	// fails here; each board size gets its own on first use.
+	if _, err := d.kernel(0); err != nil {
 		d.Close()
 		return nil, err
 	}
 	return d, nil
+}
+
+// kernel returns the search kernel built for the n×n board (n = 0: any
+// board up to engine.DeviceMaxN), building it on first use: its stacks
+// sized to the levels a start of that board can have.
+func (d *Device) kernel(n int) (clKernel, error) {
+	if b, ok := d.built[n]; ok {
+		return b.kernel, nil
+	}
+	opts := "-cl-std=CL1.2"
+	if n > 0 {
+		opts += fmt.Sprintf(" -DROWS=%d -DSTACK=%d", n, engine.DeviceLevels(n)+2)
+	}
+	var code int32
+	src := cString(source)
+	length := uintptr(len(source))
+	program := cl.createProgram(d.ctx, 1, &src, &length, &code)
+	runtime.KeepAlive(src)
+	if err := check("clCreateProgramWithSource", code); err != nil {
+		return 0, err
+	}
+	id := d.info.id
+	if code := cl.buildProgram(program, 1, &id, cString(opts), 0, 0); code != clSuccess {
+		log := infoString(func(param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32 {
+			return cl.getProgramBuildInfo(program, id, param, size, value, sizeRet)
+		}, clProgramBuildLog)
+		cl.releaseProgram(program)
+		return 0, fmt.Errorf("%w: %s", check("clBuildProgram", code), firstLines(log, 10))
+	}
+	k := cl.createKernel(program, cString("search"), &code)
+	if err := check("clCreateKernel", code); err != nil {
+		cl.releaseProgram(program)
+		return 0, err
+	}
+	if d.built == nil {
+		d.built = map[int]built{}
+	}
+	d.built[n] = built{program, k}
+	return k, nil
 }
 
 // firstLines is s cut to k lines.
@@ -207,11 +237,9 @@ func (d *Device) Close() error {
 			d.bufs[i] = 0
 		}
 	}
-	if d.kernel != 0 {
-		cl.releaseKernel(d.kernel)
-	}
-	if d.program != 0 {
-		cl.releaseProgram(d.program)
+	for _, b := range d.built {
+		cl.releaseKernel(b.kernel)
+		cl.releaseProgram(b.program)
 	}
 	if d.queue != 0 {
 		cl.releaseQueue(d.queue)
@@ -282,27 +310,31 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 	if err := d.buffer(8, outSize, clMemWriteOnly); err != nil {
 		return err
 	}
-	n, cnt := int32(b.N), uint32(count)
-	if err := check("clSetKernelArg", cl.setKernelArg(d.kernel, 0, 4, unsafe.Pointer(&n))); err != nil {
+	kernel, err := d.kernel(b.N)
+	if err != nil {
 		return err
 	}
-	if err := check("clSetKernelArg", cl.setKernelArg(d.kernel, 1, 4, unsafe.Pointer(&cnt))); err != nil {
+	n, cnt := int32(b.N), uint32(count)
+	if err := check("clSetKernelArg", cl.setKernelArg(kernel, 0, 4, unsafe.Pointer(&n))); err != nil {
+		return err
+	}
+	if err := check("clSetKernelArg", cl.setKernelArg(kernel, 1, 4, unsafe.Pointer(&cnt))); err != nil {
 		return err
 	}
 	for k := range d.bufs {
 		m := d.bufs[k]
-		if err := check("clSetKernelArg", cl.setKernelArg(d.kernel, uint32(2+k), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
+		if err := check("clSetKernelArg", cl.setKernelArg(kernel, uint32(2+k), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
 			return err
 		}
 	}
 	const local = 64
 	global := (uintptr(count) + local - 1) / local * local
-	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, d.kernel, 1, nil, &global, nil, 0, 0, 0)); err != nil {
+	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, kernel, 1, nil, &global, nil, 0, 0, 0)); err != nil {
 		return err
 	}
 	// A blocking read waits for the kernel. A launch is not cut short:
 	// the engine looks at its context between batches.
-	err := check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[8], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
+	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[8], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(bans)
 	return err

@@ -2,8 +2,13 @@
 // end and writes its sums. They are the CPU kernels walkGo (engine/kernel.go)
 // and nextGo with classify (engine/classify.go), line for line: the same
 // pruning, so the same completions and the same nodes. Masks are inverted
-// (a set bit is a taken square), columns n..63 are set in cols, and the
-// diagonals of a level are aligned to its row.
+// (a set bit is a taken square) and the diagonals of a level are aligned to
+// its row. The boards have at most 32 rows, so the masks are 32 bits wide
+// (columns n..31 set in cols), half the work of the CPU's 64-bit words on a
+// GPU's 32-bit lanes and the same search: every bit above n is taken in both.
+// The program is built for one n (ROWS, the board; STACK, the levels a start
+// can have below it), so the stacks take no more private memory than the
+// board needs.
 //
 // A start (engine.Batch): cols, ld, rd, posib, row; mode: bits 0-1 the mode
 // (0 walk, 1 banned count, 2 banned classify), bit 2 flipped, bits 8- the
@@ -11,16 +16,20 @@
 // byte each, one word a start (starts lie above row 8). out: 5 words a start: completions, unique,
 // point-symmetric, rot90-symmetric, nodes.
 
-#define FULL (~(ulong)0)
-#define ROWS 32        // the largest board (engine.DeviceMaxN)
+#define FULL (~(uint)0)
+#ifndef ROWS
+#define ROWS 32        // the board's rows, at most engine.DeviceMaxN
+#endif
+#ifndef STACK
 #define STACK (ROWS + 2)
+#endif
 
 // doomed: the squares of a row whose queen would leave the next row, whose
 // free squares are f (not empty), without a free square.
-inline ulong doomed(ulong f) {
-	ulong upToLow = ((f ^ (f - 1)) << 1) | 1;
-	int len = 64 - (int)clz(f);
-	ulong fromHigh = (ulong)(((long)(FULL << (len - 1))) >> 1);
+inline uint doomed(uint f) {
+	uint upToLow = ((f ^ (f - 1)) << 1) | 1;
+	int len = 32 - (int)clz(f);
+	uint fromHigh = (uint)(((int)(FULL << (len - 1))) >> 1);
 	return upToLow & fromHigh;
 }
 
@@ -77,8 +86,8 @@ inline int classify(int n, const uchar *p) {
 }
 
 // walk is walkGo: the search without bans.
-inline void walk(ulong c0, ulong l0, ulong r0, ulong posib, __global ulong *out) {
-	ulong cols[STACK], dl[STACK], dr[STACK], rest[STACK];
+inline void walk(uint c0, uint l0, uint r0, uint posib, __global ulong *out) {
+	uint cols[STACK], dl[STACK], dr[STACK], rest[STACK];
 	ulong sols = 0, nodes = 0;
 	int d = 1;
 	cols[1] = c0;
@@ -86,23 +95,23 @@ inline void walk(ulong c0, ulong l0, ulong r0, ulong posib, __global ulong *out)
 	dr[1] = r0;
 	rest[1] = FULL;
 	while (d > 0) {
-		ulong c = cols[d], dls = dl[d] << 1, drs = dr[d] >> 1;
+		uint c = cols[d], dls = dl[d] << 1, drs = dr[d] >> 1;
 		while (posib != FULL) {
-			ulong bit = ~posib & (posib + 1);
+			uint bit = ~posib & (posib + 1);
 			posib ^= bit;
 			nodes++;
-			ulong nc = c | bit;
-			ulong ndl = (bit << 1) | dls;
-			ulong ndr = (bit >> 1) | drs;
-			ulong la = nc | (ndl << 1) | (ndr >> 1);
+			uint nc = c | bit;
+			uint ndl = (bit << 1) | dls;
+			uint ndr = (bit >> 1) | drs;
+			uint la = nc | (ndl << 1) | (ndr >> 1);
 			if (la == FULL) {
 				continue;
 			}
-			ulong next = nc | ndl | ndr | doomed(~la);
-			ulong free = ~nc;
-			ulong free2 = free & (free - 1);
+			uint next = nc | ndl | ndr | doomed(~la);
+			uint free = ~nc;
+			uint free2 = free & (free - 1);
 			if ((free2 & (free2 - 1)) == 0) {
-				ulong k = popcount(~next);
+				uint k = popcount(~next);
 				sols += k;
 				nodes += k;
 				continue;
@@ -130,9 +139,13 @@ inline void walk(ulong c0, ulong l0, ulong r0, ulong posib, __global ulong *out)
 // banned is nextGo with its leaves: the search with bans, each completion
 // counted (classify 0) or classified (classify 1, flip: the board is
 // searched upside down).
-inline void banned(int n, __global const ulong *ban, ulong c0, ulong l0, ulong r0, ulong posib, int row0,
+inline void banned(int n, __global const ulong *bans, uint c0, uint l0, uint r0, uint posib, int row0,
                    ulong path, bool classes, bool flip, __global ulong *out) {
-	ulong cols[STACK], dls_[STACK], drs_[STACK], rest[STACK];
+	uint ban[ROWS + 2]; // the row's banned squares; none below the board
+	for (int r = 0; r < ROWS + 2; r++) {
+		ban[r] = r < n ? (uint)bans[r] : 0;
+	}
+	uint cols[STACK], dls_[STACK], drs_[STACK], rest[STACK];
 	int rows[STACK];
 	uchar board[ROWS]; // the queen's column in each row
 	for (int r = 0; r < row0; r++) {
@@ -146,25 +159,25 @@ inline void banned(int n, __global const ulong *ban, ulong c0, ulong l0, ulong r
 	rows[1] = row0;
 	rest[1] = FULL;
 	while (d > 0) {
-		ulong c = cols[d], dls = dls_[d], drs = drs_[d];
+		uint c = cols[d], dls = dls_[d], drs = drs_[d];
 		int row = rows[d];
 		while (posib != FULL) {
-			ulong bit = ~posib & (posib + 1);
+			uint bit = ~posib & (posib + 1);
 			posib ^= bit;
 			nodes++;
-			ulong nc = c | bit;
-			ulong ndl = (bit << 1) | dls;
-			ulong ndr = (bit >> 1) | drs;
-			ulong free = ~nc;
-			ulong free2 = free & (free - 1);
+			uint nc = c | bit;
+			uint ndl = (bit << 1) | dls;
+			uint ndr = (bit >> 1) | drs;
+			uint free = ~nc;
+			uint free2 = free & (free - 1);
 			if (free2 == 0) {
 				// A completion: this row's queen and the last row's.
 				if (!classes) {
 					total++;
 					continue;
 				}
-				board[row] = (uchar)(63 - clz(bit));
-				board[row + 1] = (uchar)(63 - clz(free));
+				board[row] = (uchar)(31 - clz(bit));
+				board[row + 1] = (uchar)(31 - clz(free));
 				uchar up[ROWS];
 				const uchar *p = board;
 				if (flip) {
@@ -181,11 +194,11 @@ inline void banned(int n, __global const ulong *ban, ulong c0, ulong l0, ulong r
 				}
 				continue;
 			}
-			ulong la = nc | (ndl << 1) | (ndr >> 1) | ban[(row + 2) & 63];
-			if (la == FULL || ((free2 & (free2 - 1)) != 0 && (nc | (ndl << 2) | (ndr >> 2) | ban[(row + 3) & 63]) == FULL)) {
+			uint la = nc | (ndl << 1) | (ndr >> 1) | ban[row + 2];
+			if (la == FULL || ((free2 & (free2 - 1)) != 0 && (nc | (ndl << 2) | (ndr >> 2) | ban[row + 3]) == FULL)) {
 				continue;
 			}
-			board[row] = (uchar)(63 - clz(bit));
+			board[row] = (uchar)(31 - clz(bit));
 			rest[d + 1] = posib;
 			d += posib != FULL;
 			row++;
@@ -196,7 +209,7 @@ inline void banned(int n, __global const ulong *ban, ulong c0, ulong l0, ulong r
 			dls_[d] = dls;
 			drs_[d] = drs;
 			rows[d] = row;
-			posib = nc | ndl | ndr | ban[row & 63] | doomed(~la);
+			posib = nc | ndl | ndr | ban[row] | doomed(~la);
 		}
 		posib = rest[d];
 		d--;
@@ -222,9 +235,9 @@ __kernel void search(const int n, const uint count, __global const ulong *bans,
 		o[1] = 0;
 		o[2] = 0;
 		o[3] = 0;
-		walk(cols[j], ld[j], rd[j], posib[j], o);
+		walk((uint)cols[j], (uint)ld[j], (uint)rd[j], (uint)posib[j], o);
 		return;
 	}
-	banned(n, bans + 64 * (size_t)(m >> 8), cols[j], ld[j], rd[j], posib[j], (int)row[j], path[j],
+	banned(n, bans + 64 * (size_t)(m >> 8), (uint)cols[j], (uint)ld[j], (uint)rd[j], (uint)posib[j], (int)row[j], path[j],
 	       (m & 3) == 2, (m & 4) != 0, o);
 }
