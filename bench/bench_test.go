@@ -233,29 +233,35 @@ func watchHeap() func() uint64 {
 
 // BenchmarkPieces counts the other pieces' boards and the torus on one
 // worker (plan and run, as `nqueens count --piece` does): one board each,
-// reporting nodes/s (pieces placed; none for the rooks' closed form) and
-// solutions/s.
+// reporting nodes/s (pieces placed; none for the closed forms of kings and
+// rooks) and solutions/s; king-search times the kings' search kernel (the
+// one placed kings use) on the whole board.
 func BenchmarkPieces(b *testing.B) {
 	for _, tc := range []struct {
-		piece partition.Piece
-		torus bool
-		n     int
-		want  uint64
+		piece  partition.Piece
+		torus  bool
+		n      int
+		want   uint64
+		search bool // without a closed form
 	}{
-		{partition.Superqueen, false, 15, known.Pieces["superqueen"].Total[15]},
-		{partition.King, false, 11, known.Pieces["king"].Total[11]},
-		{partition.Knight, false, 10, 0}, // no published count: internal/reference checks it
-		{partition.Queen, true, 13, known.Pieces["queen torus"].Total[13]},
-		{partition.Rook, false, 20, 2432902008176640000}, // 20!, in closed form
+		{partition.Superqueen, false, 15, known.Pieces["superqueen"].Total[15], false},
+		{partition.King, false, 14, known.Pieces["king"].Total[14], false}, // in closed form
+		{partition.King, false, 11, known.Pieces["king"].Total[11], true},
+		{partition.Knight, false, 10, 0, false}, // no published count: internal/reference checks it
+		{partition.Queen, true, 13, known.Pieces["queen torus"].Total[13], false},
+		{partition.Rook, false, 20, 2432902008176640000, false}, // 20!, in closed form
 	} {
 		name := string(tc.piece)
 		if tc.torus {
 			name += "-torus"
 		}
+		if tc.search {
+			name += "-search"
+		}
 		b.Run(fmt.Sprintf("piece=%s/n=%d/workers=1", name, tc.n), func(b *testing.B) {
 			var c engine.Counts
 			for b.Loop() {
-				p, err := partition.Make(partition.Job{N: tc.n, Piece: tc.piece, Torus: tc.torus})
+				p, err := partition.Make(partition.Job{N: tc.n, Piece: tc.piece, Torus: tc.torus, Every: tc.search})
 				if err != nil {
 					b.Fatal(err)
 				}

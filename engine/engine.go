@@ -174,6 +174,8 @@ func checkTask(n int, t *partition.Task) error {
 		bad = bad || n > joinMaxN || n%2 == 1 && (t.Middle < 0 || int(t.Middle) >= n)
 	case partition.PointSymmetric, partition.Rot90Symmetric:
 		bad = bad || len(t.Prefix) > 1
+	case partition.Formula:
+		bad = bad || len(t.Prefix) > 0 || n > partition.MaxKingN
 	default:
 		return fmt.Errorf("%w: task %q has an unknown kind %d", ErrPlan, t.ID, t.Kind)
 	}
@@ -393,6 +395,8 @@ func runTask(plan *partition.Plan, t *partition.Task, js *joinScratch) Result {
 	case partition.Rot90Symmetric:
 		sols, nodes := countRot90Sym(n, firstColumn(t))
 		r.Rot90Sym, r.Nodes = sols*t.Weight, nodes
+	case partition.Formula:
+		r.TotalHi, r.Total = kings(n)
 	case partition.CountPieces:
 		if rules.Rook() {
 			// Rooks: every arrangement of the free rows' pieces in the

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/big"
 	"math/bits"
 
 	"github.com/nqueens/nqueens/partition"
@@ -79,4 +80,27 @@ func factorialTimes(k int, w uint64) (hi, lo uint64) {
 		lo = l
 	}
 	return hi, lo
+}
+
+// kings returns A002464(n), the kings' total (Hertzsprung's problem: n
+// kings one per row and column, none on neighbouring squares), by its
+// recurrence a(n) = (n+1)a(n-1) − (n−2)a(n−2) − (n−5)a(n−3) + (n−3)a(n−4),
+// a(0..3) = 1, 1, 0, 0, as a 128-bit number (high, low word); the planner
+// keeps n within partition.MaxKingN.
+func kings(n int) (hi, lo uint64) {
+	a := [4]*big.Int{big.NewInt(1), big.NewInt(1), big.NewInt(0), big.NewInt(0)} // a(k-4..k-1) once k ≥ 4
+	if n < 4 {
+		return 0, a[n].Uint64()
+	}
+	t, u := new(big.Int), new(big.Int)
+	for k := 4; k <= n; k++ {
+		next := new(big.Int).Mul(big.NewInt(int64(k+1)), a[3])
+		next.Sub(next, t.Mul(big.NewInt(int64(k-2)), a[2]))
+		next.Sub(next, t.Mul(big.NewInt(int64(k-5)), a[1]))
+		next.Add(next, u.Mul(big.NewInt(int64(k-3)), a[0]))
+		a = [4]*big.Int{a[1], a[2], a[3], next}
+	}
+	v := a[3]
+	lo = new(big.Int).And(v, new(big.Int).SetUint64(^uint64(0))).Uint64()
+	return new(big.Int).Rsh(v, 64).Uint64(), lo
 }

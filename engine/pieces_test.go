@@ -54,11 +54,11 @@ func TestPiecesAgainstReference(t *testing.T) {
 }
 
 // TestPiecesKnown checks the published totals, as far as the tests can
-// afford (kings, the least constrained, to n = 12).
+// afford (kings, in closed form, to the published list's n = 14).
 func TestPiecesKnown(t *testing.T) {
-	limit := map[string]int{"superqueen": 16, "king": 12, "queen torus": 15}
+	limit := map[string]int{"superqueen": 16, "king": 14, "queen torus": 15}
 	if testing.Short() {
-		limit = map[string]int{"superqueen": 12, "king": 10, "queen torus": 13}
+		limit = map[string]int{"superqueen": 12, "king": 14, "queen torus": 13}
 	}
 	for _, b := range boards {
 		k, ok := known.Pieces[b.name]
@@ -110,5 +110,63 @@ func TestKnights(t *testing.T) {
 	}
 	for n := 0; n <= limit; n++ {
 		assert.Equal(t, reference.CountShortRange(n, "knight"), countPieces(t, n, partition.Knight, false), "n=%d", n)
+	}
+}
+
+// TestKings checks the kings' closed form (A002464's recurrence) against
+// an independent formula, n! + Σ_{k=1}^{n-1} (−1)^k (n−k)! Σ_{r=1}^{k} 2^r
+// C(n−k, r) C(k−1, r−1), for every n it counts, against a value of the
+// published sequence beyond the tests' search (a(23)), and against the
+// pieces' search kernel without the closed form (a plan that lists, one
+// task per two-row prefix) to n = 13 (11 with -short); and that n =
+// MaxKingN is the largest whose count fits in 128 bits.
+func TestKings(t *testing.T) {
+	fact := func(k int) *big.Int { return new(big.Int).MulRange(1, int64(max(k, 1))) }
+	formula := func(n int) *big.Int {
+		if n == 0 {
+			return big.NewInt(1)
+		}
+		s := fact(n)
+		for k := 1; k < n; k++ {
+			inner := new(big.Int)
+			for r := 1; r <= k; r++ {
+				term := new(big.Int).Lsh(big.NewInt(1), uint(r))
+				term.Mul(term, new(big.Int).Binomial(int64(n-k), int64(r)))
+				term.Mul(term, new(big.Int).Binomial(int64(k-1), int64(r-1)))
+				inner.Add(inner, term)
+			}
+			inner.Mul(inner, fact(n-k))
+			if k%2 == 1 {
+				s.Sub(s, inner)
+			} else {
+				s.Add(s, inner)
+			}
+		}
+		return s
+	}
+	for n := 0; n <= partition.MaxKingN; n++ {
+		p, err := partition.Make(partition.Job{N: n, Piece: partition.King})
+		require.NoError(t, err)
+		require.Len(t, p.Tasks, 1, "n=%d: one closed-form task", n)
+		c, err := engine.Run(context.Background(), p, engine.Options{Workers: 1})
+		require.NoError(t, err)
+		assert.Equal(t, formula(n).String(), c.Total.String(), "A002464(%d)", n)
+	}
+	assert.Equal(t, -1, formula(partition.MaxKingN).Cmp(new(big.Int).Lsh(big.NewInt(1), 128)), "A002464(MaxKingN) < 2^128")
+	assert.Equal(t, 1, formula(partition.MaxKingN+1).Cmp(new(big.Int).Lsh(big.NewInt(1), 128)), "A002464(MaxKingN+1) > 2^128")
+	assert.Equal(t, "3484423186862152966838", formula(23).String(), "A002464(23) as published")
+	_, err := partition.Make(partition.Job{N: partition.MaxKingN + 1, Piece: partition.King})
+	assert.ErrorIs(t, err, partition.ErrSize)
+
+	searched := 13
+	if testing.Short() {
+		searched = 11
+	}
+	for n := 0; n <= searched; n++ {
+		p, err := partition.Make(partition.Job{N: n, Piece: partition.King, Every: true})
+		require.NoError(t, err)
+		c, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
+		require.NoError(t, err)
+		assert.Equal(t, formula(n).String(), c.Total.String(), "kings n=%d by search", n)
 	}
 }

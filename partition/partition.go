@@ -50,6 +50,10 @@ const (
 	// other than the queen, or the torus); each stands for Weight
 	// solutions. They have no bans.
 	CountPieces
+	// Formula is the whole board in closed form, one task without a
+	// prefix: kings by the recurrence of OEIS A002464 (Hertzsprung's
+	// problem), exact in microseconds for every n up to [MaxKingN].
+	Formula
 )
 
 // Bans lists, per row, the squares a method forbids there (bit c = column c).
@@ -198,6 +202,8 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 			})
 		case piece == Rook && job.N > MaxRookN:
 			return nil, fmt.Errorf("%w: %d rooks (accepted: 0..%d; %d! does not fit in 128 bits)", ErrSize, job.N, MaxRookN, MaxRookN+1)
+		case piece == King && job.N > MaxKingN:
+			return nil, fmt.Errorf("%w: %d kings (accepted: 0..%d; A002464(%d) does not fit in 128 bits)", ErrSize, job.N, MaxKingN, MaxKingN+1)
 		}
 		job.Method = Mirror
 	}
@@ -241,6 +247,12 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 		for i := range src.seeds {
 			src.seeds[i].kind = CountPieces
 		}
+	}
+	if piece == King && len(job.Placed) == 0 && !job.Every {
+		// Kings without placed ones: the whole board in closed form.
+		src.seeds = []seed{{kind: Formula, weight: 1, bans: &noBans}}
+		src.depth, src.tasks = 0, 1
+		return src, nil
 	}
 	// Listing is one search in order: a few tasks keep its plan small
 	// (and quick) at any n.

@@ -17,7 +17,8 @@ const (
 	Superqueen Piece = "superqueen"
 	// King attacks its 8 neighbours: with one per row and column, two in
 	// neighbouring rows must be more than one column apart (Hertzsprung's
-	// problem, OEIS A002464).
+	// problem, OEIS A002464); counted in closed form up to n = MaxKingN,
+	// by search with placed kings.
 	King Piece = "king"
 	// Knight attacks the squares a knight's move away.
 	Knight Piece = "knight"
@@ -29,6 +30,10 @@ const (
 
 // MaxRookN is the largest board whose rooks are counted: 34! < 2^128 < 35!.
 const MaxRookN = 34
+
+// MaxKingN is the largest board whose kings are counted (in closed form):
+// A002464(34) < 2^128 ≤ A002464(35).
+const MaxKingN = 34
 
 // Pieces lists the pieces, queen first.
 var Pieces = []Piece{Queen, Superqueen, King, Knight, Rook}

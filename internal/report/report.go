@@ -58,6 +58,8 @@ func Of(c nqueens.Counts) Count {
 		rep.PointSym = p.String()
 		r, _ := c.Rot90Symmetric()
 		rep.Rot90Sym = r.String()
+	} else if c.Piece == nqueens.King && len(c.Placed) == 0 {
+		rep.Note = "kings are counted in closed form (the recurrence of OEIS A002464): the total only"
 	} else if rep.Piece != "" || c.Torus {
 		rep.Note = "other pieces and the torus are counted with the mirror method: the total only"
 	} else {
