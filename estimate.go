@@ -90,6 +90,9 @@ func Estimate(ctx context.Context, n int, opts ...Option) (Cost, error) {
 	}
 	e.ShardMemory = engine.Need(n, st.Method, st.MaxTasks, c.workers)
 	e.WorkerMemory = engine.Need(n, st.Method, st.MaxTasks, c.workers+1) - e.ShardMemory
+	if st.Sweep {
+		e.ShardMemory += engine.SweepBytes(n)
+	}
 	if c.sample > 0 {
 		if err := c.sampleCost(ctx, pl, &e); err != nil {
 			return Cost{}, err

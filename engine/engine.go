@@ -176,6 +176,8 @@ func checkTask(n int, t *partition.Task) error {
 		bad = bad || len(t.Prefix) > 1
 	case partition.Formula:
 		bad = bad || len(t.Prefix) > 0 || n > partition.MaxKingN
+	case partition.Sweep:
+		bad = bad || len(t.Prefix) > 0 || n > partition.MaxSweepN
 	default:
 		return fmt.Errorf("%w: task %q has an unknown kind %d", ErrPlan, t.ID, t.Kind)
 	}
@@ -397,6 +399,8 @@ func runTask(plan *partition.Plan, t *partition.Task, js *joinScratch) Result {
 		r.Rot90Sym, r.Nodes = sols*t.Weight, nodes
 	case partition.Formula:
 		r.TotalHi, r.Total = kings(n)
+	case partition.Sweep:
+		r.Total = sweepRows(n, rules)
 	case partition.CountPieces:
 		if rules.Rook() {
 			// Rooks: every arrangement of the free rows' pieces in the

@@ -17,3 +17,9 @@ func SearchPieces(p *partition.Plan) uint64 {
 	}
 	return total
 }
+
+// Kings and SweepRows are the closed forms' kernels, for the tests.
+var (
+	Kings     = kings
+	SweepRows = sweepRows
+)

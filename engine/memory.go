@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/big"
 	"runtime/debug"
 	"sync"
 
@@ -131,7 +132,22 @@ func MinMemory(plan *partition.Plan, workers int) int64 {
 	if !needsMemory(plan) {
 		method = partition.Sym // no join tasks: no join buffers
 	}
-	return Need(plan.N, method, len(plan.Tasks), workers)
+	need := Need(plan.N, method, len(plan.Tasks), workers)
+	for i := range plan.Tasks {
+		if plan.Tasks[i].Kind == partition.Sweep {
+			need += SweepBytes(plan.N)
+		}
+	}
+	return need
+}
+
+// SweepBytes is what the row sweep of an n×n board takes at most: two rows
+// of states, each of at most C(n, n/2) sets of columns with (n+1)² counts
+// and an index entry, and as much again for the garbage collector, which
+// frees a row's arrays only after the next is made.
+func SweepBytes(n int) int64 {
+	sets := new(big.Int).Binomial(int64(n), int64(n/2)).Int64()
+	return 4 * sets * (int64(n+1)*int64(n+1)*8 + 64)
 }
 
 // DeviceBytes is what a device takes on the host while it counts: its

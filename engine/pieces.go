@@ -104,3 +104,76 @@ func kings(n int) (hi, lo uint64) {
 	lo = new(big.Int).And(v, new(big.Int).SetUint64(^uint64(0))).Uint64()
 	return new(big.Int).Rsh(v, 64).Uint64(), lo
 }
+
+// sweepRows counts the n×n board of pieces whose moves reach the next two
+// rows only (rules r without Long: knights) by a sweep over the rows: for
+// every set of columns used so far it keeps, per column of the last row
+// and of the row before it, how many ways lead there, since those decide
+// every later row. Row by row, each state passes its ways to the states
+// of the free columns the last two rows do not attack. The counts fit in
+// 64 bits up to partition.MaxSweepN (at most n! ways).
+func sweepRows(n int, r partition.Rules) uint64 {
+	if n == 0 {
+		return 1
+	}
+	all := uint32(1)<<uint(n) - 1
+	w := n + 1 // a row's column, or n for none (the rows above the board)
+	block := w * w
+	type layer struct {
+		index map[uint32]int // a set of columns used → its block in ways
+		sets  []uint32
+		ways  []uint64 // per set, block entries: [last row's column][the one before]
+	}
+	cur := layer{index: map[uint32]int{0: 0}, sets: []uint32{0}, ways: make([]uint64, block)}
+	cur.ways[n*w+n] = 1
+	for row := 0; row < n; row++ {
+		// The next row's sets are at most C(n, row+1): its arrays are
+		// made once, so the memory is what SweepBytes says.
+		most := int(new(big.Int).Binomial(int64(n), int64(row+1)).Int64())
+		next := layer{index: make(map[uint32]int, most), sets: make([]uint32, 0, most), ways: make([]uint64, 0, most*block)}
+		for i, set := range cur.sets {
+			ways := cur.ways[i*block : (i+1)*block]
+			for a := 0; a <= n; a++ {
+				for b := 0; b <= n; b++ {
+					v := ways[a*w+b]
+					if v == 0 {
+						continue
+					}
+					taken := uint64(set)
+					if a < n {
+						taken |= near(1<<a, r.Near1)
+					}
+					if b < n {
+						taken |= near(1<<b, r.Near2)
+					}
+					for free := ^uint32(taken) & all; free != 0; free &= free - 1 {
+						x := bits.TrailingZeros32(free)
+						s := set | 1<<x
+						k, ok := next.index[s]
+						if !ok {
+							k = len(next.sets)
+							next.index[s] = k
+							next.sets = append(next.sets, s)
+							next.ways = append(next.ways, make([]uint64, block)...)
+						}
+						next.ways[k*block+x*w+a] += v
+					}
+				}
+			}
+		}
+		cur = next
+	}
+	var total uint64
+	for _, v := range cur.ways {
+		total += v
+	}
+	return total
+}
+
+// near returns the columns b±k of a row (none for k = 0).
+func near(b uint64, k uint8) uint64 {
+	if k == 0 {
+		return 0
+	}
+	return b<<k | b>>k
+}

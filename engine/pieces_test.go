@@ -170,3 +170,34 @@ func TestKings(t *testing.T) {
 		assert.Equal(t, formula(n).String(), c.Total.String(), "kings n=%d by search", n)
 	}
 }
+
+// TestKnightsSweep checks the knights' row sweep against the pieces'
+// search kernel without it (a plan that lists) to n = 12 (10 with
+// -short), and the sweep itself under the kings' rules against their
+// closed form to n = 16: two independent methods each.
+func TestKnightsSweep(t *testing.T) {
+	searched := 12
+	if testing.Short() {
+		searched = 10
+	}
+	for n := 0; n <= searched; n++ {
+		p, err := partition.Make(partition.Job{N: n, Piece: partition.Knight})
+		require.NoError(t, err)
+		require.Len(t, p.Tasks, 1, "n=%d: one sweep task", n)
+		require.Equal(t, partition.Sweep, p.Tasks[0].Kind)
+		swept, err := engine.Run(context.Background(), p, engine.Options{Workers: 1})
+		require.NoError(t, err)
+		p, err = partition.Make(partition.Job{N: n, Piece: partition.Knight, Every: true})
+		require.NoError(t, err)
+		searchedCount, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
+		require.NoError(t, err)
+		assert.Equal(t, searchedCount.Total, swept.Total, "knights n=%d: sweep against search", n)
+	}
+	for n := 0; n <= 16; n++ {
+		hi, lo := engine.Kings(n)
+		assert.Equal(t, engine.Uint128{Hi: hi, Lo: lo}, engine.Uint128{Lo: engine.SweepRows(n, partition.King.Rules(false))}, "kings n=%d: sweep against the recurrence", n)
+	}
+	p, err := partition.Make(partition.Job{N: partition.MaxSweepN + 1, Piece: partition.Knight})
+	require.NoError(t, err)
+	assert.NotEqual(t, partition.Sweep, p.Tasks[0].Kind, "beyond MaxSweepN knights are searched")
+}

@@ -31,6 +31,11 @@ const (
 // MaxRookN is the largest board whose rooks are counted: 34! < 2^128 < 35!.
 const MaxRookN = 34
 
+// MaxSweepN is the largest board whose knights are counted by the row
+// sweep (its largest row of states takes about 140 MB at n = 18); larger
+// boards are searched.
+const MaxSweepN = 18
+
 // MaxKingN is the largest board whose kings are counted (in closed form):
 // A002464(34) < 2^128 ≤ A002464(35).
 const MaxKingN = 34

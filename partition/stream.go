@@ -221,6 +221,7 @@ func NewPlanner(ctx context.Context, job Job) (*Planner, error) {
 		return nil, err
 	}
 	sz := Size{Method: src.job.Method, Depth: src.depth, Tasks: src.tasks}
+	sz.Sweep = len(src.seeds) == 1 && src.seeds[0].kind == Sweep
 	if src.join {
 		sz.Tasks = joinTaskCount(job.N)
 	} else if src.job.Every || src.job.Piece == Rook {
@@ -370,6 +371,7 @@ type Size struct {
 	Method Method // the method resolved ([Auto] made concrete)
 	Tasks  int    // the whole plan's tasks
 	Depth  int    // rows the prefixes fix (prefix methods)
+	Sweep  bool   // the board is counted by the row sweep (knights), whose memory the engine sizes
 }
 
 // Stats summarises a plan and its split into shards.
