@@ -234,8 +234,9 @@ func watchHeap() func() uint64 {
 // BenchmarkPieces counts the other pieces' boards and the torus on one
 // worker (plan and run, as `nqueens count --piece` does): one board each,
 // reporting nodes/s (pieces placed; none for the closed forms of kings and
-// rooks) and solutions/s; king-search times the kings' search kernel (the
-// one placed kings use) on the whole board.
+// rooks and the knights' row sweep) and solutions/s; king-search and
+// knight-search time the search kernel (the one placed pieces use) on the
+// whole board.
 func BenchmarkPieces(b *testing.B) {
 	for _, tc := range []struct {
 		piece  partition.Piece
@@ -247,7 +248,8 @@ func BenchmarkPieces(b *testing.B) {
 		{partition.Superqueen, false, 15, known.Pieces["superqueen"].Total[15], false},
 		{partition.King, false, 14, known.Pieces["king"].Total[14], false}, // in closed form
 		{partition.King, false, 11, known.Pieces["king"].Total[11], true},
-		{partition.Knight, false, 10, 0, false}, // no published count: internal/reference checks it
+		{partition.Knight, false, 14, 2586423174, false}, // by the row sweep; no published count: the tests check it against the search
+		{partition.Knight, false, 10, 0, true},
 		{partition.Queen, true, 13, known.Pieces["queen torus"].Total[13], false},
 		{partition.Rook, false, 20, 2432902008176640000, false}, // 20!, in closed form
 	} {
