@@ -418,7 +418,11 @@ func runTask(plan *partition.Plan, t *partition.Task, js *joinScratch) Result {
 		for _, c := range t.Prefix {
 			a = rules.Place(n, a, 1<<c)
 		}
-		sols, nodes := walkPieces(n, rules, t.Bans, a, len(t.Prefix))
+		walk := walkShort
+		if rules.Torus {
+			walk = walkPieces
+		}
+		sols, nodes := walk(n, rules, t.Bans, a, len(t.Prefix))
 		r.Total, r.Nodes = sols*t.Weight, nodes
 	case partition.Classify, partition.CountBanned:
 		var bs bannedSearch

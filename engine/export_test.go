@@ -23,3 +23,22 @@ var (
 	Kings     = kings
 	SweepRows = sweepRows
 )
+
+// PiecesTwins counts every task of a CountPieces plan with walkShort and
+// its twin walkPieces, and returns the first task where they differ
+// (sols or nodes), or -1.
+func PiecesTwins(p *partition.Plan) int {
+	rules := p.Rules()
+	for i, t := range p.Tasks {
+		a := rules.Start(p.N)
+		for _, c := range t.Prefix {
+			a = rules.Place(p.N, a, 1<<c)
+		}
+		s1, n1 := walkShort(p.N, rules, t.Bans, a, len(t.Prefix))
+		s2, n2 := walkPieces(p.N, rules, t.Bans, a, len(t.Prefix))
+		if s1 != s2 || n1 != n2 {
+			return i
+		}
+	}
+	return -1
+}

@@ -202,3 +202,28 @@ func TestKnightsSweep(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEqual(t, partition.Sweep, p.Tasks[0].Kind, "beyond MaxSweepN knights are searched")
 }
+
+// TestPiecesTwins checks the pieces' array kernel (walkShort) against its
+// twin task by task, completions and nodes, for every board without the
+// torus, with and without placed pieces and for listing plans.
+func TestPiecesTwins(t *testing.T) {
+	maxN := 11
+	if testing.Short() {
+		maxN = 9
+	}
+	for _, piece := range []partition.Piece{partition.Superqueen, partition.King, partition.Knight, partition.Rook} {
+		for n := 0; n <= maxN; n++ {
+			for _, job := range []partition.Job{
+				{N: n, Piece: piece, Every: true},
+				{N: n, Piece: piece, Placed: []partition.Square{{Row: n / 2, Col: n / 3}}},
+			} {
+				if n == 0 && len(job.Placed) > 0 {
+					continue
+				}
+				p, err := partition.Make(job)
+				require.NoError(t, err)
+				assert.Equal(t, -1, engine.PiecesTwins(p), "%s n=%d placed %v", piece, n, job.Placed)
+			}
+		}
+	}
+}

@@ -157,6 +157,12 @@ func newFingerprinter(p *Plan) *fingerprinter {
 	f.buf = append(f.buf, 0)
 	f.buf = append(f.buf, BoardName(p.Piece, p.Torus)...)
 	f.buf = append(f.buf, 0)
+	if p.Rules() != (Rules{Long: true}) {
+		// The pieces' kernel's nodes changed with its look-ahead (2): a
+		// task's line of another kernel would not pass an audit.
+		f.buf = append(f.buf, "pieces-kernel-2"...)
+		f.buf = append(f.buf, 0)
+	}
 	return f
 }
 
