@@ -12,9 +12,11 @@
 // [Count] takes options: the method ([WithMethod]), the workers, a memory
 // limit, queens placed in advance, a progress callback, a journal that a
 // later run resumes from, and a shard of the work for a cluster, whose
-// pieces [Merge] puts together and [Status] reports on. [Table] counts a
-// range of boards. [Solve], [List] and [Verify] work with single
-// solutions.
+// pieces [Merge] puts together and [Status] reports on, and the devices
+// it runs on ([WithDevice]: GPUs through OpenCL). [Table] counts a range
+// of boards. [Solve], [List] and [Verify] work with single solutions.
+// Errors carry no package prefix; input errors wrap [ErrInvalid], and
+// those about options are [*OptionError]s naming them.
 //
 // Every run goes through one runner (runner.go): the plan
 // ([partition.Plan]) minus the tasks a journal already holds is counted by
