@@ -40,6 +40,12 @@ func (c *config) checkDevice() error {
 			return fmt.Sprintf("%s is not a device (accepted: %s)", o("WithDevice", c.device), deviceSpecs)
 		})
 	}
+	if c.device != "all" && c.given&optWorkers != 0 {
+		return optionError("WithWorkers", "WithDevice", func(o func(string, string) string) string {
+			return fmt.Sprintf("%s sets the CPU workers, and with %s no CPU worker counts (%s counts on every device beside them)",
+				o("WithWorkers", fmt.Sprint(c.workers)), o("WithDevice", c.device), o("WithDevice", "all"))
+		})
+	}
 	if (c.method == Auto || c.method == "") && c.queens() && len(c.placed) == 0 {
 		c.method = Sym // the device kernels' method with every count
 	}

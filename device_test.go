@@ -82,6 +82,9 @@ func TestDeviceOptions(t *testing.T) {
 	assert.Equal(t, "WithDevice(gpu) is not a device (accepted: cpu, opencl, opencl:N, opencl:all or all)", err.Error())
 	_, err = Estimate(ctx, 8, WithDevice("opencl"))
 	assert.ErrorAs(t, err, &oe, "Estimate does not take a device")
+	_, err = Count(ctx, 8, WithDevice("opencl"), WithWorkers(4))
+	require.ErrorAs(t, err, &oe)
+	assert.Equal(t, "WithWorkers(4) sets the CPU workers, and with WithDevice(opencl) no CPU worker counts (WithDevice(all) counts on every device beside them)", err.Error())
 	needDevice(t)
 	for _, opts := range [][]Option{{WithMethod(Join)}, {WithPiece(King)}, {WithPlaced(Square{0, 1})}} {
 		_, err := Count(ctx, 12, append(opts, WithDevice("opencl"))...)
