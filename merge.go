@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,17 +14,43 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
 
-// File is a shard file or journal of a count, read by [Merge] and
-// [Status]. ModTime, if known, is when it was last written (a journal's
-// progress).
+// File is a shard file or journal of a count, read by [Merge], [Status]
+// and [Audit]: its content R, or with R nil the file at the path Name,
+// which they open (regular files only: a FIFO would block, a device never
+// end) and read with its modification time. ModTime, if known, is when it
+// was last written (a journal's progress).
 type File struct {
 	Name    string
 	R       io.Reader
 	ModTime time.Time
+}
+
+// read reads f, opening it by its name when it has no reader.
+func (f File) read() (*resultfile.File, File, error) {
+	if f.R != nil {
+		rf, err := resultfile.Read(f.R)
+		return rf, f, err
+	}
+	st, err := os.Stat(f.Name)
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file (shard files and journals are)", msg.Path(f.Name))
+	}
+	var h *os.File
+	if err == nil {
+		h, err = os.Open(f.Name)
+	}
+	if err != nil {
+		return nil, f, msg.PathError(err)
+	}
+	defer h.Close()
+	f.Name, f.ModTime = msg.Path(f.Name), st.ModTime()
+	rf, err := resultfile.Read(h)
+	return rf, f, err
 }
 
 // piece is a file read and checked.
@@ -43,8 +70,11 @@ func readPieces(ctx context.Context, files []File) ([]piece, *partition.Plan, []
 	var ps []piece
 	var notes []string
 	for _, f := range files {
-		rf, err := resultfile.Read(f.R)
-		if err != nil {
+		rf, f, err := f.read()
+		switch {
+		case rf == nil && err != nil: // not opened
+			return nil, nil, nil, err
+		case err != nil:
 			return nil, nil, nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
 		if rf.Torn {

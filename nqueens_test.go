@@ -443,10 +443,7 @@ func TestFiles(t *testing.T) {
 	assert.Len(t, entries, 4, "two shard files, two journals, no .tmp left")
 	var files []File
 	for _, p := range paths {
-		f, err := os.Open(p)
-		require.NoError(t, err)
-		defer f.Close()
-		files = append(files, File{Name: p, R: f})
+		files = append(files, File{Name: p}) // opened by Merge
 	}
 	c, err := Merge(context.Background(), files...)
 	require.NoError(t, err)
@@ -463,4 +460,6 @@ func TestFiles(t *testing.T) {
 	assert.ErrorIs(t, err, ErrLocked)
 	_, err = Count(ctx, 12, WithShardFile(0, 2, dir))
 	assert.ErrorIs(t, err, ErrInvalid)
+	_, err = Merge(ctx, File{Name: dir})
+	assert.ErrorContains(t, err, "is not a regular file (shard files and journals are)")
 }

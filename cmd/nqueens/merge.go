@@ -2,13 +2,11 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/report"
 )
 
@@ -38,24 +36,22 @@ survives it only if the sample misses it (chance 1 - FRACTION per line).`,
 			if err := audit.run(cmd, args); err != nil {
 				return err
 			}
-			return withFiles(args, func(files []nqueens.File) error {
-				c, err := nqueens.Merge(cmd.Context(), files...)
-				if err != nil {
-					if cmd.Context().Err() != nil {
-						return interrupted(cmd.Context(), "stopped while checking the files")
-					}
-					return err
+			c, err := nqueens.Merge(cmd.Context(), files(args)...)
+			if err != nil {
+				if cmd.Context().Err() != nil {
+					return interrupted(cmd.Context(), "stopped while checking the files")
 				}
-				for _, note := range c.Notes {
-					fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: note: %s\n", note)
-				}
-				if asJSON {
-					rep := report.Of(c)
-					rep.Files = args
-					return report.WriteJSON(cmd.OutOrStdout(), rep)
-				}
-				return writeLine(cmd.OutOrStdout(), c.Total.String())
-			})
+				return err
+			}
+			for _, note := range c.Notes {
+				fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: note: %s\n", note)
+			}
+			if asJSON {
+				rep := report.Of(c)
+				rep.Files = args
+				return report.WriteJSON(cmd.OutOrStdout(), rep)
+			}
+			return writeLine(cmd.OutOrStdout(), c.Total.String())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the total alone")
@@ -85,12 +81,7 @@ func (a auditFlag) run(cmd *cobra.Command, paths []string) error {
 	if cmd.Flags().Changed("workers") {
 		opts = append(opts, nqueens.WithWorkers(a.workers))
 	}
-	var k int
-	err := withFiles(paths, func(files []nqueens.File) error {
-		var err error
-		k, err = nqueens.Audit(cmd.Context(), a.fraction, files, opts...)
-		return err
-	})
+	k, err := nqueens.Audit(cmd.Context(), a.fraction, files(paths), opts...)
 	if err != nil {
 		if cmd.Context().Err() != nil {
 			return interrupted(cmd.Context(), "stopped while auditing")
@@ -111,41 +102,11 @@ func minArgs(msg string) cobra.PositionalArgs {
 	}
 }
 
-// withFiles opens the files for the library and closes them after f.
-func withFiles(paths []string, f func([]nqueens.File) error) error {
-	files, closeAll, err := openFiles(paths...)
-	if err != nil {
-		return err
+// files names the files at paths for the library, which opens them.
+func files(paths []string) []nqueens.File {
+	fs := make([]nqueens.File, len(paths))
+	for i, p := range paths {
+		fs[i] = nqueens.File{Name: p}
 	}
-	defer closeAll()
-	return f(files)
-}
-
-// openFiles opens shard files and journals for nqueens.Merge and nqueens.Status, with
-// their modification times; only regular files (a FIFO would block, a
-// device never end). close closes them.
-func openFiles(paths ...string) (files []nqueens.File, close func(), err error) {
-	var opened []*os.File
-	close = func() {
-		for _, f := range opened {
-			f.Close()
-		}
-	}
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err == nil && !st.Mode().IsRegular() {
-			err = fmt.Errorf("%s is not a regular file (shard files and journals are)", msg.Path(p))
-		}
-		var f *os.File
-		if err == nil {
-			f, err = os.Open(p)
-		}
-		if err != nil {
-			close()
-			return nil, nil, msg.PathError(err)
-		}
-		opened = append(opened, f)
-		files = append(files, nqueens.File{Name: msg.Path(p), R: f, ModTime: st.ModTime()})
-	}
-	return files, close, nil
+	return fs
 }

@@ -26,19 +26,17 @@ FRACTION recounts a random sample of the tasks found first, as merge's.`,
 			if err := audit.run(cmd, args); err != nil {
 				return err
 			}
-			return withFiles(args, func(files []nqueens.File) error {
-				rep, err := nqueens.Status(cmd.Context(), files...)
-				if err != nil {
-					if cmd.Context().Err() != nil {
-						return interrupted(cmd.Context(), "stopped while checking the files")
-					}
-					return err
+			rep, err := nqueens.Status(cmd.Context(), files(args)...)
+			if err != nil {
+				if cmd.Context().Err() != nil {
+					return interrupted(cmd.Context(), "stopped while checking the files")
 				}
-				if asJSON {
-					return report.WriteJSON(cmd.OutOrStdout(), report.StatusOf(rep))
-				}
-				return report.WriteStatus(cmd.OutOrStdout(), rep)
-			})
+				return err
+			}
+			if asJSON {
+				return report.WriteJSON(cmd.OutOrStdout(), report.StatusOf(rep))
+			}
+			return report.WriteStatus(cmd.OutOrStdout(), rep)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
