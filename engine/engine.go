@@ -414,10 +414,7 @@ func runTask(plan *partition.Plan, t *partition.Task, js *joinScratch) Result {
 			r.TotalHi, r.Total = factorialTimes(left, t.Weight)
 			break
 		}
-		a := rules.Start(n)
-		for _, c := range t.Prefix {
-			a = rules.Place(n, a, 1<<c)
-		}
+		a := rules.After(n, t.Prefix)
 		walk := walkShort
 		if rules.Torus {
 			walk = walkPieces

@@ -8,10 +8,7 @@ func SearchPieces(p *partition.Plan) uint64 {
 	var total uint64
 	rules := p.Rules()
 	for _, t := range p.Tasks {
-		a := rules.Start(p.N)
-		for _, c := range t.Prefix {
-			a = rules.Place(p.N, a, 1<<c)
-		}
+		a := rules.After(p.N, t.Prefix)
 		sols, _ := walkPieces(p.N, rules, t.Bans, a, len(t.Prefix))
 		total += sols * t.Weight
 	}
@@ -30,10 +27,7 @@ var (
 func PiecesTwins(p *partition.Plan) int {
 	rules := p.Rules()
 	for i, t := range p.Tasks {
-		a := rules.Start(p.N)
-		for _, c := range t.Prefix {
-			a = rules.Place(p.N, a, 1<<c)
-		}
+		a := rules.After(p.N, t.Prefix)
 		s1, n1 := walkShort(p.N, rules, t.Bans, a, len(t.Prefix))
 		s2, n2 := walkPieces(p.N, rules, t.Bans, a, len(t.Prefix))
 		if s1 != s2 || n1 != n2 {

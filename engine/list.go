@@ -28,11 +28,8 @@ func Each(ctx context.Context, plan *partition.Plan, i int, yield func(cols []ui
 	}
 	n, rules := plan.N, plan.Rules()
 	cols := make([]uint8, n)
-	a := rules.Start(n)
-	for r, c := range t.Prefix {
-		cols[r] = c
-		a = rules.Place(n, a, 1<<c)
-	}
+	a := rules.After(n, t.Prefix)
+	copy(cols, t.Prefix)
 	ban := (*[maxRows]uint64)(t.Bans)
 	var placed uint
 	var err error

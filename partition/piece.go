@@ -115,6 +115,16 @@ func (r Rules) Place(n int, a Attacks, bit uint64) Attacks {
 	return t
 }
 
+// After returns the attacks on the row below a prefix: the columns of
+// the pieces of rows 0..len(prefix)-1, placed from an empty board.
+func (r Rules) After(n int, prefix []uint8) Attacks {
+	a := r.Start(n)
+	for _, c := range prefix {
+		a = r.Place(n, a, 1<<c)
+	}
+	return a
+}
+
 // Free returns the squares of the row no piece above attacks.
 func (a Attacks) Free() uint64 { return ^(a.Cols | a.LD | a.RD | a.N1) }
 
