@@ -46,13 +46,14 @@ const (
 
 // Batch is one launch of a device, in arrays of one entry per start (a
 // device copies them as they are). Start k is the state after a push of
-// the kernels' loop: the first free row Row[k], the columns taken
+// the kernels' loop at row Row, the row every task is cut at (its first
+// free row): the columns taken
 // (Cols, bits n..63 set), the diagonals aligned to that row (LD, RD), the
 // untried squares of its first level (Posib), and in Mode its mode
 // (ModeWalk, ModeBanned, ModeClassify), bit 2 set for a flipped Classify
 // task, and above bit 8 the index of its bans in Bans (64 words each: row
 // r's banned squares). Path holds, a byte per row, the columns of the
-// queens of rows 0..Row[k]-1 (one word a start: starts lie above row 8). Out
+// queens of rows 0..Row-1 (one word a start: starts lie above row 8). Out
 // receives 5 words a start: completions (the total, for a Classify start
 // the classified total), unique, point-symmetric, rot90-symmetric and
 // nodes.
@@ -60,15 +61,14 @@ type Batch struct {
 	N                    int
 	Bans                 []uint64
 	Cols, LD, RD, Posib  []uint64
-	Row, Mode            []uint32
+	Row                  int // the row of every start: cutRow(N)
+	Mode                 []uint32
 	Path                 []uint64
 	Out                  []uint64
 	task                 []int32 // the task of each start, an index into the batch's tasks
 	banIndex             map[*partition.Bans]uint32
 	hostNodes, hostTotal []uint64 // per batch task: what expand counted on the host
 	tasks                []int    // the plan's task indices in this batch
-	weights              []uint64 // their weights
-	kinds                []partition.Kind
 }
 
 // Len is the number of starts.
@@ -128,7 +128,7 @@ func (b *Batch) add(plan *partition.Plan, i int) (Result, bool) {
 		}
 		s = s.place(1 << c)
 	}
-	cut := cutRow(n)
+	cut := b.Row
 	if s.Row >= cut || (t.Kind != partition.Count && t.Kind != partition.Classify && t.Kind != partition.CountBanned) {
 		r := runTask(plan, t, nil)
 		r.Task = i
@@ -136,8 +136,6 @@ func (b *Batch) add(plan *partition.Plan, i int) (Result, bool) {
 	}
 	k := int32(len(b.tasks))
 	b.tasks = append(b.tasks, i)
-	b.weights = append(b.weights, t.Weight)
-	b.kinds = append(b.kinds, t.Kind)
 	b.hostNodes = append(b.hostNodes, 0)
 	b.hostTotal = append(b.hostTotal, 0)
 	if t.Kind == partition.Count {
@@ -279,7 +277,6 @@ func (b *Batch) push(s start, posib uint64, path uint64, k int32, mode uint32) {
 	b.LD = append(b.LD, s.LD)
 	b.RD = append(b.RD, s.RD)
 	b.Posib = append(b.Posib, posib)
-	b.Row = append(b.Row, uint32(s.Row))
 	b.Mode = append(b.Mode, mode)
 	b.Path = append(b.Path, path)
 	b.task = append(b.task, k)
@@ -290,14 +287,15 @@ func (b *Batch) push(s start, posib uint64, path uint64, k int32, mode uint32) {
 func (b *Batch) reset(n int) {
 	b.N = n
 	b.Bans, b.Cols, b.LD, b.RD, b.Posib = b.Bans[:0], b.Cols[:0], b.LD[:0], b.RD[:0], b.Posib[:0]
-	b.Row, b.Mode, b.Path, b.Out, b.task = b.Row[:0], b.Mode[:0], b.Path[:0], b.Out[:0], b.task[:0]
-	b.hostNodes, b.hostTotal, b.tasks, b.weights, b.kinds = b.hostNodes[:0], b.hostTotal[:0], b.tasks[:0], b.weights[:0], b.kinds[:0]
+	b.Row = cutRow(n)
+	b.Mode, b.Path, b.Out, b.task = b.Mode[:0], b.Path[:0], b.Out[:0], b.task[:0]
+	b.hostNodes, b.hostTotal, b.tasks = b.hostNodes[:0], b.hostTotal[:0], b.tasks[:0]
 	clear(b.banIndex)
 }
 
 // results sums the device's counts of each start, and what the host
 // counted, into one Result per task of the batch.
-func (b *Batch) results() []Result {
+func (b *Batch) results(plan *partition.Plan) []Result {
 	rs := make([]Result, len(b.tasks))
 	for k := range b.tasks {
 		rs[k] = Result{Task: b.tasks[k], Total: b.hostTotal[k], Nodes: b.hostNodes[k]}
@@ -312,8 +310,8 @@ func (b *Batch) results() []Result {
 		r.Nodes += o[4]
 	}
 	for k := range rs {
-		if b.kinds[k] != partition.Classify {
-			rs[k].Total *= b.weights[k]
+		if t := &plan.Tasks[b.tasks[k]]; t.Kind != partition.Classify {
+			rs[k].Total *= t.Weight
 		}
 	}
 	return rs
@@ -326,7 +324,7 @@ func SearchHost(b *Batch) {
 	b.Out = append(b.Out[:0], make([]uint64, 5*b.Len())...)
 	for j := range b.Cols {
 		o := b.Out[5*j : 5*j+5 : 5*j+5]
-		s := start{Row: int(b.Row[j]), Cols: b.Cols[j], LD: b.LD[j], RD: b.RD[j]}
+		s := start{Row: b.Row, Cols: b.Cols[j], LD: b.LD[j], RD: b.RD[j]}
 		mode := b.Mode[j]
 		if mode&3 == ModeWalk {
 			o[0], o[4] = walkGo(s, b.Posib[j])
@@ -385,7 +383,7 @@ func runDevice(ctx context.Context, dev Device, plan *partition.Plan, order []in
 		} else {
 			b.Out = b.Out[:0]
 		}
-		for _, r := range b.results() {
+		for _, r := range b.results(plan) {
 			report(r)
 		}
 		if empty {

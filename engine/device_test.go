@@ -40,7 +40,7 @@ func TestDeviceTasks(t *testing.T) {
 				got, cut := b.add(plan, i)
 				if cut {
 					SearchHost(&b)
-					rs := b.results()
+					rs := b.results(plan)
 					require.Len(t, rs, 1)
 					got = rs[0]
 				}

@@ -151,9 +151,9 @@ func SweepBytes(n int) int64 {
 }
 
 // DeviceBytes is what a device takes on the host while it counts: its
-// batch of starts (batchStarts of them, about 92 bytes each, with room
+// batch of starts (batchStarts of them, about 88 bytes each, with room
 // for a batch to grow past it by one task's starts).
-const DeviceBytes = 2 * batchStarts * 92
+const DeviceBytes = 2 * batchStarts * 88
 
 // needsMemory reports whether the plan has join tasks.
 func needsMemory(plan *partition.Plan) bool {

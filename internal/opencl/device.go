@@ -138,8 +138,8 @@ type Device struct {
 	ctx   clContext
 	queue clQueue
 	built map[int]built // the kernels by board size (0: any board)
-	bufs  [9]clMem      // bans, cols, ld, rd, posib, row, mode, path, out
-	sizes [9]uintptr    // their sizes in bytes
+	bufs  [8]clMem      // bans, cols, ld, rd, posib, mode, path, out
+	sizes [8]uintptr    // their sizes in bytes
 }
 
 // built is a program built for one board size, and its kernel.
@@ -294,7 +294,6 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 		{unsafe.Pointer(&b.LD[0]), uintptr(8 * count)},
 		{unsafe.Pointer(&b.RD[0]), uintptr(8 * count)},
 		{unsafe.Pointer(&b.Posib[0]), uintptr(8 * count)},
-		{unsafe.Pointer(&b.Row[0]), uintptr(4 * count)},
 		{unsafe.Pointer(&b.Mode[0]), uintptr(4 * count)},
 		{unsafe.Pointer(&b.Path[0]), uintptr(8 * count)},
 	}
@@ -307,23 +306,22 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 		}
 	}
 	outSize := uintptr(8 * len(b.Out))
-	if err := d.buffer(8, outSize, clMemWriteOnly); err != nil {
+	if err := d.buffer(7, outSize, clMemWriteOnly); err != nil {
 		return err
 	}
 	kernel, err := d.kernel(b.N)
 	if err != nil {
 		return err
 	}
-	n, cnt := int32(b.N), uint32(count)
-	if err := check("clSetKernelArg", cl.setKernelArg(kernel, 0, 4, unsafe.Pointer(&n))); err != nil {
-		return err
-	}
-	if err := check("clSetKernelArg", cl.setKernelArg(kernel, 1, 4, unsafe.Pointer(&cnt))); err != nil {
-		return err
+	n, cnt, row := int32(b.N), uint32(count), int32(b.Row)
+	for k, arg := range []unsafe.Pointer{unsafe.Pointer(&n), unsafe.Pointer(&cnt), unsafe.Pointer(&row)} {
+		if err := check("clSetKernelArg", cl.setKernelArg(kernel, uint32(k), 4, arg)); err != nil {
+			return err
+		}
 	}
 	for k := range d.bufs {
 		m := d.bufs[k]
-		if err := check("clSetKernelArg", cl.setKernelArg(kernel, uint32(2+k), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
+		if err := check("clSetKernelArg", cl.setKernelArg(kernel, uint32(3+k), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
 			return err
 		}
 	}
@@ -334,7 +332,7 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 	}
 	// A blocking read waits for the kernel. A launch is not cut short:
 	// the engine looks at its context between batches.
-	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[8], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
+	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[7], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(bans)
 	return err

@@ -10,7 +10,7 @@
 // can have below it), so the stacks take no more private memory than the
 // board needs.
 //
-// A start (engine.Batch): cols, ld, rd, posib, row; mode: bits 0-1 the mode
+// A start (engine.Batch), all at row row0: cols, ld, rd, posib; mode: bits 0-1 the mode
 // (0 walk, 1 banned count, 2 banned classify), bit 2 flipped, bits 8- the
 // index of its bans (64 words each); path: the columns of rows 0..row-1, a
 // byte each, one word a start (starts lie above row 8). out: 5 words a start: completions, unique,
@@ -221,9 +221,9 @@ inline void banned(int n, __global const ulong *bans, uint c0, uint l0, uint r0,
 	out[4] = nodes;
 }
 
-__kernel void search(const int n, const uint count, __global const ulong *bans,
+__kernel void search(const int n, const uint count, const int row0, __global const ulong *bans,
                      __global const ulong *cols, __global const ulong *ld, __global const ulong *rd,
-                     __global const ulong *posib, __global const uint *row, __global const uint *mode,
+                     __global const ulong *posib, __global const uint *mode,
                      __global const ulong *path, __global ulong *out) {
 	uint j = get_global_id(0);
 	if (j >= count) {
@@ -238,6 +238,6 @@ __kernel void search(const int n, const uint count, __global const ulong *bans,
 		walk((uint)cols[j], (uint)ld[j], (uint)rd[j], (uint)posib[j], o);
 		return;
 	}
-	banned(n, bans + 64 * (size_t)(m >> 8), (uint)cols[j], (uint)ld[j], (uint)rd[j], (uint)posib[j], (int)row[j], path[j],
+	banned(n, bans + 64 * (size_t)(m >> 8), (uint)cols[j], (uint)ld[j], (uint)rd[j], (uint)posib[j], row0, path[j],
 	       (m & 3) == 2, (m & 4) != 0, o);
 }
