@@ -286,12 +286,6 @@ type journal interface {
 	Sync() error
 }
 
-// withJournal journals the run to j, as [WithJournalFile] does to a file;
-// name names it in messages. The tests journal to memory with it.
-func withJournal(j journal, name string) Option {
-	return func(c *config) { c.journal, c.jname, c.given = j, name, c.given|optJournal }
-}
-
 // WithShard counts only shard i (0-based) of m, balanced by estimated cost
 // ([partition.Plan.Shards]), and writes its per-task counts to out as a
 // shard file for [Merge] (out may be nil with a journal, which merges

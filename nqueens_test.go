@@ -463,3 +463,9 @@ func TestFiles(t *testing.T) {
 	_, err = Merge(ctx, File{Name: dir})
 	assert.ErrorContains(t, err, "is not a regular file (shard files and journals are)")
 }
+
+// withJournal journals the run to j, as [WithJournalFile] does to a file;
+// name names it in messages. The tests journal to memory with it.
+func withJournal(j journal, name string) Option {
+	return func(c *config) { c.journal, c.jname, c.given = j, name, c.given|optJournal }
+}

@@ -17,7 +17,7 @@ type hostDevice struct{ launches int }
 func (d *hostDevice) Name() string { return "host" }
 func (d *hostDevice) Search(_ context.Context, b *Batch) error {
 	d.launches++
-	SearchHost(b)
+	searchHost(b)
 	return nil
 }
 
@@ -39,7 +39,7 @@ func TestDeviceTasks(t *testing.T) {
 				b.reset(n)
 				got, cut := b.add(plan, i)
 				if cut {
-					SearchHost(&b)
+					searchHost(&b)
 					rs := b.results(plan)
 					require.Len(t, rs, 1)
 					got = rs[0]
@@ -76,4 +76,37 @@ func TestDeviceRun(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Run(context.Background(), plan, Options{Workers: -1, Devices: []Device{&hostDevice{}}})
 	assert.ErrorIs(t, err, ErrDevice)
+}
+
+// searchHost is the device kernels in Go, on the host: what a device
+// computes for a batch, start by start, with walkGo and nextGo; the tests
+// check it against the CPU's tasks.
+func searchHost(b *Batch) {
+	b.Out = append(b.Out[:0], make([]uint64, 5*b.Len())...)
+	for j := range b.Cols {
+		o := b.Out[5*j : 5*j+5 : 5*j+5]
+		s := start{Row: b.Row, Cols: b.Cols[j], LD: b.LD[j], RD: b.RD[j]}
+		mode := b.Mode[j]
+		if mode&3 == ModeWalk {
+			o[0], o[4] = walkGo(s, b.Posib[j])
+			continue
+		}
+		var bs bannedSearch
+		bs.n = b.N
+		ban := (mode >> 8) * 64
+		copy(bs.ban[:], b.Bans[ban:ban+64])
+		for r := 0; r < s.Row; r++ {
+			bs.board[r&63] = 1 << ((b.Path[j] >> (8 * r)) & 0xff)
+		}
+		if mode&3 == ModeBanned {
+			bs.weight = 1
+		}
+		bs.flip = mode&4 != 0
+		bs.d, bs.posib = 1, b.Posib[j]
+		bs.lv[1] = bannedLevel{cols: s.Cols, dls: s.LD << 1, drs: s.RD >> 1, row: uint64(s.Row)}
+		for bs.nextGo() {
+			bs.leaf()
+		}
+		o[0], o[1], o[2], o[3], o[4] = bs.r.Total, bs.r.Unique, bs.r.PointSym, bs.r.Rot90Sym, bs.nodes
+	}
 }

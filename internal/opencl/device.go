@@ -31,8 +31,7 @@ type Info struct {
 	DeviceVersion string `json:"device_version"`
 	Driver        string `json:"driver_version"`
 
-	platform platformID
-	id       deviceID
+	id deviceID
 }
 
 // String names the device in one line.
@@ -94,7 +93,7 @@ func List() ([]Info, error) {
 			}
 			out = append(out, Info{Index: len(out), Platform: pname, PlatformVer: pver, Name: infoString(dget, clDeviceName),
 				Vendor: infoString(dget, clDeviceVendor), Type: typ, ComputeUnits: int(units), ClockMHz: int(clock), Memory: mem,
-				DeviceVersion: infoString(dget, clDeviceVersion), Driver: infoString(dget, clDriverVersion), platform: p, id: d})
+				DeviceVersion: infoString(dget, clDeviceVersion), Driver: infoString(dget, clDriverVersion), id: d})
 		}
 	}
 	return out, nil
