@@ -32,18 +32,35 @@ type matchKernel struct {
 var hasAVX512 = cpuid.CPU.Supports(cpuid.AVX512F)
 
 // blockBuilder is an assembly way of building a table block: a transpose
-// of 8 groups' bits and a row builder.
+// of 8 groups' bits and a row builder, called directly (not through
+// function values, which would move the builder's scratch to the heap:
+// one allocation a block).
 type blockBuilder struct {
 	name      string
 	supported bool
-	transpose func(*[64][blockGroups]uint64)
-	row       func(*[1 << chunkBits][blockGroups]uint64, *[chunkBits][blockGroups]uint64, *[blockGroups]uint64)
+	wide      bool // AVX-512; AVX2 otherwise
 }
 
 // blockBuilders, best first; each is used only where the CPU supports it.
 var blockBuilders = []blockBuilder{
-	{"avx512", cpuid.CPU.Supports(cpuid.AVX512F), transposeAVX512, buildRowAVX512},
-	{"avx2", cpuid.CPU.Supports(cpuid.AVX2), transposeAVX2, buildRowAVX2},
+	{"avx512", cpuid.CPU.Supports(cpuid.AVX512F), true},
+	{"avx2", cpuid.CPU.Supports(cpuid.AVX2), false},
+}
+
+func (b *blockBuilder) transpose(a *[64][blockGroups]uint64) {
+	if b.wide {
+		transposeAVX512(a)
+	} else {
+		transposeAVX2(a)
+	}
+}
+
+func (b *blockBuilder) row(t *[1 << chunkBits][blockGroups]uint64, lacks *[chunkBits][blockGroups]uint64, valid *[blockGroups]uint64) {
+	if b.wide {
+		buildRowAVX512(t, lacks, valid)
+	} else {
+		buildRowAVX2(t, lacks, valid)
+	}
 }
 
 // asmBuild is the builder buildBlock uses: the best one supported, nil
