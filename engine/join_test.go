@@ -205,7 +205,11 @@ func TestCountPairs(t *testing.T) {
 	js.table = new(blockTable)
 	for _, n := range []int{4, 9, 16, 18, 23, 27, 32} {
 		w := newWindow(n)
-		sv := newSieve(w)
+		sv := newSieve(n, w)
+		assert.Equal(t, partition.JoinLong(n), sv.long, "n=%d", n)
+		if n == 16 { // weighted below JoinLongFrom too, for the test
+			sv.long = true
+		}
 		chunks := patternChunks(2 * int(w.width))
 		random := func(k int) []uint64 {
 			xs := make([]uint64, k)
@@ -218,17 +222,37 @@ func TestCountPairs(t *testing.T) {
 		for _, sizes := range [][2]int{{0, 5}, {5, 0}, {1, 1}, {63, 7}, {64, 200}, {65, 1}, {700, 900}, {2000, 3000}, {blockPatterns*2 + 70, 50},
 			{wideCut + 100, wideCut}} { // the widest cut too
 			a, b := random(sizes[0]), random(sizes[1])
-			var want uint64
+			// Even n: pairs weighted by the patterns' long diagonals
+			// (the middle ones of each direction), spelled out.
+			long := func(x uint64) (k int) {
+				for _, b := range []uint{w.width / 2, w.width + w.width/2} {
+					k += int(x >> b & 1)
+				}
+				return k
+			}
+			var want, weighted uint64
 			for _, x := range a {
 				for _, y := range b {
-					if x&y == 0 {
-						want++
+					if x&y != 0 {
+						continue
+					}
+					want++
+					switch kx, ky := long(x), long(y); {
+					case kx > 0 && ky > 0:
+					case kx == 2 || ky == 2:
+						weighted += 2
+					default:
+						weighted++
 					}
 				}
 			}
+			if !sv.long {
+				weighted = want
+			}
+
 			assert.Equal(t, want, matchChunk(js, a, b, chunks), "matchChunk n=%d sizes %v", n, sizes)
 			sa, sb := make([]uint64, len(a)), make([]uint64, len(b))
-			assert.Equal(t, want, countPairs(js, sv, a, b, sa, sb, chunks), "countPairs n=%d sizes %v", n, sizes)
+			assert.Equal(t, weighted, countPairs(js, sv, a, b, sa, sb, chunks), "countPairs n=%d sizes %v", n, sizes)
 		}
 	}
 }
@@ -259,6 +283,40 @@ func TestJoinBounded(t *testing.T) {
 			assert.LessOrEqual(t, qc.kept.Load(), c.budget)
 			if c.budget == 24<<10 {
 				assert.Positive(t, qc.kept.Load(), "n=%d: some lists kept", n)
+			}
+		}
+	}
+}
+
+// TestJoinLongWeights counts even boards below JoinLongFrom with the
+// long diagonals' weights forced on, in whole and in pieces (small
+// buffers, no cache): the plan's tasks, weighted, sum to the published
+// total though each task counts another share of it, and with the weights
+// off the tasks differ (the fingerprint must tell the two apart).
+func TestJoinLongWeights(t *testing.T) {
+	for _, n := range []int{4, 6, 8, 10, 12, 14} {
+		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		require.NoError(t, err)
+		for _, chunk := range []int{1 << 20, 16} {
+			js := &joinScratch{chunk: chunk}
+			plain := newQuarterCache(n, 0)
+			long := newQuarterCache(n, 0)
+			require.False(t, long.sv.long)
+			long.sv.long = true
+			var total uint64
+			differ := 0
+			for _, task := range halves(p) {
+				var r, r0 Result
+				runJoin(n, &task, long, js, &r)
+				runJoin(n, &task, plain, js, &r0)
+				total += r.Total
+				if r.Total != r0.Total {
+					differ++
+				}
+			}
+			assert.Equal(t, known.Total[n], total, "n=%d chunk %d", n, chunk)
+			if n >= 8 {
+				assert.Positive(t, differ, "n=%d: some tasks count another share", n)
 			}
 		}
 	}
@@ -298,7 +356,7 @@ func TestTranspose64(t *testing.T) {
 // goroutine with one worker's buffers and a warm quarter cache: the
 // kernel alone, which must report 0 allocs/op.
 func BenchmarkJoinKernel(b *testing.B) {
-	n := 14
+	n := 16
 	p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
 	require.NoError(b, err)
 	js := newJoinScratch(defaultJoinChunk)

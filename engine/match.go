@@ -17,7 +17,11 @@ package engine
 // 44 KiB and in L1, belongs to the worker). A sieve (below) first skips
 // the pairs of buckets that must share a bit.
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/nqueens/nqueens/partition"
+)
 
 // blockGroups is how many groups of 64 patterns one table block holds:
 // one AVX-512 register of words per table entry.
@@ -148,16 +152,59 @@ func matchChunk(js *joinScratch, east, west []uint64, chunks int) uint64 {
 // of all patterns hold each), so most bucket pairs are skipped: at n = 18
 // six cut bits leave about a fifth of the work. Any bits would be correct:
 // two patterns whose buckets share a bit share that bit.
+//
+// For even n the middle diagonals are the board's two long ones, and from
+// partition.JoinLongFrom on the sieve also weights each bucket pair by the halves' queens on them (long,
+// see longWeight): the pairs in which both halves hold a long-diagonal
+// queen are never matched.
 type sieve struct {
 	m0, a0 uint // lowest cut bit among the main and among the anti-diagonals
 	ok     bool // windows wide enough to cut
+	long   bool // weight pairs by their long-diagonal queens (even n)
 }
 
-func newSieve(w window) sieve {
+// newSieve returns the sieve of an n×n board's patterns in window w.
+func newSieve(n int, w window) sieve {
 	if w.width < 3 {
 		return sieve{}
 	}
-	return sieve{m0: w.width/2 - 1, a0: w.width + w.width/2 - 1, ok: true}
+	return sieve{m0: w.width/2 - 1, a0: w.width + w.width/2 - 1, ok: true, long: partition.JoinLong(n)}
+}
+
+// The transpositions' weights (even n). A key's long-diagonal queens are
+// its bits 1 (the main long diagonal, r = c) and 5 (the anti one,
+// r + c = n-1). The transposition about the anti-diagonal maps solutions
+// to solutions, keeps the anti-diagonal's queen where it is and moves the
+// main diagonal's queen between the west half and the east half; the one
+// about the main diagonal does the same the other way round. So the
+// solutions with a given set of long-diagonal queens east are as many as
+// those with the same set west, and every solution is counted once by
+// counting only those with no long-diagonal queen east, each 2^k times
+// for the k it has west. A join task stands for its row sets' orbit under
+// the mirror (which moves long-diagonal queens from one half to the other)
+// and the up-down flip (which keeps them in their half); summed over the
+// orbit, its count is the task's weight times the sum over its own pairs of
+//
+//	1 if neither half has a long-diagonal queen,
+//	2^(k-1) if one half has k ≥ 1 of them and the other none,
+//	0 if both halves have one
+//
+// (docs/design.md, "The join at even n", gives the derivation). Pairs of
+// the last kind are about a fifth of the work at n = 16..20, and are never
+// matched; every sieve cut holds both long diagonals.
+const longBits = 0x22
+
+// longWeight returns the weight of a pair of buckets of keys k1 and k2
+// (either side east): see longBits.
+func longWeight(k1, k2 uint8) uint64 {
+	a, b := k1&longBits, k2&longBits
+	switch {
+	case a != 0 && b != 0:
+		return 0
+	case a|b == longBits:
+		return 2
+	}
+	return 1
 }
 
 // key is a pattern's bucket: its four main cut bits, then its four anti
@@ -181,8 +228,9 @@ const wideCut = 1 << 13
 const buildCost = 600
 
 // countPairs counts the pairs of a pattern of items and a pattern of
-// transposed that share no bit, sieving both sides first. sortT and sortI
-// are scratch space as long as transposed and items.
+// transposed that share no bit, sieving both sides first, each pair
+// weighted by its long-diagonal queens if sv.long (see longBits). sortT
+// and sortI are scratch space as long as transposed and items.
 func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uint64, chunks int) uint64 {
 	if !sv.ok || len(items) == 0 || len(transposed) == 0 {
 		return matchChunk(js, transposed, items, chunks)
@@ -197,7 +245,7 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 	// Choose the cut with the least estimated work.
 	best, bestCost := uint8(0), -1
 	for _, m := range sieveMasks {
-		if m == 0xff && min(len(transposed), len(items)) < wideCut {
+		if m == 0xff && min(len(transposed), len(items)) < wideCut || sv.long && m&longBits != longBits {
 			continue
 		}
 		var cT, cI [256]int
@@ -211,7 +259,9 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 				work := buildCost
 				rest := m &^ v
 				for u := rest; ; u = (u - 1) & rest { // every u ⊆ rest
-					work += cI[u]
+					if !sv.long || longWeight(v, u) != 0 {
+						work += cI[u]
+					}
 					if u == 0 {
 						break
 					}
@@ -226,7 +276,7 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 			best, bestCost = m, cost
 		}
 	}
-	if best == 0 {
+	if best == 0 { // never with long weights: every cut they try holds the long diagonals
 		return matchChunk(js, transposed, items, chunks)
 	}
 	// Counting sort of both sides by bucket.
@@ -260,8 +310,12 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 			tv = tv[k:]
 			rest := best &^ v
 			for u := rest; ; u = (u - 1) & rest {
-				if iu := sortI[startI[u]:startI[int(u)+1]]; len(iu) > 0 {
-					s += matchBlock(js.table, chunks, (k+63)/64, iu)
+				wt := uint64(1)
+				if sv.long {
+					wt = longWeight(v, u)
+				}
+				if iu := sortI[startI[u]:startI[int(u)+1]]; len(iu) > 0 && wt != 0 {
+					s += wt * matchBlock(js.table, chunks, (k+63)/64, iu)
 				}
 				if u == 0 {
 					break

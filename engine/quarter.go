@@ -146,7 +146,7 @@ type quarterCache struct {
 // budget bytes of lists.
 func newQuarterCache(n int, budget int64) *quarterCache {
 	c := &quarterCache{n: n, w: newWindow(n)}
-	c.sv = newSieve(c.w)
+	c.sv = newSieve(n, c.w)
 	h := n / 2
 	for q := range c.lists {
 		rows := h // north quarters: rows 0..h-1

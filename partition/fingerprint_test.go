@@ -43,6 +43,12 @@ func TestFingerprintsPinned(t *testing.T) {
 		{13, partition.Join, "6e644e1f3ec8e4ccbcc76e24"},
 		{16, partition.Join, "85babfffdeeae902ed1825dc"},
 		{17, partition.Join, "e800afdad75a35a94da31161"},
+		// From JoinLongFrom on, even boards' join tasks count weighted
+		// shares (n = 18 was 36800548e6c0d1cb219cbf94 before, 22
+		// 16944e7deaba28b1d17c34af); odd ones are unchanged.
+		{18, partition.Join, "499f4baa37454ccf408dc38d"},
+		{19, partition.Join, "81912dbb0d6baaf759a2bc0d"},
+		{22, partition.Join, "7991e95ae9907e4332d246bb"},
 	} {
 		p, err := partition.Make(partition.Job{N: tc.n, Method: tc.method})
 		require.NoError(t, err)

@@ -163,6 +163,11 @@ func newFingerprinter(p *Plan) *fingerprinter {
 		f.buf = append(f.buf, "pieces-kernel-2"...)
 		f.buf = append(f.buf, 0)
 	}
+	if p.Method == Join && JoinLong(p.N) {
+		// Its tasks count other shares of the total (see JoinLongFrom).
+		f.buf = append(f.buf, "join-long-weights"...)
+		f.buf = append(f.buf, 0)
+	}
 	return f
 }
 
