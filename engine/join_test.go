@@ -5,6 +5,7 @@ package engine
 // the smallest buffers and no cache (the bounded-memory paths).
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/bits"
@@ -396,5 +397,26 @@ func TestJoinCacheFills(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, known.Total[n], c.Total.Lo, "n=%d budget %d", n, budget)
 		}
+	}
+}
+
+// TestSortByColumns checks the radix sort against a stable comparison
+// sort: short lists (insertion), one pass and two (quarters of 8 and 16
+// columns, anywhere on the board).
+func TestSortByColumns(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct {
+		shift uint
+		width int
+		n     int
+	}{{0, 8, 5}, {0, 8, 33}, {8, 8, 1000}, {3, 11, 500}, {16, 16, 5000}, {0, 4, 200}} {
+		ps := make([]keyed, c.n)
+		for i := range ps {
+			ps[i] = keyed{cols: (r.Uint64() & (1<<uint(c.width) - 1)) << c.shift, d1: uint64(i)}
+		}
+		want := slices.Clone(ps)
+		slices.SortStableFunc(want, func(a, b keyed) int { return cmp.Compare(a.cols, b.cols) })
+		got := sortByColumns(ps, make([]keyed, len(ps)), c.shift, c.width)
+		assert.Equal(t, want, got, "%+v", c)
 	}
 }

@@ -13,7 +13,6 @@ package engine
 // memory budget, and listed again per task only when the budget is spent.
 
 import (
-	"cmp"
 	"math/bits"
 	"slices"
 	"sync/atomic"
@@ -86,39 +85,83 @@ type keyed struct{ cols, d1, d2 uint64 }
 // (rows of quarter q), in the columns cols of an n×n board, none attacking
 // another. tmp is scratch space, returned for reuse.
 func listQuarter(l *quarterList, n, q int, rows, cols uint64, tmp []keyed) []keyed {
-	var rs [joinMaxN + 1]uint
-	k := 0
+	ql := quarterLister{n: uint(n), cols: cols, out: tmp[:0]}
 	for x := rows; x != 0; x &= x - 1 {
-		rs[k] = uint(bits.TrailingZeros64(x))
-		k++
+		ql.rs[ql.k] = uint(bits.TrailingZeros64(x))
+		ql.k++
 	}
-	tmp = tmp[:0]
-	var rec func(i int, used, d1, d2 uint64)
-	rec = func(i int, used, d1, d2 uint64) {
-		if i == k {
-			tmp = append(tmp, keyed{used, d1, d2})
-			return
-		}
-		r := rs[i]
-		free := cols &^ (used | d1>>(uint(n)-1-r) | d2>>r)
-		for ; free != 0; free &= free - 1 {
-			c := uint(bits.TrailingZeros64(free))
-			rec(i+1, used|1<<c, d1|1<<(c+uint(n)-1-r), d2|1<<(r+c))
-		}
-	}
-	rec(0, 0, 0, 0)
-	slices.SortFunc(tmp, func(a, b keyed) int { return cmp.Compare(a.cols, b.cols) })
+	ql.place(0, 0, 0, 0)
+	ps := ql.out
+	// Sort by column set: twice the room, the second half the sort's.
+	m := len(ps)
+	ps = slices.Grow(ps, m)[:2*m]
+	sorted := sortByColumns(ps[:m], ps[m:], uint(bits.TrailingZeros64(cols)), bits.OnesCount64(cols))
 	l.f = quarterFrame(n, q)
 	l.keys, l.offs, l.places = l.keys[:0], l.offs[:0], l.places[:0]
-	for i, e := range tmp {
-		if i == 0 || e.cols != tmp[i-1].cols {
+	for i, e := range sorted {
+		if i == 0 || e.cols != sorted[i-1].cols {
 			l.keys = append(l.keys, e.cols)
 			l.offs = append(l.offs, uint32(len(l.places)))
 		}
 		l.places = append(l.places, l.f.pack(e.d1, e.d2))
 	}
 	l.offs = append(l.offs, uint32(len(l.places)))
-	return tmp
+	return ps[:0]
+}
+
+// quarterLister places one queen in each of k rows, depth first.
+type quarterLister struct {
+	n    uint
+	k    int
+	rs   [joinMaxN + 1]uint
+	cols uint64
+	out  []keyed
+}
+
+// place places the queens of rows rs[i:] beside those of used, d1, d2.
+func (ql *quarterLister) place(i int, used, d1, d2 uint64) {
+	if i == ql.k {
+		ql.out = append(ql.out, keyed{used, d1, d2})
+		return
+	}
+	r := ql.rs[i]
+	for free := ql.cols &^ (used | d1>>(ql.n-1-r) | d2>>r); free != 0; free &= free - 1 {
+		c := uint(bits.TrailingZeros64(free))
+		ql.place(i+1, used|1<<c, d1|1<<(c+ql.n-1-r), d2|1<<(r+c))
+	}
+}
+
+// sortByColumns sorts ps by column set, stably, and returns it sorted (in
+// ps or in scratch, as long as ps): a radix sort on the set's width bits
+// from bit shift on (a quarter's h ≤ 16 columns: one or two passes of 8),
+// insertion for a few placements. It replaced a comparison sort that took
+// 13% of n = 16.
+func sortByColumns(ps, scratch []keyed, shift uint, width int) []keyed {
+	if len(ps) <= 32 {
+		for i := 1; i < len(ps); i++ {
+			for j := i; j > 0 && ps[j].cols < ps[j-1].cols; j-- {
+				ps[j], ps[j-1] = ps[j-1], ps[j]
+			}
+		}
+		return ps
+	}
+	for d := uint(0); d < uint(width); d += 8 {
+		var at [257]int
+		for _, e := range ps {
+			at[(e.cols>>(shift+d))&255+1]++
+		}
+		for i := 1; i < len(at); i++ {
+			at[i] += at[i-1]
+		}
+		scratch = scratch[:len(ps)]
+		for _, e := range ps {
+			k := (e.cols >> (shift + d)) & 255
+			scratch[at[k]] = e
+			at[k]++
+		}
+		ps, scratch = scratch, ps
+	}
+	return ps
 }
 
 // quarterCache keeps the quarter lists of one board size, shared by all
