@@ -23,10 +23,10 @@ type Counts struct {
 	// Placed lists the queens every counted solution holds, by row.
 	Placed []Square
 	// Total is the number of solutions (of this shard, for a shard).
-	Total Uint128
+	Total Uint
 	// Nodes measures the work: queens placed for sym and mirror, pairs
 	// of quarter placements tried for join; comparable within a method.
-	Nodes Uint128
+	Nodes Uint
 	// Tasks is the number of tasks counted (this shard's), Resumed how
 	// many of them came from the journal.
 	Tasks, Resumed int
@@ -50,7 +50,7 @@ type Counts struct {
 	Notes []string
 
 	has                  present
-	unique, point, rot90 Uint128
+	unique, point, rot90 Uint
 }
 
 // present says which class counts a Counts holds.
@@ -64,15 +64,15 @@ const (
 // Unique returns the number of classes of solutions under the 8 symmetries
 // of the square (OEIS A002562), and whether the counts hold it: mirror
 // counts and join shards do not.
-func (c Counts) Unique() (Uint128, bool) { return c.unique, c.has&hasUnique != 0 }
+func (c Counts) Unique() (Uint, bool) { return c.unique, c.has&hasUnique != 0 }
 
 // PointSymmetric returns the number of solutions equal to their 180°
 // rotation (A032522), and whether the counts hold it (not for mirror).
-func (c Counts) PointSymmetric() (Uint128, bool) { return c.point, c.has&hasSymmetric != 0 }
+func (c Counts) PointSymmetric() (Uint, bool) { return c.point, c.has&hasSymmetric != 0 }
 
 // Rot90Symmetric returns the number of solutions equal to their 90°
 // rotation (A033148), and whether the counts hold it (not for mirror).
-func (c Counts) Rot90Symmetric() (Uint128, bool) { return c.rot90, c.has&hasSymmetric != 0 }
+func (c Counts) Rot90Symmetric() (Uint, bool) { return c.rot90, c.has&hasSymmetric != 0 }
 
 // Partial reports whether the counts are one shard's, not the board's.
 func (c Counts) Partial() bool { return c.Shards > 1 }
@@ -80,7 +80,7 @@ func (c Counts) Partial() bool { return c.Shards > 1 }
 // String returns the total in decimal.
 func (c Counts) String() string { return c.Total.String() }
 
-// Format prints the total as [Uint128] does, with any integer verb.
+// Format prints the total as [Uint] does, with any integer verb.
 func (c Counts) Format(f fmt.State, verb rune) { c.Total.Format(f, verb) }
 
 // agree returns an error unless a and b, counts of one board by two
@@ -103,7 +103,7 @@ func agree(a, b Counts) error {
 // whole join plan the unique count follows from the total and the
 // symmetric counts by Burnside's lemma.
 func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, error) {
-	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: fromSquares(plan.Placed), Total: Uint128(sum.Total), Nodes: Uint128(sum.Nodes),
+	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: fromSquares(plan.Placed), Total: Uint(sum.Total), Nodes: Uint(sum.Nodes),
 		Tasks: sum.Tasks, Shards: 1}
 	// The plan says what its method gives: the class counts, and whether
 	// unique is summed from its tasks or derived once all are counted.
@@ -111,9 +111,9 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 	case !plan.Classes():
 	case plan.DerivesUnique():
 		c.has = hasSymmetric
-		c.point, c.rot90 = Uint128(sum.PointSym), Uint128(sum.Rot90Sym)
+		c.point, c.rot90 = Uint(sum.PointSym), Uint(sum.Rot90Sym)
 		if whole {
-			u, err := burnside(plan.N, Uint128(sum.Total), Uint128(sum.PointSym), Uint128(sum.Rot90Sym))
+			u, err := burnside(plan.N, Uint(sum.Total), Uint(sum.PointSym), Uint(sum.Rot90Sym))
 			if err != nil {
 				return Counts{}, err
 			}
@@ -121,7 +121,7 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 		}
 	default:
 		c.has = hasUnique | hasSymmetric
-		c.unique, c.point, c.rot90 = Uint128(sum.Unique), Uint128(sum.PointSym), Uint128(sum.Rot90Sym)
+		c.unique, c.point, c.rot90 = Uint(sum.Unique), Uint(sum.PointSym), Uint(sum.Rot90Sym)
 	}
 	return c, nil
 }
@@ -130,13 +130,14 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 // symmetries of the square by Burnside's lemma: (total + point + 2·rot90)
 // / 8 for n ≥ 2, where no solution is its own mirror image; for n ≤ 1 the
 // one solution is fixed by every symmetry.
-func burnside(n int, total, point, rot90 Uint128) (Uint128, error) {
+func burnside(n int, total, point, rot90 Uint) (Uint, error) {
 	if n <= 1 {
 		return total, nil
 	}
-	s := engine.Uint128(total).Add(engine.Uint128(point)).Add(engine.Uint128(rot90)).Add(engine.Uint128(rot90))
-	if s.Lo&7 != 0 {
-		return Uint128{}, fmt.Errorf("%w: they break Burnside's lemma: total + point_symmetric + 2·rot90_symmetric = %s + %s + 2·%s is not a multiple of 8 (n = %d)", ErrMismatch, total, point, rot90, n)
+	s := engine.Uint(total).Add(engine.Uint(point)).Add(engine.Uint(rot90)).Add(engine.Uint(rot90)).Big()
+	if s.Bit(0)|s.Bit(1)|s.Bit(2) != 0 {
+		return Uint{}, fmt.Errorf("%w: they break Burnside's lemma: total + point_symmetric + 2·rot90_symmetric = %s + %s + 2·%s is not a multiple of 8 (n = %d)", ErrMismatch, total, point, rot90, n)
 	}
-	return Uint128{Lo: s.Lo>>3 | s.Hi<<61, Hi: s.Hi >> 3}, nil
+	u, _ := engine.UintFromBig(s.Rsh(s, 3))
+	return Uint(u), nil
 }

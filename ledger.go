@@ -154,13 +154,14 @@ func resultOf(rec resultfile.Record) engine.Result {
 // task (every solution equal to its 90° rotation equals its 180° one).
 func plausible(plan *partition.Plan, i int, rec resultfile.Record) error {
 	t := &plan.Tasks[i]
-	hi, lo := partition.Bound(plan.N, t)
-	above := func(h, l uint64) bool { return h > hi || h == hi && l > lo }
+	bound := engine.UintFromWords(partition.Bound(plan.N, t))
+	above := func(x uint64) bool { return engine.UintOf(x).Cmp(bound) > 0 }
+	r := resultOf(rec)
 	switch {
-	case above(rec.TotalHi, rec.Total):
-		return fmt.Errorf("task %s has a total of %s, more than it can hold (at most %s): the line is forged or damaged", rec.ID, rec.BigTotal(), engine.Uint128{Hi: hi, Lo: lo})
-	case above(0, rec.Unique), above(0, rec.Point), above(0, rec.Rot90):
-		return fmt.Errorf("task %s has class counts (unique %d, point %d, rot90 %d) beyond what it can hold (at most %s): the line is forged or damaged", rec.ID, rec.Unique, rec.Point, rec.Rot90, engine.Uint128{Hi: hi, Lo: lo})
+	case r.Wide().Cmp(bound) > 0:
+		return fmt.Errorf("task %s has a total of %s, more than it can hold (at most %s): the line is forged or damaged", rec.ID, rec.BigTotal(), bound)
+	case above(rec.Unique), above(rec.Point), above(rec.Rot90):
+		return fmt.Errorf("task %s has class counts (unique %d, point %d, rot90 %d) beyond what it can hold (at most %s): the line is forged or damaged", rec.ID, rec.Unique, rec.Point, rec.Rot90, bound)
 	case rec.Rot90 > rec.Point && t.Kind == partition.Classify:
 		return fmt.Errorf("task %s has more rot90-symmetric solutions (%d) than point-symmetric ones (%d): the line is forged or damaged", rec.ID, rec.Rot90, rec.Point)
 	}

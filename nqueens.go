@@ -73,7 +73,7 @@ const (
 	// Knight: no two a knight's move apart.
 	Knight Piece = "knight"
 	// Rook: columns only, n! arrangements (OEIS A000142), counted in
-	// closed form and exact to n = 34 (128 bits).
+	// closed form, exact on every board (64! needs 297 bits; [Uint]).
 	Rook Piece = "rook"
 )
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/big"
 	"slices"
 	"testing"
 
@@ -162,35 +163,73 @@ func TestVerifyPieces(t *testing.T) {
 	}
 }
 
-// TestRooks128 resumes and merges rooks' counts whose tasks hold more than
-// 2^64 solutions each: the records carry 128-bit totals.
-func TestRooks128(t *testing.T) {
+// TestWideTotals resumes and merges counts whose tasks hold more than 2^64
+// and 2^128 solutions each (rooks on 30 and 64 rows, 64 kings in one
+// closed-form task): the records carry totals of up to 320 bits, and
+// Counts, journals, shard files and Merge keep them exact.
+func TestWideTotals(t *testing.T) {
 	ctx := context.Background()
-	const want = "265252859812191058636308480000000" // 30!
-	var j memJournal
-	c, err := Count(ctx, 30, WithPiece(Rook), withJournal(&j, "j"))
-	require.NoError(t, err)
-	assert.Equal(t, want, c.Total.String())
-	c, err = Count(ctx, 30, WithPiece(Rook), withJournal(&j, "j"))
-	require.NoError(t, err)
-	assert.Equal(t, want, c.Total.String())
-	assert.Equal(t, c.Tasks, c.Resumed, "every task from the journal")
-
-	var files []File
-	for i := range 4 {
-		var out bytes.Buffer
-		_, err := Count(ctx, 30, WithPiece(Rook), WithShard(i, 4, &out))
+	for _, tc := range []struct {
+		n     int
+		piece Piece
+		want  string
+	}{
+		{30, Rook, "265252859812191058636308480000000"},                                                          // 30!
+		{64, Rook, "126886932185884164103433389335161480802865516174545192198801894375214704230400000000000000"}, // 64!
+		{64, King, kingsBig(64).String()},
+	} {
+		var j memJournal
+		c, err := Count(ctx, tc.n, WithPiece(tc.piece), withJournal(&j, "j"))
 		require.NoError(t, err)
-		files = append(files, File{Name: fmt.Sprintf("r%d", i), R: bytes.NewReader(out.Bytes())})
+		assert.Equal(t, tc.want, c.Total.String(), "%d %s", tc.n, tc.piece)
+		assert.Equal(t, tc.want, c.Total.Big().String())
+		_, fits := c.Total.Uint64()
+		assert.False(t, fits)
+		c, err = Count(ctx, tc.n, WithPiece(tc.piece), withJournal(&j, "j"))
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, c.Total.String(), "%d %s resumed", tc.n, tc.piece)
+		assert.Equal(t, c.Tasks, c.Resumed, "every task from the journal")
+
+		var files []File
+		for i := range 4 {
+			var out bytes.Buffer
+			_, err := Count(ctx, tc.n, WithPiece(tc.piece), WithShard(i, 4, &out))
+			require.NoError(t, err)
+			files = append(files, File{Name: fmt.Sprintf("r%d", i), R: bytes.NewReader(out.Bytes())})
+		}
+		m, err := Merge(context.Background(), files...)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, m.Total.String(), "%d %s merged", tc.n, tc.piece)
 	}
-	m, err := Merge(context.Background(), files...)
-	require.NoError(t, err)
-	assert.Equal(t, want, m.Total.String())
 
 	// Placed rooks keep their rows and columns: (n-k)! arrangements.
-	c, err = Count(ctx, 8, WithPiece(Rook), WithPlaced(Square{Row: 0, Col: 0}, Square{Row: 5, Col: 3}))
+	c, err := Count(ctx, 8, WithPiece(Rook), WithPlaced(Square{Row: 0, Col: 0}, Square{Row: 5, Col: 3}))
 	require.NoError(t, err)
 	assert.Equal(t, "720", c.Total.String())
+}
+
+// kingsBig is A002464(n) by an independent formula (n! + Σ_{k=1}^{n-1}
+// (−1)^k (n−k)! Σ_{r=1}^{k} 2^r C(n−k, r) C(k−1, r−1)), not the
+// recurrence the engine uses.
+func kingsBig(n int) *big.Int {
+	fact := func(k int) *big.Int { return new(big.Int).MulRange(1, int64(max(k, 1))) }
+	s := fact(n)
+	for k := 1; k < n; k++ {
+		inner := new(big.Int)
+		for r := 1; r <= k; r++ {
+			term := new(big.Int).Lsh(big.NewInt(1), uint(r))
+			term.Mul(term, new(big.Int).Binomial(int64(n-k), int64(r)))
+			term.Mul(term, new(big.Int).Binomial(int64(k-1), int64(r-1)))
+			inner.Add(inner, term)
+		}
+		inner.Mul(inner, fact(n-k))
+		if k%2 == 1 {
+			s.Sub(s, inner)
+		} else {
+			s.Add(s, inner)
+		}
+	}
+	return s
 }
 
 // TestConstructTorus checks the torus construction for every n to 300:

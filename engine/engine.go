@@ -51,9 +51,10 @@ type Result struct {
 	// kind: Classify tasks count all three, PointSymmetric and
 	// Rot90Symmetric tasks their own, the others none.
 	Total, Unique, PointSym, Rot90Sym uint64
-	// TotalHi is the high word of a total of 2^64 or more (the rooks'
-	// closed form); 0 for every other kernel.
-	TotalHi uint64
+	// TotalHi holds the words above Total's of a total of 2^64 or more
+	// (the rooks' and kings' closed forms, up to 320 bits in all); zero
+	// for every other kernel. See [Result.Wide].
+	TotalHi [UintWords - 1]uint64
 	// Nodes measures the task's work: for the backtracking kernels the
 	// queens placed (see walk), for join tasks the north–south pairs of
 	// quarter placements tried while listing half-boards. Nodes are
@@ -61,16 +62,31 @@ type Result struct {
 	Nodes uint64
 }
 
+// Wide returns r's total, all its words.
+func (r *Result) Wide() Uint {
+	var w [UintWords]uint64
+	w[0] = r.Total
+	copy(w[1:], r.TotalHi[:])
+	return UintFromWords(w)
+}
+
+// setWide sets r's total to u.
+func (r *Result) setWide(u Uint) {
+	w := u.Words()
+	r.Total = w[0]
+	copy(r.TotalHi[:], w[1:])
+}
+
 // Counts sums results without overflow.
 type Counts struct {
-	Total, Unique, PointSym, Rot90Sym, Nodes Uint128
+	Total, Unique, PointSym, Rot90Sym, Nodes Uint
 	// Tasks is the number of results summed.
 	Tasks int
 }
 
 // Add adds one result to c.
 func (c *Counts) Add(r Result) {
-	c.Total = c.Total.Add(Uint128{Hi: r.TotalHi, Lo: r.Total})
+	c.Total = c.Total.Add(r.Wide())
 	c.Unique = c.Unique.Add64(r.Unique)
 	c.PointSym = c.PointSym.Add64(r.PointSym)
 	c.Rot90Sym = c.Rot90Sym.Add64(r.Rot90Sym)
@@ -175,7 +191,7 @@ func checkTask(n int, t *partition.Task) error {
 	case partition.PointSymmetric, partition.Rot90Symmetric:
 		bad = bad || len(t.Prefix) > 1
 	case partition.Formula:
-		bad = bad || len(t.Prefix) > 0 || n > partition.MaxKingN
+		bad = bad || len(t.Prefix) > 0
 	case partition.Sweep:
 		bad = bad || len(t.Prefix) > 0 || n > partition.MaxSweepN
 	default:
@@ -398,7 +414,7 @@ func runTask(plan *partition.Plan, t *partition.Task, js *joinScratch) Result {
 		sols, nodes := countRot90Sym(n, firstColumn(t))
 		r.Rot90Sym, r.Nodes = sols*t.Weight, nodes
 	case partition.Formula:
-		r.TotalHi, r.Total = kings(n)
+		r.setWide(kings(n))
 	case partition.Sweep:
 		r.Total = sweepRows(n, rules)
 	case partition.CountPieces:
@@ -411,7 +427,7 @@ func runTask(plan *partition.Plan, t *partition.Task, js *joinScratch) Result {
 					left--
 				}
 			}
-			r.TotalHi, r.Total = factorialTimes(left, t.Weight)
+			r.setWide(factorialTimes(left, t.Weight))
 			break
 		}
 		a := rules.After(n, t.Prefix)

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -51,7 +52,7 @@ func TestClasses(t *testing.T) {
 				c := count(t, n, m, 2)
 				if m == partition.Join {
 					// Burnside's lemma, as the library derives it.
-					c.Unique = engine.Uint128{Lo: (c.Total.Lo + c.PointSym.Lo + 2*c.Rot90Sym.Lo) / 8}
+					c.Unique = engine.UintOf((low(c.Total) + low(c.PointSym) + 2*low(c.Rot90Sym)) / 8)
 					if n <= 1 {
 						c.Unique = c.Total
 					}
@@ -69,10 +70,10 @@ func TestSymAgainstReference(t *testing.T) {
 		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
 			total, unique, point, rot90 := reference.Classes(n)
 			c := count(t, n, partition.Sym, 3)
-			assert.Equal(t, total, c.Total.Lo, "total")
-			assert.Equal(t, unique, c.Unique.Lo, "unique")
-			assert.Equal(t, point, c.PointSym.Lo, "point")
-			assert.Equal(t, rot90, c.Rot90Sym.Lo, "rot90")
+			assert.Equal(t, engine.UintOf(total), c.Total, "total")
+			assert.Equal(t, engine.UintOf(unique), c.Unique, "unique")
+			assert.Equal(t, engine.UintOf(point), c.PointSym, "point")
+			assert.Equal(t, engine.UintOf(rot90), c.Rot90Sym, "rot90")
 		})
 	}
 }
@@ -107,8 +108,8 @@ func TestSlow(t *testing.T) {
 func TestBurnside(t *testing.T) {
 	for n := 2; n <= 14; n++ {
 		c := count(t, n, partition.Sym, 2)
-		lhs := 8 * c.Unique.Lo
-		rhs := c.Total.Lo + c.PointSym.Lo + 2*c.Rot90Sym.Lo
+		lhs := 8 * low(c.Unique)
+		rhs := low(c.Total) + low(c.PointSym) + 2*low(c.Rot90Sym)
 		assert.Equal(t, lhs, rhs, "n=%d: 8·unique vs total + point + 2·rot90", n)
 	}
 }
@@ -210,22 +211,63 @@ func TestRunErrors(t *testing.T) {
 	assert.Equal(t, partition.Sym, me.Method)
 }
 
-func TestUint128(t *testing.T) {
-	var u engine.Uint128
+// low returns u, which the caller knows fits in 64 bits.
+func low(u engine.Uint) uint64 {
+	x, ok := u.Uint64()
+	if !ok {
+		panic(fmt.Sprintf("%s does not fit in 64 bits", u))
+	}
+	return x
+}
+
+func TestUint(t *testing.T) {
+	var u engine.Uint
 	u = u.Add64(^uint64(0)).Add64(^uint64(0)).Add64(2)
-	assert.Equal(t, engine.Uint128{Hi: 2, Lo: 0}, u)
+	assert.Equal(t, engine.UintFromWords([engine.UintWords]uint64{0, 2}), u)
 	assert.Equal(t, "36893488147419103232", u.String())
-	v := engine.Uint128{Hi: 1, Lo: 5}.Add(engine.Uint128{Hi: 1, Lo: ^uint64(0)})
-	assert.Equal(t, engine.Uint128{Hi: 3, Lo: 4}, v)
-	assert.Equal(t, "18446744073709551615", engine.Uint128{Lo: ^uint64(0)}.String())
-	assert.Panics(t, func() { engine.Uint128{Hi: ^uint64(0), Lo: ^uint64(0)}.Add64(1) })
-	// Counts sums per-task counts past 2^64 exactly.
+	v := engine.UintFromWords([engine.UintWords]uint64{5, 1}).Add(engine.UintFromWords([engine.UintWords]uint64{^uint64(0), 1}))
+	assert.Equal(t, engine.UintFromWords([engine.UintWords]uint64{4, 3}), v)
+	assert.Equal(t, "18446744073709551615", engine.UintOf(^uint64(0)).String())
+	top := engine.UintFromWords([engine.UintWords]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)})
+	assert.Panics(t, func() { top.Add64(1) })
+	assert.Panics(t, func() { top.Mul64(2) })
+	// Every word carries, in sums and products, against big.Int.
+	f, want := engine.UintOf(1), big.NewInt(1)
+	for k := uint64(2); k <= 64; k++ {
+		f, want = f.Mul64(k), want.Mul(want, new(big.Int).SetUint64(k))
+		assert.Equal(t, want.String(), f.String(), "%d!", k)
+		back, ok := engine.UintFromBig(want)
+		assert.True(t, ok)
+		assert.Equal(t, f, back, "%d! from big", k)
+	}
+	assert.Equal(t, 1, f.Cmp(u))
+	assert.Equal(t, -1, u.Cmp(f))
+	assert.Zero(t, f.Cmp(f))
+	assert.InEpsilon(t, 1.2688693218588417e89, f.Float64(), 1e-12)
+	_, ok := engine.UintFromBig(new(big.Int).Lsh(big.NewInt(1), 64*engine.UintWords))
+	assert.False(t, ok, "2^320 does not fit")
+	_, ok = engine.UintFromBig(big.NewInt(-1))
+	assert.False(t, ok, "negative")
+	_, ok = f.Uint64()
+	assert.False(t, ok)
+	// Counts sums per-task counts past 2^64 exactly, closed forms' wide
+	// totals too.
 	var c engine.Counts
 	for range 3 {
 		c.Add(engine.Result{Total: 1 << 63, Nodes: ^uint64(0)})
 	}
 	assert.Equal(t, "27670116110564327424", c.Total.String())
-	assert.Equal(t, 3, c.Tasks)
+	c.Add(engine.Result{TotalHi: [engine.UintWords - 1]uint64{0, 0, 0, 1}})
+	assert.Equal(t, new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 256), mustBig("27670116110564327424")).String(), c.Total.String())
+	assert.Equal(t, 4, c.Tasks)
+}
+
+func mustBig(s string) *big.Int {
+	b, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		panic(s)
+	}
+	return b
 }
 
 func ExampleRun() {
@@ -235,14 +277,14 @@ func ExampleRun() {
 	// Output: 92 12
 }
 
-func TestUint128Format(t *testing.T) {
-	u := engine.Uint128{Hi: 1, Lo: 2}
+func TestUintFormat(t *testing.T) {
+	u := engine.UintFromWords([engine.UintWords]uint64{2, 1})
 	assert.Equal(t, "18446744073709551618", fmt.Sprint(u))
 	assert.Equal(t, "18446744073709551618", fmt.Sprintf("%d", u))
-	assert.Equal(t, "232", fmt.Sprintf("%v", engine.Uint128{Lo: 232}))
-	assert.Equal(t, "  232", fmt.Sprintf("%5d", engine.Uint128{Lo: 232}))
-	assert.Equal(t, "e8", fmt.Sprintf("%x", engine.Uint128{Lo: 232}))
-	assert.Equal(t, `"232"`, fmt.Sprintf("%q", engine.Uint128{Lo: 232}))
+	assert.Equal(t, "232", fmt.Sprintf("%v", engine.UintOf(232)))
+	assert.Equal(t, "  232", fmt.Sprintf("%5d", engine.UintOf(232)))
+	assert.Equal(t, "e8", fmt.Sprintf("%x", engine.UintOf(232)))
+	assert.Equal(t, `"232"`, fmt.Sprintf("%q", engine.UintOf(232)))
 }
 
 // TestRunCancelJoin cancels a join run while tasks are running: it stops,

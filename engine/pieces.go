@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math/big"
 	"math/bits"
 
@@ -98,27 +99,23 @@ func walkPieces(n int, r partition.Rules, ban *partition.Bans, a partition.Attac
 	return sols, nodes
 }
 
-// factorialTimes returns k!·w as a 128-bit number (high, low word); the
-// planner keeps it within 128 bits (rooks up to n = 34).
-func factorialTimes(k int, w uint64) (hi, lo uint64) {
-	lo = w
+// factorialTimes returns k!·w (k ≤ 64: at most 64!·8 < 2^300).
+func factorialTimes(k int, w uint64) Uint {
+	u := UintOf(w)
 	for i := 2; i <= k; i++ {
-		h, l := bits.Mul64(lo, uint64(i))
-		hi = hi*uint64(i) + h
-		lo = l
+		u = u.Mul64(uint64(i))
 	}
-	return hi, lo
+	return u
 }
 
 // kings returns A002464(n), the kings' total (Hertzsprung's problem: n
 // kings one per row and column, none on neighbouring squares), by its
 // recurrence a(n) = (n+1)a(n-1) − (n−2)a(n−2) − (n−5)a(n−3) + (n−3)a(n−4),
-// a(0..3) = 1, 1, 0, 0, as a 128-bit number (high, low word); the planner
-// keeps n within partition.MaxKingN.
-func kings(n int) (hi, lo uint64) {
+// a(0..3) = 1, 1, 0, 0 (n ≤ 64: below 64! < 2^297).
+func kings(n int) Uint {
 	a := [4]*big.Int{big.NewInt(1), big.NewInt(1), big.NewInt(0), big.NewInt(0)} // a(k-4..k-1) once k ≥ 4
 	if n < 4 {
-		return 0, a[n].Uint64()
+		return UintOf(a[n].Uint64())
 	}
 	t, u := new(big.Int), new(big.Int)
 	for k := 4; k <= n; k++ {
@@ -128,9 +125,11 @@ func kings(n int) (hi, lo uint64) {
 		next.Add(next, u.Mul(big.NewInt(int64(k-3)), a[0]))
 		a = [4]*big.Int{a[1], a[2], a[3], next}
 	}
-	v := a[3]
-	lo = new(big.Int).And(v, new(big.Int).SetUint64(^uint64(0))).Uint64()
-	return new(big.Int).Rsh(v, 64).Uint64(), lo
+	v, ok := UintFromBig(a[3])
+	if !ok {
+		panic(fmt.Sprintf("A002464(%d) does not fit in %d bits", n, 64*UintWords))
+	}
+	return v
 }
 
 // sweepRows counts the n×n board of pieces whose moves reach the next two

@@ -34,8 +34,9 @@ func countPieces(t *testing.T, n int, piece partition.Piece, torus bool) uint64 
 	require.NoError(t, err)
 	c, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
 	require.NoError(t, err)
-	require.Zero(t, c.Total.Hi)
-	return c.Total.Lo
+	total, ok := c.Total.Uint64()
+	require.True(t, ok)
+	return total
 }
 
 // TestPiecesAgainstReference counts every piece's board, mirror-halved
@@ -73,8 +74,8 @@ func TestPiecesKnown(t *testing.T) {
 	}
 }
 
-// TestRooks counts rooks in closed form, exactly past 2^64 (n! to the
-// largest n whose count fits in 128 bits), against n! and, up to n = 11
+// TestRooks counts rooks in closed form, exactly past 2^64 and 2^128 (n!
+// to n = MaxN), against n! (and 64! as Python computes it) and, up to n = 11
 // (9 with -short), against the pieces' search kernel run without the
 // closed form.
 func TestRooks(t *testing.T) {
@@ -83,7 +84,7 @@ func TestRooks(t *testing.T) {
 		searched = 9
 	}
 	f := big.NewInt(1)
-	for n := 0; n <= partition.MaxRookN; n++ {
+	for n := 0; n <= partition.MaxN; n++ {
 		if n > 0 {
 			f.Mul(f, big.NewInt(int64(n)))
 		}
@@ -96,7 +97,8 @@ func TestRooks(t *testing.T) {
 			assert.Equal(t, f.Uint64(), engine.SearchPieces(p), "n=%d: search", n)
 		}
 	}
-	_, err := partition.Make(partition.Job{N: partition.MaxRookN + 1, Piece: partition.Rook})
+	assert.Equal(t, "126886932185884164103433389335161480802865516174545192198801894375214704230400000000000000", f.String(), "64! (A000142)")
+	_, err := partition.Make(partition.Job{N: partition.MaxN + 1, Piece: partition.Rook})
 	assert.ErrorIs(t, err, partition.ErrSize)
 }
 
@@ -119,8 +121,8 @@ func TestKnights(t *testing.T) {
 // published sequence beyond the tests' search (a(23)), and against the
 // pieces' search kernel without the closed form (a plan that lists, one
 // task per two-row prefix, without the mirror's halving) to n = 12 (11
-// with -short; the published list covers 13 and 14); and that n =
-// MaxKingN is the largest whose count fits in 128 bits.
+// with -short; the published list covers 13 and 14); to n = MaxN, past
+// 128 bits from n = 35 on.
 func TestKings(t *testing.T) {
 	fact := func(k int) *big.Int { return new(big.Int).MulRange(1, int64(max(k, 1))) }
 	formula := func(n int) *big.Int {
@@ -145,7 +147,7 @@ func TestKings(t *testing.T) {
 		}
 		return s
 	}
-	for n := 0; n <= partition.MaxKingN; n++ {
+	for n := 0; n <= partition.MaxN; n++ {
 		p, err := partition.Make(partition.Job{N: n, Piece: partition.King})
 		require.NoError(t, err)
 		require.Len(t, p.Tasks, 1, "n=%d: one closed-form task", n)
@@ -153,10 +155,9 @@ func TestKings(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, formula(n).String(), c.Total.String(), "A002464(%d)", n)
 	}
-	assert.Equal(t, -1, formula(partition.MaxKingN).Cmp(new(big.Int).Lsh(big.NewInt(1), 128)), "A002464(MaxKingN) < 2^128")
-	assert.Equal(t, 1, formula(partition.MaxKingN+1).Cmp(new(big.Int).Lsh(big.NewInt(1), 128)), "A002464(MaxKingN+1) > 2^128")
+	assert.Equal(t, 1, formula(35).Cmp(new(big.Int).Lsh(big.NewInt(1), 128)), "A002464(35) > 2^128: counted exactly beyond 128 bits")
 	assert.Equal(t, "3484423186862152966838", formula(23).String(), "A002464(23) as published")
-	_, err := partition.Make(partition.Job{N: partition.MaxKingN + 1, Piece: partition.King})
+	_, err := partition.Make(partition.Job{N: partition.MaxN + 1, Piece: partition.King})
 	assert.ErrorIs(t, err, partition.ErrSize)
 
 	searched := 12
@@ -195,8 +196,7 @@ func TestKnightsSweep(t *testing.T) {
 		assert.Equal(t, searchedCount.Total, swept.Total, "knights n=%d: sweep against search", n)
 	}
 	for n := 0; n <= 16; n++ {
-		hi, lo := engine.Kings(n)
-		assert.Equal(t, engine.Uint128{Hi: hi, Lo: lo}, engine.Uint128{Lo: engine.SweepRows(n, partition.King.Rules(false))}, "kings n=%d: sweep against the recurrence", n)
+		assert.Equal(t, engine.Kings(n), engine.UintOf(engine.SweepRows(n, partition.King.Rules(false))), "kings n=%d: sweep against the recurrence", n)
 	}
 	p, err := partition.Make(partition.Job{N: partition.MaxSweepN + 1, Piece: partition.Knight})
 	require.NoError(t, err)

@@ -52,7 +52,7 @@ const (
 	CountPieces
 	// Formula is the whole board in closed form, one task without a
 	// prefix: kings by the recurrence of OEIS A002464 (Hertzsprung's
-	// problem), exact in microseconds for every n up to [MaxKingN].
+	// problem), exact in microseconds for every n (totals up to 320 bits).
 	Formula
 	// Sweep is the whole board, one task without a prefix, counted by a
 	// sweep over the rows that keeps, for each set of columns used and the
@@ -205,10 +205,6 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 			return nil, jobError("Method", what, ErrPieceMode, func(o func(string, string) string) string {
 				return fmt.Sprintf("%s is counted with %s only (its default), not %s", o(what, value), o("Method", string(Mirror)), o("Method", string(job.Method)))
 			})
-		case piece == Rook && job.N > MaxRookN:
-			return nil, fmt.Errorf("%w: %d rooks (accepted: 0..%d; %d! does not fit in 128 bits)", ErrSize, job.N, MaxRookN, MaxRookN+1)
-		case piece == King && job.N > MaxKingN:
-			return nil, fmt.Errorf("%w: %d kings (accepted: 0..%d; A002464(%d) does not fit in 128 bits)", ErrSize, job.N, MaxKingN, MaxKingN+1)
 		}
 		job.Method = Mirror
 	}

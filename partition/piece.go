@@ -17,28 +17,21 @@ const (
 	Superqueen Piece = "superqueen"
 	// King attacks its 8 neighbours: with one per row and column, two in
 	// neighbouring rows must be more than one column apart (Hertzsprung's
-	// problem, OEIS A002464); counted in closed form up to n = MaxKingN,
-	// by search with placed kings.
+	// problem, OEIS A002464); counted in closed form on every board (up
+	// to 320 bits, n ≤ MaxN), by search with placed kings.
 	King Piece = "king"
 	// Knight attacks the squares a knight's move away.
 	Knight Piece = "knight"
 	// Rook attacks its row and column only: every arrangement with one
-	// per row and column, n! (OEIS A000142); counted in closed form, up
-	// to n = MaxRookN (the count must fit in 128 bits).
+	// per row and column, n! (OEIS A000142); counted in closed form on
+	// every board (64! < 2^297).
 	Rook Piece = "rook"
 )
-
-// MaxRookN is the largest board whose rooks are counted: 34! < 2^128 < 35!.
-const MaxRookN = 34
 
 // MaxSweepN is the largest board whose knights are counted by the row
 // sweep (its largest row of states takes about 140 MB at n = 18); larger
 // boards are searched.
 const MaxSweepN = 18
-
-// MaxKingN is the largest board whose kings are counted (in closed form):
-// A002464(34) < 2^128 ≤ A002464(35).
-const MaxKingN = 34
 
 // Pieces lists the pieces, queen first.
 var Pieces = []Piece{Queen, Superqueen, King, Knight, Rook}

@@ -585,36 +585,50 @@ func (jc *joinCoster) cost(east, west uint64, mid int) uint64 {
 // the same on every machine, for samples and audits.
 func Draw(index, seed uint64) uint64 { return mix(seed ^ mix(index)) }
 
-// Bound is the most solutions task t of an n×n board can stand for, as a
-// 128-bit number (hi, lo), saturated at 2^128 - 1: its weight (at most 8
-// for a class) times the ways to fill its free rows, one queen per free
-// column ((n - prefix)!), or for a join task the ways to fill both halves
-// (h!·h!). A count above it is impossible: a forged or damaged line.
-func Bound(n int, t *Task) (hi, lo uint64) {
+// CountWords is how many 64-bit words an exact count takes: 320 bits,
+// room for any count on a board of at most MaxN rows (64 rooks make
+// 64! < 2^297).
+const CountWords = 5
+
+// Bound is the most solutions task t of an n×n board can stand for, as
+// CountWords words, least significant first: its weight (at most 8 for a
+// class) times the ways to fill its free rows, one queen per free column
+// ((n - prefix)!), or for a join task the ways to fill both halves
+// (h!·h!, twice that where its pairs are weighted by their long-diagonal
+// queens, see JoinLong). A count above it is impossible: a forged or
+// damaged line.
+func Bound(n int, t *Task) [CountWords]uint64 {
 	w := t.Weight
 	if t.Kind == Classify || t.Kind == PointSymmetric || t.Kind == Rot90Symmetric {
 		w = 8 // a class of up to 8 solutions per completion
 	}
-	hi, lo = 0, max(w, 1)
+	b := [CountWords]uint64{max(w, 1)}
 	mul := func(k uint64) {
-		h1, l := bits.Mul64(lo, k)
-		h2, h := bits.Mul64(hi, k)
-		h, c := bits.Add64(h, h1, 0)
-		if h2 != 0 || c != 0 {
-			hi, lo = ^uint64(0), ^uint64(0)
-			return
+		var carry uint64
+		for i := range b {
+			hi, lo := bits.Mul64(b[i], k)
+			var c uint64
+			b[i], c = bits.Add64(lo, carry, 0)
+			carry = hi + c
 		}
-		hi, lo = h, l
+		if carry != 0 { // never for n ≤ MaxN; saturate to stay a bound
+			for i := range b {
+				b[i] = ^uint64(0)
+			}
+		}
 	}
 	if t.Kind == Halves {
 		for k := 2; k <= n/2; k++ {
 			mul(uint64(k))
 			mul(uint64(k))
 		}
-		return hi, lo
+		if JoinLong(n) {
+			mul(2)
+		}
+		return b
 	}
 	for k := 2; k <= n-len(t.Prefix); k++ {
 		mul(uint64(k))
 	}
-	return hi, lo
+	return b
 }

@@ -77,7 +77,7 @@ func TestForgedLines(t *testing.T) {
 	_, errs = runOK(t, append([]string{"merge", "--audit", "0"}, files...)...)
 	assert.Contains(t, errs, "audit: 0 tasks recounted")
 	// A total no task can hold.
-	huge := forge("huge.result", func(r *resultfile.Record) { r.TotalHi = 1 << 6 })
+	huge := forge("huge.result", func(r *resultfile.Record) { r.TotalHi[0] = 1 << 6 })
 	_, errs, code = runErr(t, "merge", files[0], huge, files[2])
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errs, "more than it can hold")

@@ -10,7 +10,8 @@
 //
 // The first line is the header (kind "journal" or "shard"; counts of
 // other pieces add "piece=king" and, on the torus, "torus=yes"); "task"
-// lines give a task's ID and its total (up to 128 bits: the rooks'),
+// lines give a task's ID and its total (up to 320 bits: the rooks' and
+// kings' closed forms),
 // unique, point-symmetric and rot90-symmetric counts and nodes (64 bits
 // each); a shard file ends with an "end" line
 // holding the record count and the sums. A journal is appended to as tasks
@@ -72,18 +73,22 @@ type Header struct {
 	Started int64
 }
 
-// Record is one task's counts. A total of 2^64 or more (rooks' closed
-// form) keeps its high word in TotalHi; the line holds the decimal value.
+// Record is one task's counts. A total of 2^64 or more (the rooks' and
+// kings' closed forms, up to 320 bits) keeps its higher words in TotalHi,
+// least significant first; the line holds the decimal value.
 type Record struct {
 	ID                                 string
 	Total, Unique, Point, Rot90, Nodes uint64
-	TotalHi                            uint64
+	TotalHi                            [partition.CountWords - 1]uint64
 }
 
 // BigTotal returns the record's total.
 func (r Record) BigTotal() *big.Int {
-	t := new(big.Int).SetUint64(r.TotalHi)
-	return t.Lsh(t, 64).Or(t, new(big.Int).SetUint64(r.Total))
+	t := new(big.Int)
+	for i := len(r.TotalHi) - 1; i >= 0; i-- {
+		t.Lsh(t.Or(t, new(big.Int).SetUint64(r.TotalHi[i])), 64)
+	}
+	return t.Or(t, new(big.Int).SetUint64(r.Total))
 }
 
 // Sums are a file's totals, as its end line states them.
@@ -353,19 +358,24 @@ func parseRecord(fields []string) (Record, error) {
 		return Record{}, fmt.Errorf("a task line has an ID and 5 counts")
 	}
 	var nums [5]uint64
-	var hi uint64
+	var hi [partition.CountWords - 1]uint64
 	for i := range nums {
 		v, err := strconv.ParseUint(fields[2+i], 10, 64)
 		if i == 0 && err != nil && strings.Trim(fields[2], "0123456789") == "" {
-			// A total past 2^64: up to 128 bits.
+			// A total past 2^64: up to 320 bits.
 			t, ok := new(big.Int).SetString(fields[2], 10)
-			if ok && t.Sign() >= 0 && t.BitLen() <= 128 {
-				v, err = t.Uint64(), nil
-				hi = new(big.Int).Rsh(t, 64).Uint64()
+			if ok && t.Sign() >= 0 && t.BitLen() <= 64*partition.CountWords {
+				low := new(big.Int).SetUint64(^uint64(0))
+				word := func() uint64 { return new(big.Int).And(t, low).Uint64() }
+				v, err = word(), nil
+				for j := range hi {
+					t.Rsh(t, 64)
+					hi[j] = word()
+				}
 			}
 		}
 		if err != nil {
-			return Record{}, fmt.Errorf("count %s is not a decimal count (accepted: digits only, up to 2^64 - 1; a total up to 2^128 - 1)", msg.Quote(fields[2+i]))
+			return Record{}, fmt.Errorf("count %s is not a decimal count (accepted: digits only, up to 2^64 - 1; a total up to 2^%d - 1)", msg.Quote(fields[2+i]), 64*partition.CountWords)
 		}
 		nums[i] = v
 	}

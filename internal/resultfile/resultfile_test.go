@@ -3,6 +3,7 @@ package resultfile
 import (
 	"bytes"
 	"io"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -108,7 +109,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(AppendRecord(AppendHeader(nil, h), h, recs[0]))
 	f.Add([]byte("nqueens journal format=1\n"))
 	h.Piece, h.Torus = "king", true
-	f.Add(AppendRecord(AppendHeader(nil, h), h, Record{ID: "1.2", Total: 5, TotalHi: 9}))
+	f.Add(AppendRecord(AppendHeader(nil, h), h, Record{ID: "1.2", Total: 5, TotalHi: [4]uint64{9, 0, 0, 3}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := Read(bytes.NewReader(data))
 		if err != nil {
@@ -156,9 +157,10 @@ func (zeros) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestBigTotal writes and reads back a record whose total needs 128 bits.
+// TestBigTotal writes and reads back records whose totals need 128 and
+// 320 bits, and refuses one past 320.
 func TestBigTotal(t *testing.T) {
-	r := Record{ID: "3.1", Total: 12345, TotalHi: 7, Nodes: 1}
+	r := Record{ID: "3.1", Total: 12345, TotalHi: [4]uint64{7}, Nodes: 1}
 	h := Header{Kind: Journal, Tool: "t", N: 30, Method: "mirror", Placed: "-", Plan: "p", Tasks: 1, Shards: 1}
 	line := AppendRecord(nil, h, r)
 	assert.Contains(t, string(line), "task 3.1 129127208515966873657 ")
@@ -166,6 +168,28 @@ func TestBigTotal(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, f.Records, 1)
 	assert.Equal(t, r, f.Records[0])
+	// 64 rooks: 64!, five words.
+	fact, _ := new(big.Int).SetString("126886932185884164103433389335161480802865516174545192198801894375214704230400000000000000", 10)
+	var words [5]uint64
+	x := new(big.Int).Set(fact)
+	for i := range words {
+		words[i] = new(big.Int).And(x, new(big.Int).SetUint64(^uint64(0))).Uint64()
+		x.Rsh(x, 64)
+	}
+	r = Record{ID: "r", Total: words[0], TotalHi: [4]uint64(words[1:])}
+	assert.Equal(t, fact, r.BigTotal())
+	line = AppendRecord(nil, h, r)
+	assert.Contains(t, string(line), "task r "+fact.String()+" ")
+	f, err = Read(bytes.NewReader(append(AppendHeader(nil, h), line...)))
+	require.NoError(t, err)
+	assert.Equal(t, r, f.Records[0])
+	// 2^320 does not fit: a wrong line.
+	_, err = parseRecord([]string{"task", "r", new(big.Int).Lsh(big.NewInt(1), 320).String(), "0", "0", "0", "1"})
+	assert.ErrorContains(t, err, "a total up to 2^320 - 1")
+	top := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 320), big.NewInt(1))
+	r, err = parseRecord([]string{"task", "r", top.String(), "0", "0", "0", "1"})
+	require.NoError(t, err)
+	assert.Equal(t, top, r.BigTotal())
 }
 
 // TestForeignLine checks that a line is bound to its file: the same line

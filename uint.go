@@ -1,0 +1,30 @@
+package nqueens
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/nqueens/nqueens/engine"
+)
+
+// Uint is an exact count of up to 320 bits, room for any count on a board
+// of up to 64 rows: a(29) already passes 2^64, node counts pass it near
+// n = 27, and 64 rooks make 64! ≈ 2^296. A value (comparable with ==);
+// fmt prints it in decimal.
+type Uint engine.Uint
+
+// String returns u in decimal.
+func (u Uint) String() string { return engine.Uint(u).String() }
+
+// Format makes fmt print u as the integer it is, with every integer verb
+// (%d, %v, %s, %x with widths and flags), as a [big.Int] prints it.
+func (u Uint) Format(f fmt.State, verb rune) { engine.Uint(u).Format(f, verb) }
+
+// Big returns u as a [big.Int].
+func (u Uint) Big() *big.Int { return engine.Uint(u).Big() }
+
+// Uint64 returns u and whether it fits in 64 bits.
+func (u Uint) Uint64() (uint64, bool) { return engine.Uint(u).Uint64() }
+
+// Float64 returns u rounded to the nearest float64 (for rates).
+func (u Uint) Float64() float64 { return engine.Uint(u).Float64() }
