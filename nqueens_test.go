@@ -472,3 +472,29 @@ func TestFiles(t *testing.T) {
 func withJournal(j journal, name string) Option {
 	return func(c *config) { c.journal, c.jname, c.given = j, name, c.given|optJournal }
 }
+
+// TestMergeCommittedN22 merges the committed shard files of n = 22
+// (bench/data/n22, counted by scripts/shards.sh): they must still be
+// today's plan (fingerprint, task IDs, costs) and sum to the published
+// counts, so a change that would orphan stored shards fails here first.
+func TestMergeCommittedN22(t *testing.T) {
+	names, err := filepath.Glob(filepath.Join("bench", "data", "n22", "shard-*.result"))
+	require.NoError(t, err)
+	require.NotEmpty(t, names, "the committed n = 22 shard files")
+	var files []File
+	for _, name := range names {
+		files = append(files, File{Name: name})
+	}
+	c, err := Merge(context.Background(), files...)
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprint(known.Total[22]), c.Total.String())
+	u, ok := c.Unique()
+	require.True(t, ok, "a whole join derives unique")
+	assert.Equal(t, fmt.Sprint(known.Unique[22]), u.String())
+	p, ok := c.PointSymmetric()
+	require.True(t, ok)
+	assert.Equal(t, fmt.Sprint(known.PointSym(22)), p.String())
+	assert.Equal(t, Join, c.Method)
+	assert.Equal(t, 1, c.Shards)
+	assert.False(t, c.Partial())
+}
