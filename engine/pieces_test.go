@@ -124,29 +124,7 @@ func TestKnights(t *testing.T) {
 // with -short; the published list covers 13 and 14); to n = MaxN, past
 // 128 bits from n = 35 on.
 func TestKings(t *testing.T) {
-	fact := func(k int) *big.Int { return new(big.Int).MulRange(1, int64(max(k, 1))) }
-	formula := func(n int) *big.Int {
-		if n == 0 {
-			return big.NewInt(1)
-		}
-		s := fact(n)
-		for k := 1; k < n; k++ {
-			inner := new(big.Int)
-			for r := 1; r <= k; r++ {
-				term := new(big.Int).Lsh(big.NewInt(1), uint(r))
-				term.Mul(term, new(big.Int).Binomial(int64(n-k), int64(r)))
-				term.Mul(term, new(big.Int).Binomial(int64(k-1), int64(r-1)))
-				inner.Add(inner, term)
-			}
-			inner.Mul(inner, fact(n-k))
-			if k%2 == 1 {
-				s.Sub(s, inner)
-			} else {
-				s.Add(s, inner)
-			}
-		}
-		return s
-	}
+	formula := reference.Kings
 	for n := 0; n <= partition.MaxN; n++ {
 		p, err := partition.Make(partition.Job{N: n, Piece: partition.King})
 		require.NoError(t, err)
