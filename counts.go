@@ -103,7 +103,7 @@ func agree(a, b Counts) error {
 // whole join plan the unique count follows from the total and the
 // symmetric counts by Burnside's lemma.
 func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, error) {
-	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: fromSquares(plan.Placed), Total: Uint(sum.Total), Nodes: Uint(sum.Nodes),
+	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: fromSquares(plan.Placed), Total: uintOf(sum.Total), Nodes: uintOf(sum.Nodes),
 		Tasks: sum.Tasks, Shards: 1}
 	// The plan says what its method gives: the class counts, and whether
 	// unique is summed from its tasks or derived once all are counted.
@@ -111,9 +111,9 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 	case !plan.Classes():
 	case plan.DerivesUnique():
 		c.has = hasSymmetric
-		c.point, c.rot90 = Uint(sum.PointSym), Uint(sum.Rot90Sym)
+		c.point, c.rot90 = uintOf(sum.PointSym), uintOf(sum.Rot90Sym)
 		if whole {
-			u, err := burnside(plan.N, Uint(sum.Total), Uint(sum.PointSym), Uint(sum.Rot90Sym))
+			u, err := burnside(plan.N, uintOf(sum.Total), uintOf(sum.PointSym), uintOf(sum.Rot90Sym))
 			if err != nil {
 				return Counts{}, err
 			}
@@ -121,7 +121,7 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 		}
 	default:
 		c.has = hasUnique | hasSymmetric
-		c.unique, c.point, c.rot90 = Uint(sum.Unique), Uint(sum.PointSym), Uint(sum.Rot90Sym)
+		c.unique, c.point, c.rot90 = uintOf(sum.Unique), uintOf(sum.PointSym), uintOf(sum.Rot90Sym)
 	}
 	return c, nil
 }
@@ -134,10 +134,10 @@ func burnside(n int, total, point, rot90 Uint) (Uint, error) {
 	if n <= 1 {
 		return total, nil
 	}
-	s := engine.Uint(total).Add(engine.Uint(point)).Add(engine.Uint(rot90)).Add(engine.Uint(rot90)).Big()
+	s := total.engine().Add(point.engine()).Add(rot90.engine()).Add(rot90.engine()).Big()
 	if s.Bit(0)|s.Bit(1)|s.Bit(2) != 0 {
 		return Uint{}, fmt.Errorf("%w: they break Burnside's lemma: total + point_symmetric + 2·rot90_symmetric = %s + %s + 2·%s is not a multiple of 8 (n = %d)", ErrMismatch, total, point, rot90, n)
 	}
 	u, _ := engine.UintFromBig(s.Rsh(s, 3))
-	return Uint(u), nil
+	return uintOf(u), nil
 }

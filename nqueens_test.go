@@ -160,19 +160,19 @@ func TestCountInvalid(t *testing.T) {
 	assert.ErrorAs(t, err, &me, "the memory error says what is needed")
 }
 
-func uintOf(x uint64) Uint { return Uint(engine.UintOf(x)) }
+func uint64Of(x uint64) Uint { return uintOf(engine.UintOf(x)) }
 
 // TestBurnside checks the unique count's derivation, past 2^64 too.
 func TestBurnside(t *testing.T) {
-	u, err := burnside(8, uintOf(92), uintOf(4), Uint{})
+	u, err := burnside(8, uint64Of(92), uint64Of(4), Uint{})
 	require.NoError(t, err)
 	assert.Equal(t, "12", u.String())
-	u, err = burnside(30, Uint(engine.UintFromWords([engine.UintWords]uint64{8, 1})), Uint{}, Uint{})
+	u, err = burnside(30, uintOf(engine.UintFromWords([engine.UintWords]uint64{8, 1})), Uint{}, Uint{})
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprint(uint64(1)<<61+1), u.String())
-	_, err = burnside(8, uintOf(92), uintOf(3), Uint{})
+	_, err = burnside(8, uint64Of(92), uint64Of(3), Uint{})
 	assert.ErrorIs(t, err, ErrMismatch)
-	u, err = burnside(1, uintOf(1), uintOf(1), uintOf(1))
+	u, err = burnside(1, uint64Of(1), uint64Of(1), uint64Of(1))
 	require.NoError(t, err)
 	assert.Equal(t, "1", u.String(), "n ≤ 1: the one board is its own class")
 }
@@ -416,16 +416,16 @@ func TestCheck(t *testing.T) {
 	}
 	_, err := Count(context.Background(), 8, WithCheck(), WithShard(0, 2, nil))
 	assert.ErrorIs(t, err, ErrInvalid)
-	a := Counts{N: 8, Method: Sym, Total: uintOf(92), has: hasUnique | hasSymmetric, unique: uintOf(12), point: uintOf(4)}
+	a := Counts{N: 8, Method: Sym, Total: uint64Of(92), has: hasUnique | hasSymmetric, unique: uint64Of(12), point: uint64Of(4)}
 	b := a
 	b.Method = Join
 	assert.NoError(t, agree(a, b))
-	b.point = uintOf(5)
+	b.point = uint64Of(5)
 	assert.ErrorIs(t, agree(a, b), ErrMismatch)
 	b = a
-	b.Total = uintOf(93)
+	b.Total = uint64Of(93)
 	assert.ErrorIs(t, agree(a, b), ErrMismatch)
-	b = Counts{N: 8, Method: Mirror, Total: uintOf(92)}
+	b = Counts{N: 8, Method: Mirror, Total: uint64Of(92)}
 	assert.NoError(t, agree(a, b), "mirror has no class counts to compare")
 }
 
