@@ -143,11 +143,12 @@ func MinMemory(plan *partition.Plan, workers int) int64 {
 
 // SweepBytes is what the row sweep of an n×n board takes at most: two rows
 // of states, each of at most C(n, n/2) sets of columns with (n+1)² counts
-// and an index entry, and as much again for the garbage collector, which
-// frees a row's arrays only after the next is made.
+// and the set itself, as much again for the garbage collector, which frees
+// a row's arrays only after the next is made, and the index of every set
+// of columns (4 bytes each).
 func SweepBytes(n int) int64 {
 	sets := new(big.Int).Binomial(int64(n), int64(n/2)).Int64()
-	return 4 * sets * (int64(n+1)*int64(n+1)*8 + 64)
+	return 4*sets*(int64(n+1)*int64(n+1)*8+8) + 4<<uint(n)
 }
 
 // DeviceBytes is what a device takes on the host while it counts: its

@@ -147,17 +147,20 @@ func sweepRows(n int, r partition.Rules) uint64 {
 	w := n + 1 // a row's column, or n for none (the rows above the board)
 	block := w * w
 	type layer struct {
-		index map[uint32]int // a set of columns used → its block in ways
-		sets  []uint32
-		ways  []uint64 // per set, block entries: [last row's column][the one before]
+		sets []uint32
+		ways []uint64 // per set, block entries: [last row's column][the one before]
 	}
-	cur := layer{index: map[uint32]int{0: 0}, sets: []uint32{0}, ways: make([]uint64, block)}
+	cur := layer{sets: []uint32{0}, ways: make([]uint64, block)}
 	cur.ways[n*w+n] = 1
+	// slot[set] is 1 + the set's block in the next layer (0: not there
+	// yet): an array over every set of columns (2^n, 1 MB at n = 18)
+	// instead of a map, reset after each row by the sets it holds.
+	slot := make([]int32, 1<<uint(n))
 	for row := 0; row < n; row++ {
 		// The next row's sets are at most C(n, row+1): its arrays are
 		// made once, so the memory is what SweepBytes says.
 		most := int(new(big.Int).Binomial(int64(n), int64(row+1)).Int64())
-		next := layer{index: make(map[uint32]int, most), sets: make([]uint32, 0, most), ways: make([]uint64, 0, most*block)}
+		next := layer{sets: make([]uint32, 0, most), ways: make([]uint64, 0, most*block)}
 		for i, set := range cur.sets {
 			ways := cur.ways[i*block : (i+1)*block]
 			for a := 0; a <= n; a++ {
@@ -176,10 +179,10 @@ func sweepRows(n int, r partition.Rules) uint64 {
 					for free := ^uint32(taken) & all; free != 0; free &= free - 1 {
 						x := bits.TrailingZeros32(free)
 						s := set | 1<<x
-						k, ok := next.index[s]
-						if !ok {
+						k := int(slot[s&all]) - 1
+						if k < 0 {
 							k = len(next.sets)
-							next.index[s] = k
+							slot[s&all] = int32(k + 1)
 							next.sets = append(next.sets, s)
 							next.ways = append(next.ways, make([]uint64, block)...)
 						}
@@ -187,6 +190,9 @@ func sweepRows(n int, r partition.Rules) uint64 {
 					}
 				}
 			}
+		}
+		for _, s := range next.sets {
+			slot[s&all] = 0
 		}
 		cur = next
 	}
