@@ -433,7 +433,7 @@ func runTask(plan *partition.Plan, t *partition.Task, js *joinScratch) Result {
 		a := rules.After(n, t.Prefix)
 		walk := walkShort
 		if rules.Torus {
-			walk = walkPieces
+			walk = walkTorus
 		}
 		sols, nodes := walk(n, rules, t.Bans, a, len(t.Prefix))
 		r.Total, r.Nodes = sols*t.Weight, nodes

@@ -21,14 +21,19 @@ var (
 	SweepRows = sweepRows
 )
 
-// PiecesTwins counts every task of a CountPieces plan with walkShort and
-// its twin walkPieces, and returns the first task where they differ
-// (sols or nodes), or -1.
+// PiecesTwins counts every task of a CountPieces plan with the kernel the
+// engine runs (walkShort, walkTorus on the torus) and their twin
+// walkPieces, and returns the first task where they differ (sols or
+// nodes), or -1.
 func PiecesTwins(p *partition.Plan) int {
 	rules := p.Rules()
+	walk := walkShort
+	if rules.Torus {
+		walk = walkTorus
+	}
 	for i, t := range p.Tasks {
 		a := rules.After(p.N, t.Prefix)
-		s1, n1 := walkShort(p.N, rules, t.Bans, a, len(t.Prefix))
+		s1, n1 := walk(p.N, rules, t.Bans, a, len(t.Prefix))
 		s2, n2 := walkPieces(p.N, rules, t.Bans, a, len(t.Prefix))
 		if s1 != s2 || n1 != n2 {
 			return i

@@ -211,13 +211,74 @@ func near(b uint64, k uint8) uint64 {
 	return b<<k | b>>k
 }
 
+// walkTorus is walkPieces for queens on the torus (the one board the torus
+// takes, and the one walkShort leaves out): the same search, counting and
+// nodes, with each level's columns and wrapped diagonals in arrays indexed
+// by the depth, no short moves (queens have none) and no branch on the
+// rules. r is the torus queen's (its rules are not read).
+func walkTorus(n int, _ partition.Rules, ban *partition.Bans, a partition.Attacks, row int) (sols, nodes uint64) {
+	switch {
+	case row >= n:
+		return 1, 0
+	case row == n-1:
+		return uint64(bits.OnesCount64(a.Free() &^ ban[row&63])), 0
+	}
+	all := uint64(1)<<uint(n) - 1
+	wrap := uint(n - 1)
+	var cols, ld, rd, frees [maxRows]uint64
+	cols[0], ld[0], rd[0] = a.Cols, a.LD, a.RD
+	frees[0] = a.Free() &^ ban[row&63]
+	last := n - 1 - row // the level whose row is the last
+	for d := 0; d >= 0; {
+		f := frees[d&63]
+		if f == 0 {
+			d--
+			continue
+		}
+		b := f & -f
+		frees[d&63] = f ^ b
+		nodes++
+		c := cols[d&63] | b
+		l := ld[d&63] | b
+		l = (l<<1 | l>>wrap) & all
+		r := rd[d&63] | b
+		r = r>>1 | (r&1)<<wrap
+		free := ^(c | l | r) &^ ban[(row+d+1)&63]
+		switch {
+		case d+1 == last:
+			sols += uint64(bits.OnesCount64(free))
+			continue
+		case free == 0:
+			continue
+		case d+2 == last:
+			// Two rows left: each free square of the next row completes
+			// a board with every square of the last row it leaves free.
+			lastBan := ban[(row+d+2)&63]
+			for g := free; g != 0; g &= g - 1 {
+				x := g & -g
+				nodes++
+				l2 := l | x
+				l2 = (l2<<1 | l2>>wrap) & all
+				r2 := r | x
+				r2 = r2>>1 | (r2&1)<<wrap
+				sols += uint64(bits.OnesCount64(^(c | x | l2 | r2) &^ lastBan))
+			}
+			continue
+		}
+		d++
+		cols[d&63], ld[d&63], rd[d&63], frees[d&63] = c, l, r, free
+	}
+	return sols, nodes
+}
+
 // walkShort is walkPieces for boards without the torus (superqueens,
 // kings, knights, rooks' search): the same search, pruning and nodes, with
 // the state of each level in arrays indexed by the depth, as walkGo keeps
 // the queens', instead of a record copied per level; about twice as fast.
 // walkPieces is its twin: the tests check them task by task. (Folding the
 // torus's rotations in here, with a branch or without one, made
-// superqueens 15-25% slower, so the torus keeps walkPieces.)
+// superqueens 15-25% slower, so the torus has a kernel of its own,
+// walkTorus.)
 func walkShort(n int, r partition.Rules, ban *partition.Bans, a partition.Attacks, row int) (sols, nodes uint64) {
 	switch {
 	case row >= n:

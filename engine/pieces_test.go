@@ -181,9 +181,10 @@ func TestKnightsSweep(t *testing.T) {
 	assert.NotEqual(t, partition.Sweep, p.Tasks[0].Kind, "beyond MaxSweepN knights are searched")
 }
 
-// TestPiecesTwins checks the pieces' array kernel (walkShort) against its
-// twin task by task, completions and nodes, for every board without the
-// torus, with and without placed pieces and for listing plans.
+// TestPiecesTwins checks the pieces' array kernels (walkShort, and
+// walkTorus for queens on the torus) against their twin task by task,
+// completions and nodes, for every board, with and without placed pieces
+// and for listing plans.
 func TestPiecesTwins(t *testing.T) {
 	maxN := 11
 	if testing.Short() {
@@ -202,6 +203,20 @@ func TestPiecesTwins(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, -1, engine.PiecesTwins(p), "%s n=%d placed %v", piece, n, job.Placed)
 			}
+		}
+	}
+	for n := 0; n <= maxN+2; n++ {
+		for _, job := range []partition.Job{
+			{N: n, Torus: true},
+			{N: n, Torus: true, Every: true},
+			{N: n, Torus: true, Placed: []partition.Square{{Row: n / 2, Col: n / 3}}},
+		} {
+			if n == 0 && len(job.Placed) > 0 {
+				continue
+			}
+			p, err := partition.Make(job)
+			require.NoError(t, err)
+			assert.Equal(t, -1, engine.PiecesTwins(p), "torus n=%d placed %v every %v", n, job.Placed, job.Every)
 		}
 	}
 }
