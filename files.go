@@ -46,14 +46,18 @@ func WithJournalFile(path string) Option {
 // WithShardFile counts shard i of m, as [WithShard] does, and writes its
 // shard file to path: to a temporary file of its own in path's directory
 // (created exclusively: nothing in its way is followed or touched), synced
-// and renamed over path once complete, removed on any failure. A path that
-// exists and is not a regular file is refused before counting.
+// and renamed over path once complete, removed on any failure. The run
+// holds a lock on path (the lock file ".NAME.lock" beside it) from before
+// the first task to the end, so a second run on the same path fails at
+// once with a [*FileError] wrapping [ErrLocked]. A path that exists and is
+// not a regular file, or that [WithJournalFile] names too, is refused
+// before counting.
 func WithShardFile(i, m int, path string) Option {
 	return func(c *config) { c.shard, c.shards, c.outPath, c.given = i, m, path, c.given|optShardFile }
 }
 
 // openFiles opens the files c names by path for a run: the journal
-// (locked) and the shard file's temporary (locked). done closes them, and
+// (locked) and the shard file's temporary (its path locked). done closes them, and
 // commits the shard file if ok.
 func (c *config) openFiles() (done func(ok bool) error, err error) {
 	var closers []func(ok bool) error
@@ -91,7 +95,7 @@ func (c *config) openFiles() (done func(ok bool) error, err error) {
 		if st, err := os.Stat(c.jpath); err == nil && !st.Mode().IsRegular() {
 			return fail(fmt.Errorf("%s %w", c.jpath, resultfile.ErrNotRegular))
 		}
-		f, err := os.OpenFile(c.jpath, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := os.OpenFile(c.jpath, os.O_RDWR|os.O_CREATE, resultfile.Mode)
 		if err != nil {
 			return fail(err)
 		}

@@ -31,10 +31,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -377,6 +380,8 @@ func (c *config) rules() error {
 		return say("WithCheck", "WithPlaced", "%s counts the whole board twice: it does not work with %s", named{"WithCheck", ""}, named{"WithPlaced", ""})
 	case c.check && c.shards > 1:
 		return say("WithCheck", shardOpt, "%s counts the whole board twice: it does not work with %s", named{"WithCheck", ""}, named{shardOpt, ""})
+	case c.jpath != "" && c.outPath != "" && (samePath(c.jpath, c.outPath) || samePath(c.jpath, resultfile.LockName(c.outPath))):
+		return say("WithJournalFile", "WithShardFile", "%s and %s name one file: the journal and the shard file are two (accepted: two paths)", named{"WithJournalFile", c.jpath}, named{"WithShardFile", c.outPath})
 	}
 	if err := c.checkDevice(); err != nil {
 		return err
@@ -469,3 +474,16 @@ func (c *config) queens() bool { return c.boardName() == string(Queen) }
 
 // boardName names c's pieces for messages ("superqueen", "queen torus").
 func (c *config) boardName() string { return partition.BoardName(partition.Piece(c.piece), c.torus) }
+
+// samePath reports whether a and b name one file: the same path once
+// cleaned and made absolute, or two names of one existing file.
+func samePath(a, b string) bool {
+	if x, err := filepath.Abs(a); err == nil {
+		if y, err := filepath.Abs(b); err == nil && x == y {
+			return true
+		}
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
+}

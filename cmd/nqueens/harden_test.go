@@ -217,6 +217,34 @@ func TestTwoRunsOneJournal(t *testing.T) {
 	assert.Equal(t, "14772512\n", out)
 }
 
+// TestTwoRunsOneOut: a second run on a shard file another process is
+// writing is refused at once, naming the holder, and the first one's file
+// is the one that stays (issue 32, case 2: both finished, the second
+// overwrote the first's shard).
+func TestTwoRunsOneOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a count in a subprocess")
+	}
+	bin := nqueensBinary(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "same.r")
+	j := filepath.Join(dir, "s0.journal")
+	first := exec.Command(bin, "count", "16", "-m", "mirror", "-j", "1", "--shard", "0/2", "--out", out, "--checkpoint", j)
+	require.NoError(t, first.Start())
+	waitForJournal(t, j) // the shard file's lock is taken before the journal
+	stdout, errs, code := runErr(t, "count", "16", "-m", "mirror", "-j", "1", "--shard", "1/2", "--out", out)
+	assert.Equal(t, exitFailure, code)
+	assert.Empty(t, stdout)
+	if runtime.GOOS == "linux" {
+		assert.Contains(t, errs, fmt.Sprintf("same.r is locked by another nqueens run (process %d), which is writing it (wait for it to finish, or use another file)", first.Process.Pid))
+	}
+	assert.Contains(t, errs, "nqueens: --out: ")
+	require.NoError(t, first.Wait())
+	assert.Equal(t, 0, readResult(t, out).Header.Shard, "the first run's shard stays")
+	_, _, code = runErr(t, "merge", out)
+	assert.Equal(t, exitFailure, code, "shard 1 is missing, not written over shard 0")
+}
+
 // TestSecondSignal: a second Ctrl-C stops a count at once instead of
 // waiting out the grace period, and the journal keeps what was counted.
 func TestSecondSignal(t *testing.T) {

@@ -1,74 +1,180 @@
 package resultfile
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/nqueens/nqueens/internal/msg"
 )
 
-// ErrLocked is wrapped by [Lock]'s error for a file another run holds.
+// ErrLocked is wrapped by [Lock]'s and [Create]'s errors for a file another
+// run holds.
 var ErrLocked = errors.New("is locked by another nqueens run")
 
 // ErrNotRegular is returned by [Create] for a path that exists and is not a
 // regular file (a directory, a device, a link).
 var ErrNotRegular = errors.New("exists and is not a regular file")
 
+// Mode is the permission bits of every file a run writes, journals and
+// shard files alike, before the process's umask.
+const Mode fs.FileMode = 0o644
+
 // Pending is a shard file being written: a temporary file of its own
 // beside its path, renamed over it by Commit once complete and synced,
 // removed by Abort. A crash or a failed write never leaves a partial file
-// at the path.
+// at the path; while it is pending, the path is locked against every other
+// run.
 type Pending struct {
 	path string
 	tmp  *os.File
+	lock *os.File // the lock file beside path, held until Commit or Abort
 	done bool
 }
 
+// LockName is the lock file that [Create] holds beside path for the whole
+// run: ".NAME.lock" in path's directory.
+func LockName(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+}
+
 // Create checks that path can take a result file (a regular file or
-// nothing) and creates the temporary file: a new file with a unique name
-// in path's directory (".NAME.*.tmp"), created exclusively (O_EXCL), so
-// that nothing in its way (another run's temporary file, a symlink, a
-// FIFO) is ever followed, truncated or removed.
+// nothing), locks it against every other run (the lock file [LockName],
+// flock on Unix: a second run on the same path fails at once with an error
+// wrapping [ErrLocked] that names the holder where the system tells),
+// removes the temporary files an earlier run on path left behind (killed
+// with -9), and creates the temporary file: a new file with a unique name
+// in path's own directory (".NAME.*.tmp", whatever $TMPDIR says, so that
+// the rename stays on one file system), created exclusively (O_EXCL), so
+// that nothing in its way (a symlink, a FIFO) is ever followed, truncated
+// or removed.
 func Create(path string) (*Pending, error) {
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s %w (a result file replaces only a regular file)", msg.Path(path), ErrNotRegular)
 	}
-	dir, base := filepath.Split(path)
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	lock, err := lockBeside(path)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, fmt.Errorf("cannot create a file beside %s: %w", msg.Path(path), err)
+		return nil, err
 	}
-	return &Pending{path: path, tmp: tmp}, nil
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	removeStale(dir, base)
+	for {
+		var r [8]byte
+		rand.Read(r[:])
+		name := filepath.Join(dir, "."+base+"."+hex.EncodeToString(r[:])+".tmp")
+		tmp, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, Mode)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			unlock(lock)
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("cannot create a file beside %s: %w", msg.Path(path), err)
+		}
+		return &Pending{path: path, tmp: tmp, lock: lock}, nil
+	}
+}
+
+// lockBeside opens and locks path's lock file. The file it locked must
+// still be the one at that name (a run that finishes removes it, and one
+// that opened it just before may lock the removed file): if not, it tries
+// again.
+func lockBeside(path string) (*os.File, error) {
+	name := LockName(path)
+	for {
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, Mode)
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("cannot create a file beside %s: %w", msg.Path(path), err)
+		}
+		if err := lockAs(f, path); err != nil {
+			f.Close()
+			return nil, err
+		}
+		held, err1 := f.Stat()
+		now, err2 := os.Stat(name)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return f, nil
+		}
+		f.Close()
+	}
+}
+
+// unlock removes the lock file, then releases it.
+func unlock(f *os.File) {
+	os.Remove(f.Name())
+	f.Close()
+}
+
+// removeStale removes the regular files ".BASE.*.tmp" in dir that earlier
+// runs on the same path left behind; the caller holds the path's lock, so
+// no run is writing them.
+func removeStale(dir, base string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := "." + base + "."
+	for _, e := range entries {
+		name := e.Name()
+		mid, ok := strings.CutPrefix(name, prefix)
+		if mid, ok = strings.CutSuffix(mid, ".tmp"); !ok || mid == "" || strings.Trim(mid, "0123456789abcdef") != "" || !e.Type().IsRegular() {
+			continue
+		}
+		os.Remove(filepath.Join(dir, name))
+	}
 }
 
 func (p *Pending) Write(b []byte) (int, error) { return p.tmp.Write(b) }
 
-// Commit syncs the file and renames it over the path.
+// Commit syncs the file, renames it over the path, syncs the directory
+// (so that the rename survives a crash) and releases the path's lock.
 func (p *Pending) Commit() error {
+	if p.done {
+		return nil
+	}
 	if err := p.tmp.Sync(); err != nil {
 		return fmt.Errorf("%s: %w", msg.Path(p.path), err)
 	}
 	if err := p.tmp.Close(); err != nil {
 		return fmt.Errorf("%s: %w", msg.Path(p.path), err)
 	}
-	if err := os.Rename(p.tmp.Name(), p.path); err != nil {
-		return msg.PathError(err)
+	if err := rename(p.tmp.Name(), p.path); err != nil {
+		// The count is complete in the temporary file: say where.
+		p.done = true
+		unlock(p.lock)
+		return fmt.Errorf("%w (the complete file is kept as %s)", msg.PathError(err), msg.Path(p.tmp.Name()))
+	}
+	if d, err := os.Open(filepath.Dir(p.path)); err == nil {
+		d.Sync()
+		d.Close()
 	}
 	p.done = true
+	unlock(p.lock)
 	return nil
 }
 
-// Abort removes the temporary file unless it was committed; it is safe to
-// call after Commit.
+// rename is os.Rename, a variable for the tests to make it fail.
+var rename = os.Rename
+
+// Abort removes the temporary file unless it was committed, and releases
+// the path's lock; it is safe to call after Commit.
 func (p *Pending) Abort() {
 	if !p.done {
+		p.done = true
 		p.tmp.Close()
 		os.Remove(p.tmp.Name())
+		unlock(p.lock)
 	}
 }

@@ -1,0 +1,162 @@
+//go:build unix
+
+package resultfile
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// commitIn creates, writes and commits name in the working directory dir.
+func commitIn(t *testing.T, dir, name string) {
+	t.Helper()
+	t.Chdir(dir)
+	p, err := Create(name)
+	require.NoError(t, err)
+	_, err = p.Write([]byte("x\n"))
+	require.NoError(t, err)
+	require.NoError(t, p.Commit())
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	require.NoError(t, err)
+	assert.Equal(t, "x\n", string(b))
+	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	assert.Empty(t, left, "no temporary or lock file left")
+}
+
+// TestCreateBareName: a bare name's temporary file lies in the working
+// directory, never in $TMPDIR, so the rename cannot cross file systems
+// (issue 32, case 1: a tmpfs working directory with /tmp on the disk lost
+// the finished shard) and a $TMPDIR that does not exist changes nothing.
+func TestCreateBareName(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", "/nonexistent")
+	commitIn(t, dir, "s0.r")
+
+	shm, err := os.MkdirTemp("/dev/shm", "nqueens-test-")
+	if err != nil {
+		t.Skip("no /dev/shm here for a second file system")
+	}
+	defer os.RemoveAll(shm)
+	other, err := os.MkdirTemp("/tmp", "nqueens-test-")
+	require.NoError(t, err)
+	defer os.RemoveAll(other)
+	var a, b syscall.Stat_t
+	require.NoError(t, syscall.Stat(shm, &a))
+	require.NoError(t, syscall.Stat(other, &b))
+	if a.Dev == b.Dev {
+		t.Skip("/dev/shm and the test's temporary directory are one file system here")
+	}
+	t.Setenv("TMPDIR", other)
+	commitIn(t, shm, "s1.r")
+}
+
+// TestCreateRenameFails: a rename that fails (as across file systems)
+// keeps the complete file and names it.
+func TestCreateRenameFails(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	rename = func(string, string) error { return &os.LinkError{Op: "rename", Old: "a", New: "b", Err: syscall.EXDEV} }
+	defer func() { rename = os.Rename }()
+	p, err := Create("s.r")
+	require.NoError(t, err)
+	p.Write([]byte("done\n"))
+	err = p.Commit()
+	require.ErrorIs(t, err, syscall.EXDEV)
+	assert.Contains(t, err.Error(), "the complete file is kept as .s.r.")
+	kept, _ := filepath.Glob(filepath.Join(dir, ".s.r.*.tmp"))
+	require.Len(t, kept, 1)
+	b, _ := os.ReadFile(kept[0])
+	assert.Equal(t, "done\n", string(b))
+	p.Abort() // after a failed commit: keeps it
+	_, err = os.Stat(kept[0])
+	assert.NoError(t, err)
+	_, err = os.Stat(LockName("s.r"))
+	assert.True(t, errors.Is(err, os.ErrNotExist), "lock released")
+}
+
+// TestCreateLocked: while one run writes a path, a second is refused at
+// once naming the path (issue 32, case 2: both finished and one shard
+// was lost); once the first commits or aborts, the path is free again.
+// From another process the error names its pid on Linux.
+func TestCreateLocked(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "same.r")
+	a, err := Create(path)
+	require.NoError(t, err)
+	_, err = Create(path)
+	require.ErrorIs(t, err, ErrLocked)
+	assert.Contains(t, err.Error(), path+" is locked by another nqueens run")
+	_, err = Create(filepath.Join(dir, ".", "same.r"))
+	require.ErrorIs(t, err, ErrLocked, "another spelling of the path")
+	a.Abort()
+	b, err := Create(path)
+	require.NoError(t, err)
+	require.NoError(t, b.Commit())
+	c, err := Create(path)
+	require.NoError(t, err, "free after a commit")
+	c.Abort()
+
+	flock, err := exec.LookPath("flock")
+	if err != nil {
+		t.Skip("no flock(1) for the other process")
+	}
+	holder := exec.Command(flock, "-x", LockName(path), "sleep", "30")
+	require.NoError(t, holder.Start())
+	defer holder.Process.Kill()
+	deadline := time.Now().Add(10 * time.Second)
+	for err = nil; err == nil && time.Now().Before(deadline); {
+		var p *Pending
+		if p, err = Create(path); err == nil {
+			p.Abort() // flock(1) has not locked it yet
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	assert.ErrorIs(t, err, ErrLocked)
+	if runtime.GOOS == "linux" {
+		assert.Contains(t, err.Error(), "(process "+strconv.Itoa(holder.Process.Pid)+")")
+	}
+}
+
+// TestCreateStale: the temporary files a run killed with -9 left beside
+// the path are removed by the next run on it; other files are not.
+func TestCreateStale(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.r")
+	for _, name := range []string{".s.r.0123456789abcdef.tmp", ".s.r.123456.tmp", "s.r.tmp", ".s.r.x.tmp", ".s.rr.01.tmp", ".other.01.tmp"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o644))
+	}
+	require.NoError(t, os.Mkdir(filepath.Join(dir, ".s.r.0a.tmp"), 0o755))
+	p, err := Create(path)
+	require.NoError(t, err)
+	require.NoError(t, p.Commit())
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, []string{"s.r", "s.r.tmp", ".s.r.x.tmp", ".s.rr.01.tmp", ".other.01.tmp", ".s.r.0a.tmp"}, names)
+}
+
+// TestCreateMode: shard files get the journals' mode, less the umask.
+func TestCreateMode(t *testing.T) {
+	old := syscall.Umask(0o027)
+	defer syscall.Umask(old)
+	path := filepath.Join(t.TempDir(), "s.r")
+	p, err := Create(path)
+	require.NoError(t, err)
+	require.NoError(t, p.Commit())
+	st, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o640), st.Mode().Perm())
+}
