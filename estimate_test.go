@@ -146,7 +146,7 @@ func TestOptionsHonoured(t *testing.T) {
 		{"Verify with workers", Verify([]int{1, 3, 0, 2}, WithWorkers(-1)), "Verify does not take WithWorkers"},
 		{"Table with a journal", tableErr(Table(ctx, 4, 5, WithJournalFile("x"))), "Table does not take WithJournalFile"},
 		{"Estimate with a check", func() error { _, err := Estimate(ctx, 8, WithCheck()); return err }(), "Estimate does not take WithCheck"},
-		{"Audit with a method", func() error { _, err := Audit(ctx, 1, nil, WithMethod(Sym)); return err }(), "Audit does not take WithMethod"},
+		{"Audit with a method", func() error { _, err := Audit(ctx, 1, 0, nil, WithMethod(Sym)); return err }(), "Audit does not take WithMethod"},
 		{"Count with shard and shard file", func() error {
 			_, err := Count(ctx, 8, WithShard(0, 2, io.Discard), WithShardFile(0, 2, "x"))
 			return err

@@ -364,19 +364,20 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 	return rep, nil
 }
 
-// auditSeed fixes which tasks an audit recounts.
-const auditSeed = 0x61756469742d3031
-
-// Audit recounts a reproducible random sample of the tasks the files hold
-// (journals and shard files of one count, with [Merge]'s checks), each
-// with chance fraction (0 to 1; 1 recounts every task, 0.01 about one in
-// a hundred), the same tasks on every machine, and fails naming the task
-// and its file when a recount differs from the file's line: the check of
-// redundant computing, at the cost the caller picks. A forged line
-// survives an audit only if the sample misses it: with chance 1 -
-// fraction for one line, (1 - fraction)^k for k of them. It returns how
-// many tasks it recounted. [WithWorkers] and [WithMemory] apply.
-func Audit(ctx context.Context, fraction float64, files []File, opts ...Option) (int, error) {
+// Audit recounts a random sample of the tasks the files hold (journals
+// and shard files of one count, with [Merge]'s checks), each with chance
+// fraction (0 to 1; 1 recounts every task, 0.01 about one in a hundred),
+// and fails naming the task and its file when a recount differs from the
+// file's line: the check of redundant computing, at the cost the caller
+// picks. seed chooses the sample: the same seed, the same tasks on every
+// machine. Draw it fresh when auditing (crypto/rand, as the command does)
+// and keep it to repeat the audit: the sample is then unknown to whoever
+// wrote the files, so a forged line survives only if the sample misses it,
+// with chance 1 - fraction for one line, (1 - fraction)^k for k of them. A
+// seed the files' writer could know (a constant) lets a forger edit just
+// the tasks it skips. It returns how many tasks it recounted.
+// [WithWorkers] and [WithMemory] apply.
+func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opts ...Option) (int, error) {
 	if !(fraction >= 0 && fraction <= 1) {
 		return 0, invalidf("audit fraction %v is not between 0 and 1", fraction)
 	}
@@ -395,7 +396,7 @@ func Audit(ctx context.Context, fraction float64, files []File, opts ...Option) 
 	var todo []int
 	limit := uint64(fraction * (1 << 63) * 2)
 	for i := range plan.Tasks {
-		if l.have[i] && (fraction == 1 || partition.Draw(uint64(i), auditSeed) < limit) {
+		if l.have[i] && (fraction == 1 || partition.Draw(uint64(i), seed) < limit) {
 			todo = append(todo, i)
 		}
 	}
@@ -408,8 +409,8 @@ func Audit(ctx context.Context, fraction float64, files []File, opts ...Option) 
 	_, err = engine.Run(runCtx, plan, engine.Options{Workers: c.workers, Memory: c.memory, Tasks: todo, OnResult: func(r engine.Result) {
 		got := l.got[r.Task]
 		if r.Task = got.Task; r != got && bad == nil {
-			bad = fmt.Errorf("audit: task %s in %s has total %d, unique %d, point %d, rot90 %d, nodes %d, but recounts to %d, %d, %d, %d, %d: the line is wrong (forged, or miscounted by the machine that wrote it)",
-				plan.Tasks[got.Task].ID, l.sources[l.from[got.Task]], got.Total, got.Unique, got.PointSym, got.Rot90Sym, got.Nodes, r.Total, r.Unique, r.PointSym, r.Rot90Sym, r.Nodes)
+			bad = fmt.Errorf("audit: task %s in %s has total %d, unique %d, point %d, rot90 %d, nodes %d, but recounts to %d, %d, %d, %d, %d: the line is wrong (forged, or miscounted by the machine that wrote it; audit seed %d)",
+				plan.Tasks[got.Task].ID, l.sources[l.from[got.Task]], got.Total, got.Unique, got.PointSym, got.Rot90Sym, got.Nodes, r.Total, r.Unique, r.PointSym, r.Rot90Sym, r.Nodes, seed)
 			cancel()
 		}
 	}})

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -27,9 +29,12 @@ Any failed check is exit 1 and no count is printed.
 
 --audit FRACTION recounts a random sample of the tasks the files hold
 (each with chance FRACTION, 0 to 1: 1 recounts every task, 0.01 about one
-in a hundred; the same tasks on every machine) and refuses, naming the
-task and its file, if any recount differs. A forged or miscounted line
-survives it only if the sample misses it (chance 1 - FRACTION per line).`,
+in a hundred) and refuses, naming the task and its file, if any recount
+differs. The sample is drawn afresh at every audit from the system's
+randomness, so whoever wrote the files cannot know which tasks it will
+skip: a forged or miscounted line survives it only if the sample misses it
+(chance 1 - FRACTION per line). The seed is printed; --audit-seed SEED
+repeats that audit exactly (the same tasks on every machine).`,
 		Example: "  nqueens merge shard*.result\n  nqueens merge --json n20-*.result n20-7.journal\n  nqueens merge --audit 0.01 n22-*.result",
 		Args:    minArgs("merge takes one or more shard files or journals (see --help)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -63,11 +68,13 @@ survives it only if the sample misses it (chance 1 - FRACTION per line).`,
 // recounts.
 type auditFlag struct {
 	fraction float64
+	seed     uint64
 	workers  int
 }
 
 func (a *auditFlag) register(fs *pflag.FlagSet) {
-	fs.Float64Var(&a.fraction, "audit", 0, "recount this fraction of the tasks found (0 to 1, e.g. 0.01) and refuse on any difference")
+	fs.Float64Var(&a.fraction, "audit", 0, "recount this fraction of the tasks found (0 to 1, e.g. 0.01), a sample drawn afresh, and refuse on any difference")
+	fs.Uint64Var(&a.seed, "audit-seed", 0, "repeat the audit of this seed (printed by every audit) instead of drawing a fresh sample")
 	workersFlag(fs, &a.workers)
 }
 
@@ -75,20 +82,29 @@ func (a *auditFlag) register(fs *pflag.FlagSet) {
 // stderr what was recounted.
 func (a auditFlag) run(cmd *cobra.Command, paths []string) error {
 	if !cmd.Flags().Changed("audit") {
+		if cmd.Flags().Changed("audit-seed") {
+			return usagef("--audit-seed repeats an audit: give --audit FRACTION too")
+		}
 		return nil
 	}
 	var opts []nqueens.Option
 	if cmd.Flags().Changed("workers") {
 		opts = append(opts, nqueens.WithWorkers(a.workers))
 	}
-	k, err := nqueens.Audit(cmd.Context(), a.fraction, files(paths), opts...)
+	seed := a.seed
+	if !cmd.Flags().Changed("audit-seed") {
+		var b [8]byte
+		rand.Read(b[:])
+		seed = binary.LittleEndian.Uint64(b[:])
+	}
+	k, err := nqueens.Audit(cmd.Context(), a.fraction, seed, files(paths), opts...)
 	if err != nil {
 		if cmd.Context().Err() != nil {
 			return interrupted(cmd.Context(), "stopped while auditing")
 		}
 		return err
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: audit: %d tasks recounted (--audit %v), all agree with the files\n", k, a.fraction)
+	fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: audit: %d tasks recounted (--audit %v --audit-seed %d), all agree with the files\n", k, a.fraction, seed)
 	return nil
 }
 

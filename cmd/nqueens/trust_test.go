@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -73,7 +75,7 @@ func TestForgedLines(t *testing.T) {
 	assert.Equal(t, exitFailure, code)
 	assert.Contains(t, errs, "audit: task ")
 	_, errs = runOK(t, append([]string{"merge", "--audit", "0.5"}, files...)...)
-	assert.Regexp(t, `audit: [0-9]+ tasks recounted \(--audit 0.5\), all agree`, errs)
+	assert.Regexp(t, `audit: [0-9]+ tasks recounted \(--audit 0.5 --audit-seed [0-9]+\), all agree`, errs)
 	_, errs = runOK(t, append([]string{"merge", "--audit", "0"}, files...)...)
 	assert.Contains(t, errs, "audit: 0 tasks recounted")
 	// A total no task can hold.
@@ -84,6 +86,54 @@ func TestForgedLines(t *testing.T) {
 	_, errs, code = runErr(t, append([]string{"merge", "--audit", "1.5"}, files...)...)
 	assert.Equal(t, exitUsage, code)
 	assert.Contains(t, errs, "audit fraction 1.5 is not between 0 and 1")
+}
+
+// TestAuditUnpredictable: the audit's sample is drawn afresh at every
+// merge, so a forger who edits a task that one seed's sample skips is
+// caught by the next audits (issue 32, case 3: the seed was a constant, so
+// 'merge --audit 0.95' passed a forged n = 14 every time); the seed each
+// audit prints repeats it exactly.
+func TestAuditUnpredictable(t *testing.T) {
+	dir := t.TempDir()
+	files := shardFiles(t, dir, 14, 2, "join")
+	f := readResult(t, files[1])
+	recs := append([]resultfile.Record(nil), f.Records...)
+	recs[len(recs)/2].Total += 8
+	forged := []string{files[0], writeResult(t, filepath.Join(dir, "forged.result"), f.Header, recs)}
+	seedOf := regexp.MustCompile(`--audit-seed ([0-9]+)\)`)
+
+	// The forger's seed: one whose sample skips the edited task.
+	skips := ""
+	for s := 1; s <= 64 && skips == ""; s++ {
+		if _, errs, code := runErr(t, append([]string{"merge", "--audit", "0.5", "--audit-seed", strconv.Itoa(s)}, forged...)...); code == 0 {
+			skips = strconv.Itoa(s)
+			assert.Contains(t, errs, "--audit-seed "+skips+"), all agree", "the audit names its seed")
+		}
+	}
+	require.NotEmpty(t, skips, "no seed of 64 skips the task at fraction 0.5")
+	out, _ := runOK(t, append([]string{"merge", "--audit", "0.5", "--audit-seed", skips}, forged...)...)
+	assert.Equal(t, "365604\n", out, "that seed's audit repeats exactly, and misses the line")
+
+	// Fresh audits: each catches it with chance 0.95; five all missing it
+	// has a chance of 3e-7.
+	caught := 0
+	for range 5 {
+		if _, errs, code := runErr(t, append([]string{"merge", "--audit", "0.95"}, forged...)...); code == exitFailure {
+			assert.Contains(t, errs, "audit: task ")
+			caught++
+		}
+	}
+	assert.Positive(t, caught, "five fresh audits at 0.95 missed the forged line")
+
+	// A clean audit's printed seed repeats its sample.
+	_, errs := runOK(t, append([]string{"merge", "--audit", "0.3"}, files...)...)
+	m := seedOf.FindStringSubmatch(errs)
+	require.NotNil(t, m, errs)
+	_, again := runOK(t, append([]string{"merge", "--audit", "0.3", "--audit-seed", m[1]}, files...)...)
+	assert.Equal(t, errs, again)
+	_, errs, code := runErr(t, "merge", "--audit-seed", "3", files[0])
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errs, "--audit-seed repeats an audit: give --audit FRACTION too")
 }
 
 // TestEditedShardCount: a shard file whose header claims a billion shards
