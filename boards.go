@@ -217,106 +217,76 @@ func Verify(cols []int, opts ...Option) error {
 			return &Conflict{First: r, Second: -1, What: fmt.Sprintf("has its %s in column %d, off the %d×%d board", name, c, n, n)}
 		}
 	}
-	if !c.queens() {
-		return verifyPieces(cols, partition.Piece(c.piece).Rules(c.torus))
-	}
-	// Find the first pair (in row order) that shares a column or diagonal
-	// in O(n): remember, per column and diagonal, the first row using it.
-	col := make([]int, n)
-	d1 := make([]int, 2*n)
-	d2 := make([]int, 2*n)
-	for i := range col {
-		col[i] = -1
-	}
-	for i := range d1 {
-		d1[i], d2[i] = -1, -1
-	}
-	var best *Conflict
-	better := func(h *Conflict) {
-		if best == nil || h.Second < best.Second || h.Second == best.Second && h.First < best.First {
-			best = h
+	return verifyRules(cols, partition.Piece(c.piece).Rules(c.torus))
+}
+
+// verifyRules is Verify's search for the first pair of rows, in row order
+// (the earliest second row, then the earliest first), whose pieces share a
+// column or attack each other under r, in O(n) time and 5n bits: a bit per
+// column and diagonal finds the first row that conflicts with one above
+// it, then a scan of the rows above finds the earliest it conflicts with.
+func verifyRules(cols []int, r partition.Rules) error {
+	n := len(cols)
+	col, d1, d2 := newBits(n), newBits(2*n), newBits(2*n)
+	diags := func(row, c int) (int, int) {
+		if r.Torus {
+			return (row + c) % n, ((row-c)%n + n) % n
 		}
+		return row + c, row - c + n
 	}
-	for r, c := range cols {
-		if p := col[c]; p >= 0 {
-			better(&Conflict{p, r, fmt.Sprintf("share column %d", c)})
-		} else {
-			col[c] = r
+	near := func(row, c, p int) string {
+		dc := c - cols[p]
+		if dc < 0 {
+			dc = -dc
 		}
-		if p := d1[r+c]; p >= 0 {
-			better(&Conflict{p, r, "share a diagonal"})
-		} else {
-			d1[r+c] = r
+		var k uint8
+		switch row - p {
+		case 1:
+			k = r.Near1
+		case 2:
+			k = r.Near2
 		}
-		if p := d2[r-c+n]; p >= 0 {
-			better(&Conflict{p, r, "share a diagonal"})
-		} else {
-			d2[r-c+n] = r
+		if k != 0 && dc == int(k) {
+			if row-p+dc == 3 {
+				return "are a knight's move apart"
+			}
+			return "are on neighbouring squares"
 		}
-		if best != nil {
-			return best
+		return ""
+	}
+	for row, c := range cols {
+		i, j := diags(row, c)
+		hit := col.has(c) || r.Long && (d1.has(i) || d2.has(j))
+		for p := max(0, row-2); p < row && !hit; p++ {
+			hit = near(row, c, p) != ""
+		}
+		if !hit {
+			col.set(c)
+			if r.Long {
+				d1.set(i)
+				d2.set(j)
+			}
+			continue
+		}
+		for p := range row {
+			pi, pj := diags(p, cols[p])
+			switch {
+			case cols[p] == c:
+				return &Conflict{p, row, fmt.Sprintf("share column %d", c)}
+			case r.Long && (pi == i || pj == j):
+				return &Conflict{p, row, "share a diagonal"}
+			}
+			if what := near(row, c, p); what != "" {
+				return &Conflict{p, row, what}
+			}
 		}
 	}
 	return nil
 }
 
-// verifyPieces is Verify for other pieces and the torus: the first pair
-// of rows, in row order, whose pieces share a column or attack each other,
-// in O(n): per column and diagonal the first row that takes it, and the
-// short moves checked against the two rows above.
-func verifyPieces(cols []int, r partition.Rules) error {
-	n := len(cols)
-	first := func(size int) []int {
-		m := make([]int, size)
-		for i := range m {
-			m[i] = -1
-		}
-		return m
-	}
-	col, d1, d2 := first(n), first(2*n), first(2*n)
-	for row, c := range cols {
-		var best *Conflict
-		better := func(p int, what string) {
-			if p >= 0 && (best == nil || p < best.First) {
-				best = &Conflict{p, row, what}
-			}
-		}
-		better(col[c], fmt.Sprintf("share column %d", c))
-		if col[c] < 0 {
-			col[c] = row
-		}
-		if r.Long {
-			i, j := row+c, row-c+n
-			if r.Torus {
-				i, j = (row+c)%n, ((row-c)%n+n)%n
-			}
-			better(d1[i], "share a diagonal")
-			better(d2[j], "share a diagonal")
-			if d1[i] < 0 {
-				d1[i] = row
-			}
-			if d2[j] < 0 {
-				d2[j] = row
-			}
-		}
-		for d, k := range [3]uint8{1: r.Near1, 2: r.Near2} {
-			if p := row - d; k != 0 && p >= 0 {
-				dc := c - cols[p]
-				if dc < 0 {
-					dc = -dc
-				}
-				if dc == int(k) {
-					if d+dc == 3 {
-						better(p, "are a knight's move apart")
-					} else {
-						better(p, "are on neighbouring squares")
-					}
-				}
-			}
-		}
-		if best != nil {
-			return best
-		}
-	}
-	return nil
-}
+// bits is a set of small integers.
+type bits []uint64
+
+func newBits(n int) bits      { return make(bits, (n+63)/64) }
+func (b bits) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+func (b bits) set(i int)      { b[i/64] |= 1 << (i % 64) }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/reference"
 )
 
 // isSolution is an independent check: a permutation with no two queens on
@@ -60,5 +62,57 @@ func TestConflictFirst(t *testing.T) {
 			got = err.Error()
 		}
 		assert.Equal(t, want, got, "%v", cols)
+	}
+}
+
+// TestVerifyReference: Verify names the same first conflict as a double
+// loop over the pairs of rows with the reference's attack rules, for every
+// board of n ≤ 6 (every row's piece in any column) and every piece.
+func TestVerifyReference(t *testing.T) {
+	boards := []struct {
+		piece string
+		torus bool
+		opts  []Option
+	}{
+		{"queen", false, nil}, {"queen", true, []Option{WithTorus()}}, {"superqueen", false, []Option{WithPiece(Superqueen)}},
+		{"king", false, []Option{WithPiece(King)}}, {"knight", false, []Option{WithPiece(Knight)}}, {"rook", false, []Option{WithPiece(Rook)}},
+	}
+	first := func(b []int, piece string, torus bool) (int, int) {
+		for s := range b {
+			for f := range s {
+				if b[f] == b[s] || reference.Attack(len(b), piece, torus, f, b[f], s, b[s]) {
+					return f, s
+				}
+			}
+		}
+		return -1, -1
+	}
+	for n := 0; n <= 6; n++ {
+		cols := make([]int, n)
+		for {
+			for _, bd := range boards {
+				f, s := first(cols, bd.piece, bd.torus)
+				err := Verify(cols, bd.opts...)
+				if f < 0 {
+					require.NoError(t, err, "%s torus=%v %v", bd.piece, bd.torus, cols)
+					continue
+				}
+				var c *Conflict
+				require.ErrorAs(t, err, &c, "%s torus=%v %v", bd.piece, bd.torus, cols)
+				require.Equal(t, [2]int{f, s}, [2]int{c.First, c.Second}, "%s torus=%v %v: %v", bd.piece, bd.torus, cols, c)
+				if cols[f] == cols[s] {
+					require.Equal(t, fmt.Sprintf("share column %d", cols[s]), c.What)
+				}
+			}
+			k := 0
+			for k < n && cols[k] == n-1 {
+				cols[k] = 0
+				k++
+			}
+			if k == n {
+				break
+			}
+			cols[k]++
+		}
 	}
 }

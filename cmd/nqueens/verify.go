@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,7 +19,7 @@ func verifyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify [BOARD...]",
 		Short: "Check boards: is each a solution?",
-		Long: `verify reads boards from its arguments (one board each) or, without
+		Long: fmt.Sprintf(`verify reads boards from its arguments (one board each) or, without
 arguments, from stdin (boards separated by blank lines). A board is rows of
 '.' and 'Q', with or without spaces between squares, or the 0-based column of
 each row's queen ("1 3 0 2" or "1,3,0,2"). For each board it prints "valid"
@@ -27,7 +29,12 @@ share a diagonal").
 --piece and --torus check other pieces' boards ('Q' marks a piece):
 "rows 0 and 1 are a knight's move apart".
 
-Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
+Stdin is read one board at a time: a board of rows is refused as soon as
+it has more rows than its first row has squares, or a row of another
+length; any board past %d rows or columns (the largest solve writes)
+as soon as it passes that.
+
+Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`, boardtext.MaxN),
 		Example: "  nqueens verify '1 3 0 2'\n  nqueens solve 8 | nqueens verify\n  nqueens list 6 --board | nqueens verify",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkEmpty(cmd, "piece"); err != nil {
@@ -40,32 +47,33 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 			}
 			w := bufio.NewWriter(cmd.OutOrStdout())
 			invalid, total := 0, 0
-			judge := func(b string) error {
+			judge := func(cols []int) {
 				total++
-				cols, err := boardtext.Parse(b)
-				if err != nil {
-					return usagef("board %d: %v", total, err)
-				}
 				if c := nqueens.Verify(cols, pieceOpts...); c != nil {
 					invalid++
 					fmt.Fprintf(w, "invalid: %v\n", c)
 				} else {
 					fmt.Fprintln(w, "valid")
 				}
-				return nil
 			}
 			if len(args) > 0 {
 				// Arguments are read whole: every one is parsed before
 				// any verdict, so a bad one prints nothing on stdout.
+				boards := make([][]int, len(args))
 				for i, b := range args {
-					if _, err := boardtext.Parse(b); err != nil {
-						return usagef("board %d: %v", i+1, err)
+					cols, err := boardtext.Parse(b)
+					if err != nil {
+						return usagef("board %d: %v", i+1, unwrapSyntax(err))
 					}
+					boards[i] = cols
 				}
-				for _, b := range args {
+				for _, b := range boards {
 					judge(b)
 				}
-			} else if err := eachBoard(cmd.Context(), cmd.InOrStdin(), w, judge); err != nil {
+			} else if err := eachBoard(cmd.Context(), cmd.InOrStdin(), w, func(cols []int) error {
+				judge(cols)
+				return nil
+			}, &total); err != nil {
 				w.Flush()
 				return err
 			}
@@ -85,50 +93,75 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`,
 	return cmd
 }
 
-// eachBoard hands the boards on r ([nqueens.Boards]) to judge as each is
-// read, and stops with judge's error, a read error, or when ctx is done
-// (a signal while a pipe's writer is still thinking: the read goes on in
-// a goroutine). Verdicts
-// written to w are flushed whenever no further board is waiting.
-func eachBoard(ctx context.Context, r io.Reader, w *bufio.Writer, judge func(string) error) error {
-	boards := make(chan string, 64)
-	errc := make(chan error, 1)
+// eachBoard hands the boards on r ([boardtext.Reader]) to judge as each
+// is read, one at a time (the reader waits for judge before it reads the
+// next, so memory holds one board whatever the input), and stops with
+// judge's error, an unreadable board (a usage error naming it: judged is
+// the count of boards before it), a read error, or when ctx is done (a
+// signal while a pipe's writer is still thinking: the read goes on in a
+// goroutine). Verdicts written to w are flushed whenever no further input
+// is waiting.
+func eachBoard(ctx context.Context, r io.Reader, w *bufio.Writer, judge func([]int) error, judged *int) error {
+	type board struct {
+		cols []int
+		more bool // input waiting after it
+		err  error
+	}
+	boards := make(chan board)
+	next := make(chan struct{})
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
 		defer close(boards)
-		for b, err := range boardtext.Split(r) {
-			if err != nil {
-				errc <- err
+		br := boardtext.NewReader(r)
+		for {
+			cols, err := br.Next()
+			if err == io.EOF {
 				return
 			}
 			select {
-			case boards <- b:
+			case boards <- board{cols, br.Buffered(), err}:
+			case <-stop:
+				return
+			}
+			if err != nil {
+				return
+			}
+			select {
+			case <-next:
 			case <-stop:
 				return
 			}
 		}
-		errc <- nil
 	}()
 	for {
 		select {
 		case b, ok := <-boards:
-			if !ok {
-				if err := <-errc; err != nil {
-					return fmt.Errorf("reading stdin: %w", err)
-				}
+			switch {
+			case !ok:
 				return nil
+			case errors.Is(b.err, boardtext.ErrSyntax):
+				return usagef("board %d: %v", *judged+1, unwrapSyntax(b.err))
+			case b.err != nil:
+				return fmt.Errorf("reading stdin: %w", b.err)
 			}
-			if err := judge(b); err != nil {
+			if err := judge(b.cols); err != nil {
 				return err
 			}
-			if len(boards) == 0 {
+			if !b.more {
 				if err := w.Flush(); err != nil {
 					return fmt.Errorf("writing the verdicts: %w", err)
 				}
 			}
+			next <- struct{}{}
 		case <-ctx.Done():
 			return interrupted(ctx, "stopped while reading stdin")
 		}
 	}
+}
+
+// unwrapSyntax drops boardtext's "unreadable board: " from a message that
+// names the board already.
+func unwrapSyntax(err error) string {
+	return strings.TrimPrefix(err.Error(), boardtext.ErrSyntax.Error()+": ")
 }

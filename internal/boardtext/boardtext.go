@@ -6,117 +6,311 @@ package boardtext
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
-	"iter"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/partition"
 )
 
-// Parse reads one board: rows of '.' and 'Q' (with or without spaces
-// between squares), or a list of 0-based columns ("1 3 0 2" or "1,3,0,2").
-// It returns the column of each row's queen (-1: none, -2: several), for
-// nqueens.Verify. Errors quote at most 80 bytes of the input.
-func Parse(text string) ([]int, error) {
-	var lines []string
-	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 {
-		return nil, fmt.Errorf("empty board")
-	}
-	if len(lines) == 1 && strings.ContainsAny(lines[0], "0123456789") {
-		return parseColumns(lines[0])
-	}
-	n := len(lines)
-	cols := make([]int, n)
-	for r, l := range lines {
-		sq := strings.ReplaceAll(strings.ReplaceAll(l, " ", ""), "\t", "")
-		cols[r] = -1
-		for c, ch := range sq {
-			switch ch {
-			case '.':
-			case 'Q', 'q':
-				if cols[r] == -1 {
-					cols[r] = c
-				} else {
-					cols[r] = -2
-				}
-			default:
-				return nil, fmt.Errorf("row %d: unexpected %q (accepted: '.' for an empty square, 'Q' for a queen)", r, ch)
-			}
-		}
-		if len(sq) != n {
-			return nil, fmt.Errorf("row %d has %d squares, want %d (a board has as many columns as rows)", r, len(sq), n)
-		}
-	}
-	return cols, nil
+// MaxN is the largest board read: the largest one nqueens.Solve writes,
+// so that every board solve prints can be checked. A row longer or a
+// board taller is refused as soon as it passes MaxN (or, for a board of
+// rows, as soon as it has more rows than its first row has squares), so
+// reading holds at most one board's columns, whatever the input.
+const MaxN = partition.MaxSolveN
+
+// headLen is how much of a line is kept for messages (msg.Quote shows at
+// most msg.MaxQuote bytes of it).
+const headLen = msg.MaxQuote + 16
+
+// Reader reads boards from a stream, one at a time, without holding
+// their text: boards of rows are separated by blank lines (or by a line
+// of columns); a line of columns ("1 3 0 2") is a board of its own. A line
+// is a board's row when its first character other than a space is '.',
+// 'Q' or 'q', and a line of columns otherwise.
+type Reader struct {
+	br   *bufio.Reader
+	cols []int32 // the board's columns as read (4 bytes a row)
+	out  []int   // as Next returns them
+	head []byte  // the current line's first bytes, for messages
+	eof  bool
 }
 
-func parseColumns(line string) ([]int, error) {
-	// Commas separate fields one for one (with spaces around them or not);
-	// an empty field between two commas is a missing column, not nothing.
-	var fields []string
-	for _, part := range strings.Split(line, ",") {
-		words := strings.Fields(part)
-		if len(words) == 0 && strings.Contains(line, ",") {
-			return nil, fmt.Errorf("an empty column between commas in %s (accepted: 0-based columns separated by spaces or commas)", msg.Quote(line))
-		}
-		fields = append(fields, words...)
-	}
-	n := len(fields)
-	cols := make([]int, n)
-	for r, f := range fields {
-		c, err := strconv.Atoi(f)
+// NewReader reads boards from r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// ErrSyntax is wrapped by the errors of boards that cannot be read.
+var ErrSyntax = errors.New("unreadable board")
+
+// Next returns the next board as the column of each row's queen (-1:
+// none, -2: several), for nqueens.Verify, or io.EOF after the last. Its
+// slice is reused by the next call. An unreadable board is an error
+// wrapping [ErrSyntax] (messages quote at most 80 bytes of the input); a
+// read error is returned as it is.
+func (r *Reader) Next() ([]int, error) {
+	r.cols = r.cols[:0]
+	width := -1 // the board of rows' width, once its first row is read
+	for {
+		c, err := r.skipSpace()
 		if err != nil {
-			return nil, fmt.Errorf("column %s of row %d is not an integer (accepted: 0-based columns separated by spaces or commas)", msg.Quote(f), r)
+			if err == io.EOF && width >= 0 {
+				return r.endRows(width)
+			}
+			return nil, err
 		}
-		if c < 0 || c >= n {
-			return nil, fmt.Errorf("column %d of row %d is off the %d×%d board (accepted: 0..%d)", c, r, n, n, n-1)
+		switch {
+		case c == '\n' && width >= 0:
+			return r.endRows(width)
+		case c == '\n':
+			continue
+		case c == '.' || c == 'Q' || c == 'q':
+			r.br.UnreadByte()
+			w, err := r.row(width)
+			if err != nil {
+				return nil, err
+			}
+			width = w
+		case width >= 0:
+			// A line of columns ends a board of rows; it is read next.
+			r.br.UnreadByte()
+			return r.endRows(width)
+		default:
+			r.br.UnreadByte()
+			return r.columns()
 		}
-		cols[r] = c
 	}
-	return cols, nil
 }
 
-// Split yields the boards for [Parse] on r as each is read: boards
-// of rows are separated by blank lines; a line of columns ("1 3 0 2") is a
-// board of its own. Lines may be up to 1 GiB long (boards of a million
-// rows); one board is held at a time. A read error is yielded last.
-func Split(r io.Reader) iter.Seq2[string, error] {
-	return func(yield func(string, error) bool) {
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), 1<<30)
-		var cur []string
-		flush := func() bool {
-			if len(cur) == 0 {
-				return true
-			}
-			b := strings.Join(cur, "\n")
-			cur = cur[:0]
-			return yield(b, nil)
+// skipSpace returns the next byte that is not a space, a tab or a
+// carriage return.
+func (r *Reader) skipSpace() (byte, error) {
+	for {
+		c, err := r.br.ReadByte()
+		if err != nil {
+			return 0, err
 		}
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			ok := true
-			switch {
-			case line == "":
-				ok = flush()
-			case strings.ContainsAny(line, "0123456789"):
-				ok = flush() && yield(line, nil)
-			default:
-				cur = append(cur, line)
-			}
-			if !ok {
-				return
-			}
-		}
-		if flush() && sc.Err() != nil {
-			yield("", sc.Err())
+		if c != ' ' && c != '\t' && c != '\r' {
+			return c, nil
 		}
 	}
+}
+
+func syntaxf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrSyntax, fmt.Sprintf(format, args...))
+}
+
+// row reads one row of squares to the end of its line and appends its
+// queen's column; width is the board's, -1 for its first row. It returns
+// the row's width.
+func (r *Reader) row(width int) (int, error) {
+	rowNo := len(r.cols)
+	if width >= 0 && rowNo >= width {
+		return 0, syntaxf("row %d is one too many: the rows have %s (a board has as many rows as columns)", rowNo, squares(width))
+	}
+	queen, n := -1, 0
+	for {
+		c, err := r.br.ReadByte()
+		if err == io.EOF || c == '\n' {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		switch c {
+		case ' ', '\t', '\r':
+			continue
+		case '.':
+		case 'Q', 'q':
+			if queen == -1 {
+				queen = n
+			} else {
+				queen = -2
+			}
+		default:
+			return 0, syntaxf("row %d: unexpected %q (accepted: '.' for an empty square, 'Q' for a queen)", rowNo, rune(c))
+		}
+		n++
+		if n > MaxN || width >= 0 && n > width {
+			break
+		}
+	}
+	switch {
+	case n > MaxN:
+		return 0, syntaxf("row %d has more than %d squares (accepted: boards of at most %d rows and columns)", rowNo, MaxN, MaxN)
+	case width >= 0 && n != width:
+		more := ""
+		if n > width {
+			more = " or more"
+		}
+		return 0, syntaxf("row %d has %s%s, want %d (every row as long as the first)", rowNo, squares(n), more, width)
+	}
+	r.cols = append(r.cols, int32(queen))
+	return n, nil
+}
+
+// squares says "1 square", "n squares".
+func squares(n int) string {
+	if n == 1 {
+		return "1 square"
+	}
+	return strconv.Itoa(n) + " squares"
+}
+
+// endRows ends a board of rows.
+func (r *Reader) endRows(width int) ([]int, error) {
+	if h := len(r.cols); h != width {
+		rows := "rows"
+		if h == 1 {
+			rows = "row"
+		}
+		return nil, syntaxf("%d %s of %s (a board has as many rows as columns)", h, rows, squares(width))
+	}
+	return r.board(), nil
+}
+
+// columns reads a line of 0-based columns separated by spaces or commas.
+// Commas separate fields one for one (with spaces around them or not): an
+// empty field between two commas is a missing column, not nothing.
+func (r *Reader) columns() ([]int, error) {
+	r.head = r.head[:0]
+	var tok []byte
+	tokLong := false
+	commas, inPart := false, 0 // a comma seen; words in the current part
+	bigRow, big := -1, 0       // the first column beyond int32, and its row
+	var parseErr error
+	end := func() {
+		if len(tok) == 0 || parseErr != nil {
+			tok, tokLong = tok[:0], false
+			return
+		}
+		row := len(r.cols)
+		c, err := strconv.Atoi(string(tok))
+		if err == nil && c != int(int32(c)) {
+			// Off every board; the first such is kept for the message.
+			if bigRow < 0 {
+				bigRow, big = row, c
+			}
+			c = math.MinInt32
+		}
+		switch {
+		case row >= MaxN:
+			parseErr = syntaxf("more than %d columns (accepted: boards of at most %d rows)", MaxN, MaxN)
+		case err != nil || tokLong:
+			q := msg.Quote(string(tok))
+			if tokLong {
+				q = strings.TrimSuffix(q, "…") + "…"
+			}
+			parseErr = syntaxf("column %s of row %d is not an integer (accepted: 0-based columns separated by spaces or commas)", q, row)
+		}
+		r.cols = append(r.cols, int32(c))
+		inPart++
+		tok, tokLong = tok[:0], false
+	}
+	for {
+		c, err := r.br.ReadByte()
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		if err == io.EOF || c == '\n' {
+			end()
+			if parseErr == nil && commas && inPart == 0 {
+				parseErr = syntaxf("an empty column between commas in %s (accepted: 0-based columns separated by spaces or commas)", r.quoteHead())
+			}
+			break
+		}
+		if len(r.head) < headLen {
+			r.head = append(r.head, c)
+		}
+		if parseErr != nil {
+			if len(r.head) < headLen {
+				continue // read on for the message's quote of the line
+			}
+			break // the error ends the reading
+		}
+		switch c {
+		case ' ', '\t', '\r':
+			end()
+		case ',':
+			end()
+			if inPart == 0 && parseErr == nil {
+				parseErr = errEmptyField // worded once the line's head is read
+			}
+			commas, inPart = true, 0
+		default:
+			if len(tok) < 24 {
+				tok = append(tok, c)
+			} else {
+				tokLong = true
+			}
+		}
+	}
+	if parseErr == errEmptyField {
+		parseErr = syntaxf("an empty column between commas in %s (accepted: 0-based columns separated by spaces or commas)", r.quoteHead())
+	}
+	if parseErr != nil {
+		return nil, parseErr
+	}
+	n := len(r.cols)
+	for row, c := range r.cols {
+		if c < 0 || int(c) >= n {
+			v := int(c)
+			if row == bigRow {
+				v = big
+			}
+			return nil, syntaxf("column %d of row %d is off the %d×%d board (accepted: 0..%d)", v, row, n, n, n-1)
+		}
+	}
+	return r.board(), nil
+}
+
+// board returns the columns read as ints, in a slice of their length.
+func (r *Reader) board() []int {
+	if cap(r.out) < len(r.cols) || cap(r.out) > 2*len(r.cols)+1024 {
+		r.out = make([]int, len(r.cols))
+	}
+	r.out = r.out[:len(r.cols)]
+	for i, c := range r.cols {
+		r.out[i] = int(c)
+	}
+	if cap(r.cols) > 1<<16 {
+		r.cols = nil // a large board's buffer is not kept for the next
+	}
+	return r.out
+}
+
+// errEmptyField marks an empty field until the line is read for its head.
+var errEmptyField = errors.New("empty field")
+
+// quoteHead quotes the current line's head for a message (cut, with
+// "…", when the line is longer than msg.MaxQuote bytes).
+func (r *Reader) quoteHead() string { return msg.Quote(string(r.head)) }
+
+// Buffered reports whether input is read and waiting: if not, the next
+// call to Next may wait for it.
+func (r *Reader) Buffered() bool { return r.br.Buffered() > 0 }
+
+// Parse reads one board from text, as [Reader] does (an argument of the
+// command): rows of '.' and 'Q' (with or without spaces between squares),
+// or a list of 0-based columns ("1 3 0 2" or "1,3,0,2").
+func Parse(text string) ([]int, error) {
+	r := NewReader(strings.NewReader(text))
+	cols, err := r.Next()
+	if err == io.EOF {
+		return nil, syntaxf("empty board")
+	}
+	if err != nil {
+		return nil, err
+	}
+	cols = append([]int(nil), cols...)
+	if _, err := r.Next(); err != io.EOF {
+		return nil, syntaxf("more than one board in one argument (accepted: one board each)")
+	}
+	return cols, nil
 }

@@ -1,6 +1,8 @@
 package boardtext_test
 
 import (
+	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,14 +13,108 @@ import (
 	"github.com/nqueens/nqueens/internal/boardtext"
 )
 
-// TestSplit splits stdin's text into boards as verify reads it.
-func TestSplit(t *testing.T) {
-	var got []string
-	for b, err := range boardtext.Split(strings.NewReader("1 3 0 2\n. Q\nQ .\n\n\nQ.\n.Q\n2 0 3 1")) {
-		require.NoError(t, err)
-		got = append(got, b)
+// boards reads every board of text.
+func boards(t *testing.T, text string) ([][]int, error) {
+	t.Helper()
+	r := boardtext.NewReader(strings.NewReader(text))
+	var got [][]int
+	for {
+		cols, err := r.Next()
+		if err == io.EOF {
+			return got, nil
+		}
+		if err != nil {
+			return got, err
+		}
+		got = append(got, append([]int(nil), cols...))
 	}
-	assert.Equal(t, []string{"1 3 0 2", ". Q\nQ .", "Q.\n.Q", "2 0 3 1"}, got)
+}
+
+// TestReader reads stdin's text board by board as verify does.
+func TestReader(t *testing.T) {
+	got, err := boards(t, "1 3 0 2\n. Q\nQ .\n\n\nQ.\n.Q\n2 0 3 1\r\n  Q Q \r\n . . \n1,0")
+	require.NoError(t, err)
+	assert.Equal(t, [][]int{{1, 3, 0, 2}, {1, 0}, {0, 1}, {2, 0, 3, 1}, {-2, -1}, {1, 0}}, got)
+	for text, want := range map[string]string{
+		".Q..":                             "1 row of 4 squares (a board has as many rows as columns)",
+		".Q.\n..Q\nQ..\n...":               "row 3 is one too many: the rows have 3 squares",
+		".Q\n...":                          "row 1 has 3 squares or more, want 2 (every row as long as the first)",
+		"..\n.":                            "row 1 has 1 square, want 2",
+		".#":                               "row 0: unexpected '#'",
+		"1 3 0 x":                          `column "x" of row 3 is not an integer`,
+		"1,3,,0,2":                         `an empty column between commas in "1,3,,0,2"`,
+		"1,3,":                             `an empty column between commas in "1,3,"`,
+		"1 3 0 4":                          "column 4 of row 3 is off the 4×4 board (accepted: 0..3)",
+		"99999999999":                      `column 99999999999 of row 0 is off the 1×1 board`,
+		"0 123456789012345678901234567890": `column "123456789012345678901234"… of row 1 is not an integer`,
+	} {
+		_, err := boards(t, text)
+		require.ErrorIs(t, err, boardtext.ErrSyntax, "%q", text)
+		assert.Contains(t, err.Error(), want, "%q", text)
+	}
+	_, err = boards(t, "1,,"+strings.Repeat("2", 200))
+	assert.Contains(t, err.Error(), `"1,,`+strings.Repeat("2", 76)+`"…`, "a long line quoted by its head")
+}
+
+// endless is an endless stream of unit, counting the bytes read.
+type endless struct {
+	unit string
+	read int
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = e.unit[(e.read+i)%len(e.unit)]
+	}
+	e.read += len(p)
+	return len(p), nil
+}
+
+// TestReaderBounded: endless input is refused as soon as it cannot be a
+// board, having read no more than the largest board's text, holding at
+// most that board's columns (issue 32, case 4: 'yes . | nqueens verify'
+// grew past 1.4 GB in 8 s).
+func TestReaderBounded(t *testing.T) {
+	for _, tc := range []struct {
+		unit, want string
+		most       int // bytes it may read
+	}{
+		{".\n", "row 1 is one too many: the rows have 1 square", 1 << 16},
+		{"..\n", "row 2 is one too many", 1 << 16},
+		{".", "row 0 has more than 10000000 squares", boardtext.MaxN + 1<<16},
+		{"Q ", "row 0 has more than 10000000 squares", 2*boardtext.MaxN + 1<<16},
+		{"0 ", "more than 10000000 columns", 2*boardtext.MaxN + 1<<16},
+		{"0,", "more than 10000000 columns", 2*boardtext.MaxN + 1<<16},
+	} {
+		e := &endless{unit: tc.unit}
+		_, err := boardtext.NewReader(e).Next()
+		require.ErrorIs(t, err, boardtext.ErrSyntax, "%q", tc.unit)
+		assert.Contains(t, err.Error(), tc.want, "%q", tc.unit)
+		assert.LessOrEqual(t, e.read, tc.most, "%q: bytes read", tc.unit)
+	}
+	// A board of the largest size is read, and one more column refused.
+	var b strings.Builder
+	for i := range boardtext.MaxN {
+		b.WriteString(strconv.Itoa(boardtext.MaxN - 1 - i))
+		b.WriteByte(' ')
+	}
+	line := b.String()
+	cols, err := boardtext.Parse(line)
+	require.NoError(t, err)
+	assert.Len(t, cols, boardtext.MaxN)
+	_, err = boardtext.Parse(line + "0")
+	assert.ErrorContains(t, err, "more than 10000000 columns (accepted: boards of at most 10000000 rows)")
+}
+
+// TestParse reads one argument's board.
+func TestParse(t *testing.T) {
+	cols, err := boardtext.Parse("1,3,0,2")
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 3, 0, 2}, cols)
+	_, err = boardtext.Parse(" \n ")
+	assert.ErrorContains(t, err, "empty board")
+	_, err = boardtext.Parse("0\n0")
+	assert.ErrorContains(t, err, "more than one board in one argument")
 }
 
 // FuzzParseBoard: any text is a board or an error, never a panic; a board
