@@ -94,27 +94,37 @@ func TestShardWithinMemory(t *testing.T) {
 	assert.Equal(t, pl.Size().Tasks, f.Header.Tasks, "the header counts the whole plan's tasks")
 }
 
-// TestMergeCancellable: merge and status of a file claiming a large board
-// stop planning when the context is done (issue 22, case 7).
+// TestMergeCancellable: status of a file claiming a large board stops
+// planning when the context is done (issue 22, case 7); merge refuses it
+// before planning, from what the header and records tell (issue 32: a
+// forged 130-byte header cost 16 s and 372 MB at n = 64, 1.7 GB at 25).
 func TestMergeCancellable(t *testing.T) {
-	h := resultfile.Header{Kind: resultfile.Shard, Tool: "x", N: 64, Method: "sym", Placed: "-", Plan: "0123", Tasks: 1, Shards: 1}
+	h := resultfile.Header{Kind: resultfile.Shard, Tool: "x", N: 64, Method: "sym", Placed: "-", Plan: "0123", Tasks: 3282920, Shards: 1}
 	file := resultfile.AppendEnd(resultfile.AppendHeader(nil, h), h, nil)
-	for _, f := range []func(context.Context) error{
-		func(ctx context.Context) error {
-			_, err := Merge(ctx, File{Name: "big", R: bytes.NewReader(file)})
-			return err
-		},
-		func(ctx context.Context) error {
-			_, err := Status(ctx, File{Name: "big", R: bytes.NewReader(file)})
-			return err
-		},
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	start := time.Now()
+	_, err := Status(ctx, File{Name: "big", R: bytes.NewReader(file)})
+	cancel()
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 5*time.Second, "stopped promptly")
+
+	for _, tc := range []struct {
+		tasks int
+		want  string
+	}{
+		{3282920, "3282920 of 3282920 tasks are missing (the files hold 0); resume the count to finish them"},
+		{1, "big: its header claims 1 tasks in 1 shards, but the plan has 3282920 tasks"},
 	} {
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		h.Tasks = tc.tasks
+		file := resultfile.AppendEnd(resultfile.AppendHeader(nil, h), h, nil)
 		start := time.Now()
-		err := f(ctx)
-		cancel()
-		assert.ErrorIs(t, err, context.DeadlineExceeded)
-		assert.Less(t, time.Since(start), 5*time.Second, "stopped promptly")
+		_, err := Merge(context.Background(), File{Name: "big", R: bytes.NewReader(file)})
+		assert.ErrorContains(t, err, tc.want)
+		assert.Less(t, time.Since(start), 2*time.Second, "refused before planning")
+		if tc.tasks == 1 {
+			_, err = Status(context.Background(), File{Name: "big", R: bytes.NewReader(file)})
+			assert.ErrorContains(t, err, tc.want, "status too")
+		}
 	}
 }
 

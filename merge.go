@@ -30,10 +30,14 @@ type File struct {
 	ModTime time.Time
 }
 
-// read reads f, opening it by its name when it has no reader.
+// read reads f, opening it by its name when it has no reader; its errors
+// name the file.
 func (f File) read() (*resultfile.File, File, error) {
 	if f.R != nil {
 		rf, err := resultfile.Read(f.R)
+		if err != nil {
+			err = fmt.Errorf("%s: %w", msg.Path(f.Name), err)
+		}
 		return rf, f, err
 	}
 	st, err := os.Stat(f.Name)
@@ -50,6 +54,9 @@ func (f File) read() (*resultfile.File, File, error) {
 	defer h.Close()
 	f.Name, f.ModTime = msg.Path(f.Name), st.ModTime()
 	rf, err := resultfile.Read(h)
+	if err != nil {
+		err = fmt.Errorf("%s: %w", f.Name, err)
+	}
 	return rf, f, err
 }
 
@@ -62,8 +69,11 @@ type piece struct {
 
 // readPieces reads the files, checks that they are pieces of one count and
 // rebuilds its plan (the fingerprint proves the files were made by the same
-// planning rules).
-func readPieces(ctx context.Context, files []File) ([]piece, *partition.Plan, []string, error) {
+// planning rules). What the headers and records can tell is checked before
+// the plan is made (its cost is that of the count's planning: seconds and
+// gigabytes at n = 25): the task count the planner knows beforehand and,
+// with complete (merge), that the files hold that many tasks.
+func readPieces(ctx context.Context, files []File, complete bool) ([]piece, *partition.Plan, []string, error) {
 	if len(files) == 0 {
 		return nil, nil, nil, invalidf("no files to read")
 	}
@@ -71,11 +81,8 @@ func readPieces(ctx context.Context, files []File) ([]piece, *partition.Plan, []
 	var notes []string
 	for _, f := range files {
 		rf, f, err := f.read()
-		switch {
-		case rf == nil && err != nil: // not opened
+		if err != nil { // names the file
 			return nil, nil, nil, err
-		case err != nil:
-			return nil, nil, nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
 		if rf.Torn {
 			notes = append(notes, fmt.Sprintf("%s: the journal's last record was incomplete and is ignored", f.Name))
@@ -111,7 +118,27 @@ func readPieces(ctx context.Context, files []File) ([]piece, *partition.Plan, []
 			return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 		}
 	}
-	plan, err := wholePlan(ctx, partition.Job{N: first.N, Method: method, Placed: placed, Piece: partition.Piece(first.Piece), Torus: first.Torus})
+	job := partition.Job{N: first.N, Method: method, Placed: placed, Piece: partition.Piece(first.Piece), Torus: first.Torus}
+	pl, err := partition.NewPlanner(ctx, job)
+	if err != nil && ctx.Err() != nil {
+		return nil, nil, nil, fmt.Errorf("planning n = %d stopped: %w", job.N, context.Cause(ctx))
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
+	}
+	tasks := pl.Size().Tasks
+	for _, p := range ps {
+		if h := p.file.Header; h.Shards > partition.MaxShards(tasks) || h.Tasks != tasks {
+			return nil, nil, nil, fmt.Errorf("%s: its header claims %d tasks in %d shards, but the plan has %d tasks (and at most %d shards): the header was edited or damaged",
+				p.name, h.Tasks, h.Shards, tasks, partition.MaxShards(tasks))
+		}
+	}
+	if complete {
+		if err := heldTasks(ps, tasks); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	plan, err := wholePlan(ctx, pl, job)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 	}
@@ -119,25 +146,51 @@ func readPieces(ctx context.Context, files []File) ([]piece, *partition.Plan, []
 		return nil, nil, nil, fmt.Errorf("the files' plan %s is not this version's plan %s for n=%d method=%s (made by nqueens %s; use that version)",
 			first.Plan, fp, first.N, first.Method, first.Tool)
 	}
-	for _, p := range ps {
-		if h := p.file.Header; h.Shards > partition.MaxShards(len(plan.Tasks)) || h.Tasks != len(plan.Tasks) {
-			return nil, nil, nil, fmt.Errorf("%s: its header claims %d tasks in %d shards, but the plan has %d tasks (and at most %d shards): the header was edited or damaged",
-				p.name, h.Tasks, h.Shards, len(plan.Tasks), partition.MaxShards(len(plan.Tasks)))
-		}
+	if len(plan.Tasks) != tasks {
+		return nil, nil, nil, fmt.Errorf("n = %d's plan has %d tasks, not the %d its planner said", job.N, len(plan.Tasks), tasks)
 	}
 	return ps, plan, notes, nil
 }
 
+// heldTasks is merge's check before the plan is made: the files must hold
+// at least the plan's number of distinct tasks (the plan then tells which
+// are missing; before it, the shards with no file, when every file there
+// is is a complete shard file).
+func heldTasks(ps []piece, tasks int) error {
+	ids := map[string]struct{}{}
+	for _, p := range ps {
+		for _, r := range p.file.Records {
+			ids[r.ID] = struct{}{}
+		}
+	}
+	if len(ids) >= tasks {
+		return nil
+	}
+	m := ps[0].file.Header.Shards
+	msg := fmt.Sprintf("%d of %d tasks are missing (the files hold %d)", tasks-len(ids), tasks, len(ids))
+	if m <= 1 {
+		return errors.New(msg + "; resume the count to finish them")
+	}
+	have := make([]bool, m)
+	for _, p := range ps {
+		h := p.file.Header
+		if h.Kind == resultfile.Journal || h.Shards <= 1 {
+			return nil // in progress: the plan tells which shards are incomplete
+		}
+		have[h.Shard] = true
+	}
+	var gone []string
+	for s, ok := range have {
+		if !ok {
+			gone = append(gone, strconv.Itoa(s))
+		}
+	}
+	return fmt.Errorf("%s; missing or incomplete shards of %d: %s", msg, m, strings.Join(gone, ", "))
+}
+
 // wholePlan makes every task of job's plan, which merge and status check
 // the files against, within the default memory limit.
-func wholePlan(ctx context.Context, job partition.Job) (*partition.Plan, error) {
-	pl, err := partition.NewPlanner(ctx, job)
-	if err != nil && ctx.Err() != nil {
-		return nil, fmt.Errorf("planning n = %d stopped: %w", job.N, context.Cause(ctx))
-	}
-	if err != nil {
-		return nil, err
-	}
+func wholePlan(ctx context.Context, pl *partition.Planner, job partition.Job) (*partition.Plan, error) {
 	limit, method := engine.DefaultMemory(), pl.Size().Method
 	plan, err := pl.Plan(0, 1, max(1, engine.MaxTasks(job.N, method, 1, limit)))
 	if err != nil && ctx.Err() != nil {
@@ -190,7 +243,7 @@ func ledgerOf(ps []piece, plan *partition.Plan) (*ledger, error) {
 // the plan is present; the error of a failed check names the missing
 // shards or the offending file.
 func Merge(ctx context.Context, files ...File) (Counts, error) {
-	ps, plan, notes, err := readPieces(ctx, files)
+	ps, plan, notes, err := readPieces(ctx, files, true)
 	if err != nil {
 		return Counts{}, err
 	}
@@ -289,7 +342,7 @@ func (s ShardStatus) Fraction() float64 {
 // share of the work done, which shards have no file yet, and a rate and
 // ETA where journals tell when they started.
 func Status(ctx context.Context, files ...File) (StatusReport, error) {
-	ps, plan, _, err := readPieces(ctx, files)
+	ps, plan, _, err := readPieces(ctx, files, false)
 	if err != nil {
 		return StatusReport{}, err
 	}
@@ -385,7 +438,7 @@ func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opt
 	if err != nil {
 		return 0, err
 	}
-	ps, plan, _, err := readPieces(ctx, files)
+	ps, plan, _, err := readPieces(ctx, files, false)
 	if err != nil {
 		return 0, err
 	}

@@ -64,8 +64,8 @@ pairs of quarter placements tried for join.
 --piece superqueen|king|knight|rook counts n of those pieces instead of
 queens (one per row and column, no two attacking: superqueens move as
 queens and knights, kings take their 8 neighbours and are counted in
-closed form by the recurrence of A002464, exact up to N = 34; rooks give
-n!, exact up to N = 34), --torus queens whose diagonals wrap around the board; both
+closed form by the recurrence of A002464, exact on every board to N = 64;
+rooks give n!, exact to N = 64 too), --torus queens whose diagonals wrap around the board; both
 with the mirror method (the total alone).
 
 --place counts the solutions that hold the given queens (mirror method;

@@ -136,6 +136,24 @@ func TestAuditUnpredictable(t *testing.T) {
 	assert.Contains(t, errs, "--audit-seed repeats an audit: give --audit FRACTION too")
 }
 
+// TestCorruptNamed: merge, status and an audit name the file whose line
+// is damaged, among many (issue 32: "corrupt file: line 2: checksum
+// mismatch" named none).
+func TestCorruptNamed(t *testing.T) {
+	dir := t.TempDir()
+	files := shardFiles(t, dir, 12, 3, "sym")
+	b, err := os.ReadFile(files[1])
+	require.NoError(t, err)
+	lines := strings.SplitAfter(string(b), "\n")
+	lines[1] = strings.Replace(lines[1], " ", "  ", 1)
+	require.NoError(t, os.WriteFile(files[1], []byte(strings.Join(lines, "")), 0o644))
+	for _, args := range [][]string{{"merge"}, {"status"}, {"merge", "--audit", "0.5"}, {"status", "--audit", "1"}} {
+		_, errs, code := runErr(t, append(args, files...)...)
+		assert.Equal(t, exitFailure, code, "%v", args)
+		assert.Contains(t, errs, "nqueens: "+files[1]+": corrupt file: line 2: ", "%v", args)
+	}
+}
+
 // TestEditedShardCount: a shard file whose header claims a billion shards
 // (checksums recomputed) is refused before anything is sized by it, by
 // merge and status (issue 22, case 4).
