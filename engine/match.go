@@ -213,6 +213,33 @@ func (sv sieve) key(x uint64) uint8 {
 	return uint8(x>>sv.m0&15 | (x>>sv.a0&15)<<4)
 }
 
+// squeeze removes a cut's bits from patterns: a run of main diagonals
+// from bit lo1 and a run of anti-diagonals from bit lo2 (above the first),
+// leaving patterns of bits bits. Shifts are masked to 63, so that the
+// compiler emits plain shifts.
+type squeeze struct {
+	low1, low2         uint64 // the bits below each run
+	lo1, lo2, hi1, hi2 uint   // each run's first bit, and the first above it
+	bits               uint
+}
+
+// squeeze returns the squeeze of cut m (a mask of key bits: each
+// direction's bits in it are contiguous, see sieveMasks).
+func (sv sieve) squeeze(m uint8) squeeze {
+	lo, hi := uint(m&15), uint(m>>4)
+	sq := squeeze{lo1: sv.m0 + uint(bits.TrailingZeros(lo)), lo2: sv.a0 + uint(bits.TrailingZeros(hi))}
+	sq.hi1, sq.hi2 = sq.lo1+uint(bits.OnesCount(lo)), sq.lo2+uint(bits.OnesCount(hi))
+	sq.low1, sq.low2 = 1<<sq.lo1-1, 1<<sq.lo2-1
+	sq.bits = 2*(sv.a0-sv.m0) - (sq.hi1 - sq.lo1) - (sq.hi2 - sq.lo2) // a pattern has 2·width bits
+	return sq
+}
+
+// apply removes the squeeze's bits from x, the higher run first.
+func (sq *squeeze) apply(x uint64) uint64 {
+	x = x&sq.low2 | x>>(sq.hi2&63)<<(sq.lo2&63)
+	return x&sq.low1 | x>>(sq.hi1&63)<<(sq.lo1&63)
+}
+
 // sieveMasks are the cuts tried, in bits of a key: none, the middle
 // diagonal of each direction, the middle two, three, four.
 var sieveMasks = [...]uint8{0, 0x22, 0x33, 0x77, 0xff}
@@ -279,7 +306,12 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 	if best == 0 { // never with long weights: every cut they try holds the long diagonals
 		return matchChunk(js, transposed, items, chunks)
 	}
-	// Counting sort of both sides by bucket.
+	// Counting sort of both sides by bucket, each pattern stored without
+	// its cut bits: the bucket pairs matched share none of them, so the
+	// table need not hold them, and fewer chunks are matched per item (n
+	// = 23: 34 bits, 6 chunks, instead of 42 bits and 7).
+	sq := sv.squeeze(best)
+	chunks = min(chunks, patternChunks(int(sq.bits)))
 	var startT, startI [257]int
 	for k := range hT {
 		startT[int(uint8(k)&best)+1] += hT[k]
@@ -292,12 +324,12 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 	posT, posI := startT, startI
 	for _, x := range transposed {
 		k := sv.key(x) & best
-		sortT[posT[k]] = x
+		sortT[posT[k]] = sq.apply(x)
 		posT[k]++
 	}
 	for _, x := range items {
 		k := sv.key(x) & best
-		sortI[posI[k]] = x
+		sortI[posI[k]] = sq.apply(x)
 		posI[k]++
 	}
 	var s uint64

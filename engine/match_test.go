@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/nqueens/nqueens/partition"
 )
 
 // BenchmarkMatch measures what the cost model (buildCost) weighs: building
@@ -31,5 +35,42 @@ func BenchmarkMatch(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(pats)), "ns/item")
 		})
+	}
+}
+
+// TestSqueeze: a cut's squeeze drops exactly the cut's bits of a pattern
+// and keeps the others in order, for every cut on every board.
+func TestSqueeze(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 9; n <= partition.JoinMaxN; n++ {
+		w := newWindow(n)
+		sv := newSieve(n, w)
+		for _, m := range sieveMasks[1:] {
+			sq := sv.squeeze(m)
+			cut := map[uint]bool{}
+			for b := range uint(4) {
+				if m>>b&1 == 1 {
+					cut[sv.m0+b] = true
+				}
+				if m>>(b+4)&1 == 1 {
+					cut[sv.a0+b] = true
+				}
+			}
+			assert.Equal(t, 2*w.width-uint(len(cut)), sq.bits, "n=%d cut %#x", n, m)
+			for range 100 {
+				x := r.Uint64() & (1<<(2*w.width) - 1)
+				var want uint64
+				k := uint(0)
+				for b := range 2 * w.width {
+					if !cut[b] {
+						want |= (x >> b & 1) << k
+						k++
+					}
+				}
+				if got := sq.apply(x); got != want {
+					t.Fatalf("n=%d cut %#x: squeeze(%#x) = %#x, want %#x", n, m, x, got, want)
+				}
+			}
+		}
 	}
 }
