@@ -65,11 +65,11 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 			if err := checkChoice("format", f.format, benchmark.Formats); err != nil {
 				return err
 			}
-			if f.plot != "" && !benchmark.PlotBuilt {
-				return usagef("--plot needs a binary built with plotting: go build -tags plot ./cmd/nqueens (it adds gonum/plot, about 130 MB of modules)")
-			}
 			if f.plot != "" {
-				if ext := strings.ToLower(filepath.Ext(f.plot)); ext != ".svg" && ext != ".png" {
+				switch ext := strings.ToLower(filepath.Ext(f.plot)); {
+				case ext == ".png" && !benchmark.PNGBuilt:
+					return usagef("--plot %s: %v", f.plot, benchmark.ErrNoPNG)
+				case ext != ".svg" && ext != ".png":
 					return usagef("--plot %s: the file name must end in .svg or .png", f.plot)
 				}
 			}
@@ -91,7 +91,7 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 	fs.BoolVar(&f.quick, "quick", false, "run the quick workload (seconds) instead of the default (about a minute on 2 cores)")
 	fs.StringVarP(&f.format, "format", "f", "text", "output format: "+strings.Join(benchmark.Formats, ", "))
 	fs.StringVar(&f.csvFile, "csv", "", "also append the rows to this CSV file (with a header if it is new)")
-	fs.StringVar(&f.plot, "plot", "", "draw speedup against workers to this .svg or .png file")
+	fs.StringVar(&f.plot, "plot", "", "draw speedup and efficiency against workers to this .svg file (.png with a binary built with -tags plot)")
 	deviceFlag(fs, &f.device)
 	fs.IntVarP(&f.workers, "workers", "j", 0, "largest worker count to try (default: the logical cores cpuid detects)")
 	f.progress.register(fs)

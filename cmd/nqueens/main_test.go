@@ -40,7 +40,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{Dir: "testdata/script", Condition: func(cond string) (bool, error) {
 		switch cond {
 		case "plot": // built with -tags plot
-			return benchmark.PlotBuilt, nil
+			return benchmark.PNGBuilt, nil
 		case "opencl": // an OpenCL device (CI installs pocl and requires one)
 			infos, err := opencl.List()
 			if len(infos) == 0 && os.Getenv("NQUEENS_REQUIRE_OPENCL") != "" {

@@ -4,6 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -38,5 +44,60 @@ func TestRun(t *testing.T) {
 		if f == "json" {
 			assert.True(t, json.Valid(b.Bytes()))
 		}
+	}
+}
+
+// TestSVG: the chart is well-formed XML with both panels, a line and
+// points per series, the ideal, and the machine in its title.
+func TestSVG(t *testing.T) {
+	rows := []Row{
+		{N: 16, Method: "join", Workers: 1, Speedup: 1, Efficiency: 1},
+		{N: 16, Method: "join", Workers: 2, Speedup: 1.9, Efficiency: 0.95},
+		{N: 16, Method: "join", Workers: 4, Speedup: 3.5, Efficiency: 0.875},
+		{N: 15, Method: "sym <&>", Workers: 1, Speedup: 1, Efficiency: 1},
+		{N: 15, Method: "sym <&>", Workers: 2, Speedup: 2.1, Efficiency: 1.05},
+	}
+	m := machine.Detect()
+	var b bytes.Buffer
+	require.NoError(t, WriteSVG(&b, m, Quick, rows))
+	d := xml.NewDecoder(bytes.NewReader(b.Bytes()))
+	counts := map[string]int{}
+	var text strings.Builder
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err, "well-formed XML")
+		switch e := tok.(type) {
+		case xml.StartElement:
+			counts[e.Name.Local]++
+		case xml.CharData:
+			text.Write(e)
+		}
+	}
+	assert.Equal(t, 1, counts["svg"])
+	assert.Equal(t, 2*3, counts["polyline"], "two panels: the ideal and two series each")
+	assert.Equal(t, 2*5, counts["circle"], "a point per row per panel")
+	for _, s := range []string{"speedup over 1 worker", "parallel efficiency", "workers", "n = 16 join", "n = 15 sym <&>", m.CPU, "nqueens bench v"} {
+		assert.Contains(t, text.String(), s)
+	}
+	path := filepath.Join(t.TempDir(), "s.svg")
+	require.NoError(t, Plot(path, m, Quick, rows))
+	if PNGBuilt {
+		require.NoError(t, Plot(filepath.Join(t.TempDir(), "s.png"), m, Quick, rows))
+	} else {
+		assert.ErrorIs(t, Plot(filepath.Join(t.TempDir(), "s.png"), m, Quick, rows), ErrNoPNG)
+	}
+	// Rasterized where a converter is installed (CI installs librsvg2-bin).
+	if conv, err := exec.LookPath("rsvg-convert"); err == nil {
+		png := filepath.Join(t.TempDir(), "s.png")
+		out, err := exec.Command(conv, "-o", png, path).CombinedOutput()
+		require.NoError(t, err, "rsvg-convert: %s", out)
+		b, err := os.ReadFile(png)
+		require.NoError(t, err)
+		assert.True(t, bytes.HasPrefix(b, []byte("\x89PNG")))
+	} else if os.Getenv("NQUEENS_REQUIRE_RSVG") != "" {
+		t.Fatal("NQUEENS_REQUIRE_RSVG is set but rsvg-convert is not installed")
 	}
 }

@@ -14,14 +14,14 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// PlotBuilt says whether this binary draws plots: built with -tags plot,
-// which links gonum/plot and its fonts and PDF writers (about 130 MB of
-// modules the plain binary does without).
-const PlotBuilt = true
+// PNGBuilt says whether this binary draws PNG plots: built with -tags
+// plot, which links gonum/plot and its fonts (about 130 MB of modules the
+// plain binary does without; SVG needs none of them, see [Plot]).
+const PNGBuilt = true
 
-// Plot draws speedup against workers, one line per (n, method), with
-// the ideal speedup as a dashed diagonal, to an .svg or .png file.
-func Plot(path string, m machine.Machine, wl Workload, rows []Row) error {
+// plotPNG draws speedup against workers, one line per (n, method), with
+// the ideal speedup as a dashed diagonal, to a .png file.
+func plotPNG(path string, m machine.Machine, wl Workload, rows []Row) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("nqueens bench v%d-%s: %s", Version, wl.Name, m.CPU)
 	p.X.Label.Text = "workers"

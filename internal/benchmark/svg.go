@@ -1,0 +1,198 @@
+package benchmark
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/nqueens/nqueens/internal/machine"
+	"github.com/nqueens/nqueens/internal/version"
+)
+
+// Plot draws the benchmark's scaling to path: an SVG chart (any binary)
+// or, built with -tags plot, a PNG one. The SVG has two panels, speedup
+// over one worker and parallel efficiency, against workers, one line per
+// (n, method) and the ideal as a dashed line, labelled axes, and the
+// machine, workload and nqueens version (and commit) in its title.
+func Plot(path string, m machine.Machine, wl Workload, rows []Row) error {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png":
+		return plotPNG(path, m, wl, rows)
+	case ".svg":
+	default:
+		return fmt.Errorf("%s: a chart is an .svg or .png file", path)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	err = WriteSVG(w, m, wl, rows)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ErrNoPNG is Plot's error for a .png file in a binary built without
+// -tags plot.
+var ErrNoPNG = errors.New("PNG charts need a binary built with go build -tags plot ./cmd/nqueens (it adds gonum/plot, about 130 MB of modules); an .svg file needs nothing more")
+
+// commit is the VCS revision the binary was built from, if Go recorded it.
+func commit() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if len(rev) > 7 {
+		rev = rev[:7]
+	}
+	if rev != "" && dirty {
+		rev += "+changes"
+	}
+	return rev
+}
+
+// svgColors are the series' colours (Okabe-Ito, distinguishable in
+// colour blindness).
+var svgColors = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}
+
+// WriteSVG writes the chart [Plot] draws as SVG.
+func WriteSVG(w io.Writer, m machine.Machine, wl Workload, rows []Row) error {
+	const (
+		width, height  = 960, 460
+		panelW, panelH = 360, 300
+		top            = 90
+	)
+	lefts := [2]float64{80, 560}
+	var order []string
+	series := map[string][]Row{}
+	maxW, maxS := 1, 1.0
+	for _, r := range rows {
+		maxS = math.Max(maxS, r.Speedup)
+		key := fmt.Sprintf("n = %d %s", r.N, r.Method)
+		if r.Device != "" {
+			key += " (" + r.Device + ")"
+		}
+		if _, ok := series[key]; !ok {
+			order = append(order, key)
+		}
+		series[key] = append(series[key], r)
+		maxW = max(maxW, r.Workers)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">
+<rect width="100%%" height="100%%" fill="white"/>
+`, width, height, width, height)
+	title := fmt.Sprintf("nqueens bench v%d-%s on %s", Version, wl.Name, m.CPU)
+	sub := fmt.Sprintf("%d logical cores (%d physical), %s, GOMAXPROCS %d; nqueens %s", m.LogicalCores, m.PhysicalCores, m.Go, m.GOMAXPROCS, version.Version)
+	if c := commit(); c != "" {
+		sub += " (" + c + ")"
+	}
+	fmt.Fprintf(&b, "<text x=\"%d\" y=\"30\" font-size=\"18\" text-anchor=\"middle\">%s</text>\n", width/2, html.EscapeString(title))
+	fmt.Fprintf(&b, "<text x=\"%d\" y=\"52\" font-size=\"13\" text-anchor=\"middle\" fill=\"#444\">%s</text>\n", width/2, html.EscapeString(sub))
+
+	// Workers on a log2 scale, with a margin at each end.
+	span := math.Max(1, math.Log2(float64(maxW)))
+	xs := func(left, wk float64) float64 { return left + panelW*(0.08+0.84*math.Log2(wk)/span) }
+	for p, panel := range []struct {
+		label string
+		max   float64
+		value func(Row) float64
+		ideal func(float64) float64
+		tick  func(float64) string
+	}{
+		{"speedup over 1 worker", math.Max(float64(maxW), math.Ceil(maxS*1.1)), func(r Row) float64 { return r.Speedup }, func(x float64) float64 { return x },
+			func(v float64) string { return fmt.Sprintf("%g×", v) }},
+		{"parallel efficiency", 1.2, func(r Row) float64 { return r.Efficiency }, func(float64) float64 { return 1 },
+			func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }},
+	} {
+		left := lefts[p]
+		ys := func(v float64) float64 { return top + panelH - v/panel.max*panelH }
+		// Grid and ticks.
+		for _, v := range yTicks(panel.max) {
+			y := ys(v)
+			fmt.Fprintf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", left, y, left+panelW, y)
+			fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">%s</text>\n", left-6, y+4, panel.tick(v))
+		}
+		for wk := 1; wk <= maxW; wk *= 2 {
+			x := xs(left, float64(wk))
+			fmt.Fprintf(&b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, top, x, top+panelH)
+			fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%d</text>\n", x, top+panelH+18, wk)
+		}
+		fmt.Fprintf(&b, "<rect x=\"%.1f\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>\n", left, top, panelW, panelH)
+		fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%d\" font-size=\"13\" text-anchor=\"middle\">workers</text>\n", left+panelW/2, top+panelH+38)
+		fmt.Fprintf(&b, "<text transform=\"translate(%.1f %d) rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">%s</text>\n", left-52, top+panelH/2, panel.label)
+		// The ideal, dashed.
+		fmt.Fprintf(&b, "<polyline points=\"%.1f,%.1f %.1f,%.1f\" fill=\"none\" stroke=\"#888\" stroke-dasharray=\"6 4\"/>\n",
+			xs(left, 1), ys(panel.ideal(1)), xs(left, float64(maxW)), ys(panel.ideal(float64(maxW))))
+		for i, key := range order {
+			color := svgColors[i%len(svgColors)]
+			var pts []string
+			for _, r := range series[key] {
+				v := math.Min(math.Max(panel.value(r), 0), panel.max)
+				pts = append(pts, fmt.Sprintf("%.1f,%.1f", xs(left, float64(r.Workers)), ys(v)))
+			}
+			fmt.Fprintf(&b, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", strings.Join(pts, " "), color)
+			for _, pt := range pts {
+				x, y, _ := strings.Cut(pt, ",")
+				fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"3.5\" fill=\"%s\"/>\n", x, y, color)
+			}
+		}
+	}
+	// Legend, under the panels.
+	ly := float64(top + panelH + 62)
+	lx := lefts[0]
+	items := append([]string{"ideal"}, order...)
+	for i, key := range items {
+		color, dash := "#888", ` stroke-dasharray="6 4"`
+		if i > 0 {
+			color, dash = svgColors[(i-1)%len(svgColors)], ""
+		}
+		fmt.Fprintf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"%s/>\n", lx, ly, lx+24, ly, color, dash)
+		fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">%s</text>\n", lx+30, ly+4, html.EscapeString(key))
+		lx += 40 + 7*float64(len(key))
+		if lx > width-120 {
+			lx, ly = lefts[0], ly+18
+		}
+	}
+	b.WriteString("</svg>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// yTicks returns about five round tick values from 0 to max.
+func yTicks(max float64) []float64 {
+	step := math.Pow(10, math.Floor(math.Log10(max/5)))
+	for _, f := range []float64{1, 2, 5, 10} {
+		if max/(step*f) <= 6 {
+			step *= f
+			break
+		}
+	}
+	var ts []float64
+	for v := 0.0; v <= max+1e-9; v += step {
+		ts = append(ts, math.Round(v*1000)/1000)
+	}
+	return ts
+}
