@@ -32,7 +32,7 @@ const (
 var Methods = []Method{Sym, Mirror, Join}
 
 // JoinFrom is the least n for which the join method is faster than sym, on
-// one worker or all of them (measured with BenchmarkCount: README, "Speed").
+// one worker or all of them (measured with BenchmarkCount: docs/benchmarking.md, "Speed").
 const JoinFrom = 12
 
 // Best returns the fastest method for an n×n board: join from JoinFrom on,

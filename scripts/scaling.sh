@@ -7,7 +7,7 @@
 # and workers = 1, 2, 4, 8, 12, 16 (those not above the logical cores), it
 # writes one CSV row per run: n,method,workers,repeat,seconds,total,nodes.
 # With a textbook binary (scripts/textbook.c) it also times that, as
-# workers=1 method=textbook-c. The README's scaling table is the median of
+# workers=1 method=textbook-c. The scaling tables (docs/performance.md) are the median of
 # the repeats. SCALING_N, SCALING_METHODS and SCALING_REPS (repeats for
 # every n) override the defaults.
 set -euo pipefail
