@@ -498,3 +498,48 @@ func TestMergeCommittedN22(t *testing.T) {
 	assert.Equal(t, 1, c.Shards)
 	assert.False(t, c.Partial())
 }
+
+// TestCommittedN23 checks the n = 23 count's committed shard files and
+// journals (bench/data/n23, issue 30) against today's plan: every file of
+// one plan, every line sound, each result file its shard whole; once all
+// 128 shards are there, their merge must give the published counts, as
+// TestMergeCommittedN22 does. A change of plan that would orphan them
+// fails here.
+func TestCommittedN23(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plans n = 23 (4 M tasks)")
+	}
+	results, err := filepath.Glob(filepath.Join("bench", "data", "n23", "shard-*.result"))
+	require.NoError(t, err)
+	journals, err := filepath.Glob(filepath.Join("bench", "data", "n23", "shard-*.journal"))
+	require.NoError(t, err)
+	require.NotEmpty(t, results, "the committed n = 23 shard files")
+	var files []File
+	for _, name := range append(results, journals...) {
+		files = append(files, File{Name: name})
+	}
+	rep, err := Status(context.Background(), files...)
+	require.NoError(t, err)
+	assert.Equal(t, 23, rep.N)
+	assert.Equal(t, 128, rep.Shards)
+	for _, name := range results {
+		var i, m int
+		_, err := fmt.Sscanf(filepath.Base(name), "shard-%d-of-%d.result", &i, &m)
+		require.NoError(t, err, name)
+		assert.True(t, rep.PerShard[i].Complete(), "%s holds its shard whole", name)
+	}
+	if len(results) < rep.Shards {
+		t.Logf("n = 23: %d of %d shards counted", len(results), rep.Shards)
+		return
+	}
+	var whole []File
+	for _, name := range results {
+		whole = append(whole, File{Name: name})
+	}
+	c, err := Merge(context.Background(), whole...)
+	require.NoError(t, err)
+	assert.Equal(t, fmt.Sprint(known.Total[23]), c.Total.String())
+	u, ok := c.Unique()
+	require.True(t, ok)
+	assert.Equal(t, fmt.Sprint(known.Unique[23]), u.String())
+}
