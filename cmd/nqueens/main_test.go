@@ -64,3 +64,30 @@ func TestRunCancelled(t *testing.T) {
 	assert.Contains(t, stderr.String(), "nqueens: interrupted")
 	assert.Contains(t, stderr.String(), "no count printed")
 }
+
+// TestManPages: the committed man pages (docs/man) are what 'nqueens man'
+// writes from today's help texts and flags; regenerate them with
+// go run ./cmd/nqueens man docs/man.
+func TestManPages(t *testing.T) {
+	dir := t.TempDir()
+	runOK(t, "man", dir)
+	want, err := os.ReadDir(filepath.Join("..", "..", manDir))
+	require.NoError(t, err)
+	got, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var wantNames, gotNames []string
+	for _, e := range want {
+		wantNames = append(wantNames, e.Name())
+	}
+	for _, e := range got {
+		gotNames = append(gotNames, e.Name())
+	}
+	require.Equal(t, wantNames, gotNames, "the man pages: run go run ./cmd/nqueens man docs/man")
+	for _, name := range gotNames {
+		w, err := os.ReadFile(filepath.Join("..", "..", manDir, name))
+		require.NoError(t, err)
+		g, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		assert.Equal(t, string(w), string(g), "%s is stale: run go run ./cmd/nqueens man docs/man", name)
+	}
+}

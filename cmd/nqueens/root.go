@@ -55,7 +55,7 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 	// shell's completion script.
 	root.Version = version.Version
 	root.SetVersionTemplate("nqueens {{.Version}}\n")
-	root.AddCommand(countCmd(), planCmd(), mergeCmd(), statusCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd(), devicesCmd())
+	root.AddCommand(countCmd(), planCmd(), mergeCmd(), statusCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd(), devicesCmd(), manCmd())
 	err := root.ExecuteContext(ctx)
 	if err != nil && !started {
 		var u *usageError
