@@ -47,3 +47,12 @@ func rotationSafe(s start) bool {
 
 // useAsm tells walkBanned whether its search runs in assembly.
 func useAsm(s start) bool { return hasBMI && rotationSafe(s) }
+
+// searchKernel names the backtracking kernel in use (for boards the
+// rotation fits, every n ≤ 32).
+func searchKernel() string {
+	if hasBMI {
+		return "bmi2"
+	}
+	return "go"
+}

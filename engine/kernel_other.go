@@ -11,3 +11,5 @@ func (bs *bannedSearch) next() bool { return bs.nextGo() }
 
 // useAsm tells walkBanned whether its search runs in assembly: never here.
 func useAsm(start) bool { return false }
+
+func searchKernel() string { return "go" }

@@ -141,3 +141,11 @@ func joinNorths(np, sp, buf []uint64, k int, jf *joinFrame) (int, int) {
 	written, spared := joinNorthsAVX512(np, sp, buf[k:k+len(np)*len(sp)], &jf.args)
 	return k + written, spared
 }
+
+// joinKernel names the matching kernel in use.
+func joinKernel() string {
+	if asmMatch == nil {
+		return "go"
+	}
+	return asmMatch.name
+}

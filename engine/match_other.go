@@ -17,3 +17,5 @@ func buildBlock(t *blockTable, pats []uint64, chunks int) {
 func joinNorths(np, sp, buf []uint64, k int, jf *joinFrame) (int, int) {
 	return joinNorthsGo(np, sp, buf, k, jf)
 }
+
+func joinKernel() string { return "go" }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +21,8 @@ import (
 
 type benchFlags struct {
 	quick    bool
+	cell     time.Duration
+	compare  string
 	format   string
 	csvFile  string
 	plot     string
@@ -34,22 +37,30 @@ func benchCmd() *cobra.Command {
 		Use:   "bench",
 		Short: "Benchmark this machine with a standard, versioned workload",
 		Long: fmt.Sprintf(`bench times a fixed workload (version %d) for workers = 1, 2, 4, … up to
-the logical cores: after a warm-up, every count is repeated and the median
-kept. It reports the CPU (brand, cores, caches, features, from cpuid), Go and
-GOMAXPROCS, then per row: n, method, workers, median seconds, nodes/s,
-solutions/s, speedup over one worker and parallel efficiency. Each count is
-timed as count runs it (planning included). Nodes are queens placed for
-sym and mirror and pairs of quarter placements tried for join (the node
-unit column says which): compare nodes/s within a method, solutions/s
-across methods.
+the logical cores: after a warm-up, every (n, method, workers) is timed in
+cells, each repeating its count until it has run for --cell (0.5 s with
+--quick, 2 s otherwise), and the median time a count over the cells is
+kept. It reports the CPU (brand, cores, caches, features, from cpuid), Go,
+GOMAXPROCS and the kernels that ran (the join's AVX-512, AVX2 or Go
+matching; the backtracking's BMI2 assembly or Go), then per row: n,
+method, workers, median seconds, nodes/s, solutions/s, speedup over one
+worker and parallel efficiency. Each count is timed as count runs it
+(planning included). Nodes are queens placed for sym and mirror and pairs
+of quarter placements tried for join (the node unit column says which):
+compare nodes/s within a method, solutions/s across methods.
+
+The score is solutions per second for each method on all the workers run
+and on one, with the cells' spread; it is compared with the reference
+rows built in (the project's machines, bench --csv rows) or with
+--compare FILE, rows that bench --csv wrote on other machines.
 
 --device opencl (or opencl:N, all) times the workload's sym and mirror
 counts on that device instead, one row a count, the device named (the
 join counts on the CPU only).
 
-Workloads: default (join at n = 16 and 17, sym and mirror at n = 15 and 16,
-5 repeats; about two minutes on 2 cores) and --quick (n = 13 and 14, each
-method, 3 repeats; a few seconds).
+Workloads: default (join at n = 18, sym and mirror at n = 16, 5 cells;
+about 4 minutes on 2 cores) and --quick (join at n = 16, sym and mirror
+at n = 15, 3 cells; about 20 seconds).
 
 Formats: text (default), csv, json, gobench (the Go benchmark format with
 "key: value" configuration lines: compare machines with benchstat).`, benchmark.Version),
@@ -88,7 +99,9 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 		},
 	}
 	fs := cmd.Flags()
-	fs.BoolVar(&f.quick, "quick", false, "run the quick workload (seconds) instead of the default (about a minute on 2 cores)")
+	fs.BoolVar(&f.quick, "quick", false, "run the quick workload (about 20 s on 2 cores) instead of the default (about 4 minutes)")
+	fs.DurationVar(&f.cell, "cell", 0, "least time of a cell, each (n, method, workers) timing repeated until it lasts that long (default 0.5s with --quick, 2s)")
+	fs.StringVar(&f.compare, "compare", "", "compare the scores with the rows of this bench --csv file (default: the reference rows built in)")
 	fs.StringVarP(&f.format, "format", "f", "text", "output format: "+strings.Join(benchmark.Formats, ", "))
 	fs.StringVar(&f.csvFile, "csv", "", "also append the rows to this CSV file (with a header if it is new)")
 	fs.StringVar(&f.plot, "plot", "", "draw speedup and efficiency against workers to this .svg file (.png with a binary built with -tags plot)")
@@ -103,11 +116,28 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	if f.quick {
 		wl = benchmark.Quick
 	}
+	if f.cell > 0 {
+		wl.MinCell = f.cell
+	}
+	refs, err := benchmark.References()
+	if f.compare != "" {
+		fh, ferr := os.Open(f.compare)
+		if ferr != nil {
+			return usagef("--compare: %v", ferr)
+		}
+		refs, err = benchmark.ReadReferences(fh)
+		fh.Close()
+		if err != nil {
+			return usagef("--compare %s: %v", f.compare, err)
+		}
+	}
+	if err != nil {
+		return err
+	}
 	prog := f.progress.start(stderr, func(p nqueens.Progress) string {
 		return fmt.Sprintf("bench %s: n = %d %s", wl.Name, p.N, p.Method)
 	})
 	var rows []benchmark.Row
-	var err error
 	if f.device != "" && f.device != "cpu" {
 		rows, err = benchmark.RunDevice(ctx, wl, f.device, prog.Update)
 	} else {
@@ -131,7 +161,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 			return fmt.Errorf("--plot: %w", err)
 		}
 	}
-	if err := benchmark.Write(stdout, f.format, m, wl, rows); err != nil {
+	if err := benchmark.Write(stdout, f.format, m, wl, rows, refs); err != nil {
 		return fmt.Errorf("writing the benchmark: %w", err)
 	}
 	return nil

@@ -14,7 +14,7 @@ import (
 
 func TestBenchPlotPNG(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "speedup.png")
-	runOK(t, "bench", "--quick", "-j", "2", "--plot", path, "--quiet")
+	runOK(t, "bench", "--quick", "-j", "2", "--cell", "1ms", "--plot", path, "--quiet")
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.True(t, bytes.HasPrefix(b, []byte("\x89PNG")), "a PNG file")

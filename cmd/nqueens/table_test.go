@@ -93,7 +93,7 @@ func TestBFileFormat(t *testing.T) {
 
 // TestBenchQuickJSON runs the quick hardware benchmark and parses it.
 func TestBenchQuickJSON(t *testing.T) {
-	out, _ := runOK(t, "bench", "--quick", "-j", "2", "--format", "json")
+	out, _ := runOK(t, "bench", "--quick", "-j", "2", "--cell", "1ms", "--format", "json")
 	var rep struct {
 		Workload        string          `json:"workload"`
 		WorkloadVersion int             `json:"workload_version"`
@@ -106,7 +106,7 @@ func TestBenchQuickJSON(t *testing.T) {
 	assert.NotEmpty(t, rep.Machine.CPU)
 	assert.Len(t, rep.Machine.Caches, 4)
 	assert.Len(t, rep.Machine.Features, 3)
-	require.Len(t, rep.Rows, 12) // 6 cases × workers 1, 2
+	require.Len(t, rep.Rows, 6) // 3 cases × workers 1, 2
 	for _, r := range rep.Rows {
 		assert.Len(t, r.Runs, 3)
 		assert.Positive(t, r.Median)

@@ -26,8 +26,10 @@ import (
 // Version changes whenever the workloads change, so that results from
 // different versions are never compared as equals. Version 1 had no join;
 // version 2 counted, for sym and mirror, the squares version 3's kernels
-// skip unplaced (doomed ones, see engine.doomed), so their nodes differ.
-const Version = 3
+// skip unplaced (doomed ones, see engine.doomed), so their nodes differ;
+// version 3 timed single counts of 6-50 ms in --quick (start-up, not the
+// machine); version 4 has one board a method and cells of a least time.
+const Version = 4
 
 // Case is one count of a workload.
 type Case struct {
@@ -36,19 +38,23 @@ type Case struct {
 }
 
 // Workload is a fixed list of counts, timed Repeats times after one
-// warm-up count.
+// warm-up count. Each timing (a cell) repeats its count until it has run
+// for at least MinCell, as Go's benchmarks repeat b.N times, and reports
+// the time per count: a cell short enough to be start-up and scheduling
+// noise says nothing about the machine.
 type Workload struct {
 	Name    string
 	Cases   []Case
 	Warmup  Case
 	Repeats int
+	MinCell time.Duration
 }
 
 // Default and Quick time what count runs: join (the default from n = 12)
-// beside the backtracking kernels sym and mirror.
+// beside the backtracking kernels sym and mirror, one board each.
 var (
-	Default = Workload{"default", []Case{{16, nqueens.Join}, {17, nqueens.Join}, {15, nqueens.Sym}, {16, nqueens.Sym}, {15, nqueens.Mirror}, {16, nqueens.Mirror}}, Case{13, nqueens.Sym}, 5}
-	Quick   = Workload{"quick", []Case{{13, nqueens.Join}, {14, nqueens.Join}, {13, nqueens.Sym}, {14, nqueens.Sym}, {13, nqueens.Mirror}, {14, nqueens.Mirror}}, Case{12, nqueens.Sym}, 3}
+	Default = Workload{"default", []Case{{18, nqueens.Join}, {16, nqueens.Sym}, {16, nqueens.Mirror}}, Case{14, nqueens.Sym}, 5, 2 * time.Second}
+	Quick   = Workload{"quick", []Case{{16, nqueens.Join}, {15, nqueens.Sym}, {15, nqueens.Mirror}}, Case{12, nqueens.Sym}, 3, 500 * time.Millisecond}
 )
 
 // Row is the result of one (case, workers) pair.
@@ -57,7 +63,8 @@ type Row struct {
 	Method     string    `json:"method"`
 	Workers    int       `json:"workers"`
 	Device     string    `json:"device,omitempty"` // the device that counted (bench --device), "" on the CPU
-	Runs       []float64 `json:"runs_seconds"`
+	Runs       []float64 `json:"runs_seconds"`     // seconds a count, one a cell
+	PerCell    int       `json:"counts_per_cell"`  // counts timed together in the last cell
 	Median     float64   `json:"median_seconds"`
 	Nodes      string    `json:"nodes"`
 	Total      string    `json:"total"`
@@ -92,10 +99,12 @@ func Run(ctx context.Context, wl Workload, maxWorkers int, progress func(nqueens
 			var c nqueens.Counts
 			for range wl.Repeats {
 				var err error
-				if c, err = count(bc, w, progress); err != nil {
+				var per float64
+				c, per, row.PerCell, err = cell(wl.MinCell, func() (nqueens.Counts, error) { return count(bc, w, progress) })
+				if err != nil {
 					return nil, err
 				}
-				row.Runs = append(row.Runs, c.Elapsed.Seconds())
+				row.Runs = append(row.Runs, per)
 			}
 			if want := fmt.Sprint(known.Total[bc.N]); c.Total.String() != want {
 				return nil, fmt.Errorf("bench: %s counted %s for n = %d, want %s", bc.Method, c.Total, bc.N, want)
@@ -115,6 +124,22 @@ func Run(ctx context.Context, wl Workload, maxWorkers int, progress func(nqueens
 		}
 	}
 	return rows, nil
+}
+
+// cell times one cell: count, again and again until the counts have run
+// for min in all, and returns the last count, the seconds a count and how
+// many were counted.
+func cell(min time.Duration, count func() (nqueens.Counts, error)) (nqueens.Counts, float64, int, error) {
+	var sum time.Duration
+	for k := 1; ; k++ {
+		c, err := count()
+		if err != nil {
+			return c, 0, 0, err
+		}
+		if sum += c.Elapsed; sum >= min {
+			return c, sum.Seconds() / float64(k), k, nil
+		}
+	}
 }
 
 // RunDevice times the workload's sym and mirror cases (the methods a
@@ -141,10 +166,12 @@ func RunDevice(ctx context.Context, wl Workload, spec string, progress func(nque
 		var c nqueens.Counts
 		for range wl.Repeats {
 			var err error
-			if c, err = count(bc, progress); err != nil {
+			var per float64
+			c, per, row.PerCell, err = cell(wl.MinCell, func() (nqueens.Counts, error) { return count(bc, progress) })
+			if err != nil {
 				return nil, err
 			}
-			row.Runs = append(row.Runs, c.Elapsed.Seconds())
+			row.Runs = append(row.Runs, per)
 		}
 		if want := fmt.Sprint(known.Total[bc.N]); c.Total.String() != want {
 			return nil, fmt.Errorf("bench: %s on %s counted %s for n = %d, want %s", bc.Method, spec, c.Total, bc.N, want)
@@ -214,13 +241,17 @@ func AppendCSV(path string, m machine.Machine, wl Workload, rows []Row) error {
 // Formats lists what [Write] writes.
 var Formats = []string{"text", "csv", "json", "gobench"}
 
-// Write writes the results in one of [Formats].
-func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []Row) error {
+// Write writes the results in one of [Formats]; text adds the scores and
+// their comparison with refs (other machines' rows of the same workload).
+func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []Row, refs []Reference) error {
+	joinK, searchK := engine.Kernels()
 	switch format {
 	case "json":
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"workload": wl.Name, "workload_version": Version, "repeats": wl.Repeats, "machine": m, "rows": rows})
+		return enc.Encode(map[string]any{"workload": wl.Name, "workload_version": Version, "repeats": wl.Repeats,
+			"min_cell_seconds": wl.MinCell.Seconds(), "machine": m, "kernels": map[string]string{"join": joinK, "backtracking": searchK},
+			"rows": rows, "scores": Scores(rows)})
 	case "csv":
 		w := csv.NewWriter(out)
 		_ = w.Write(CSVHeader)
@@ -232,7 +263,7 @@ func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []
 		return w.Error()
 	case "gobench":
 		fmt.Fprintf(out, "goos: %s\ngoarch: %s\npkg: github.com/nqueens/nqueens\ncpu: %s\n", m.GOOS, m.GOARCH, m.CPU)
-		fmt.Fprintf(out, "nqueens-workload: v%d-%s\nlogical-cores: %d\ngo: %s\n", Version, wl.Name, m.LogicalCores, m.Go)
+		fmt.Fprintf(out, "nqueens-workload: v%d-%s\nlogical-cores: %d\ngo: %s\nkernels: join %s, backtracking %s\n", Version, wl.Name, m.LogicalCores, m.Go, joinK, searchK)
 		for _, r := range rows {
 			nodes, _ := strconv.ParseFloat(r.Nodes, 64)
 			total, _ := strconv.ParseFloat(r.Total, 64)
@@ -251,12 +282,13 @@ func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []
 		}
 		return nil
 	}
-	fmt.Fprintf(out, "nqueens bench: workload v%d-%s, median of %d runs after a warm-up\n", Version, wl.Name, wl.Repeats)
+	fmt.Fprintf(out, "nqueens bench: workload v%d-%s, median of %d cells of at least %v after a warm-up\n", Version, wl.Name, wl.Repeats, wl.MinCell)
 	fmt.Fprintf(out, "cpu:      %s (%s)\n", m.CPU, m.Vendor)
 	fmt.Fprintf(out, "cores:    %d physical, %d logical, %d threads per core\n", m.PhysicalCores, m.LogicalCores, m.ThreadsPerCore)
 	fmt.Fprintf(out, "caches:   %s\n", strings.Join(m.Caches, ", "))
 	fmt.Fprintf(out, "features: %s, %s\n", strings.Join(m.Features, ", "), m.X86Level)
-	fmt.Fprintf(out, "go:       %s %s/%s, GOMAXPROCS %d\n\n", m.Go, m.GOOS, m.GOARCH, m.GOMAXPROCS)
+	fmt.Fprintf(out, "go:       %s %s/%s, GOMAXPROCS %d\n", m.Go, m.GOOS, m.GOARCH, m.GOMAXPROCS)
+	fmt.Fprintf(out, "kernels:  join %s, backtracking %s\n\n", joinK, searchK)
 	if len(rows) > 0 && rows[0].Device != "" {
 		fmt.Fprintf(out, "device:   %s\n\n", rows[0].Device)
 		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -267,8 +299,10 @@ func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		_, err := fmt.Fprintln(out, "\nnodes: queens placed, as on the CPU (the device runs the CPU's kernels); the join is not counted on devices")
-		return err
+		if _, err := fmt.Fprintln(out, "\nnodes: queens placed, as on the CPU (the device runs the CPU's kernels); the join is not counted on devices"); err != nil {
+			return err
+		}
+		return WriteScores(out, wl, Scores(rows), nil)
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "n\tmethod\tworkers\tmedian s\tnodes/s\tnode\tsolutions/s\tspeedup\tefficiency\t")
@@ -278,8 +312,10 @@ func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(out, "\nnodes: queens placed (sym, mirror) or pairs of quarter placements tried (join); compare solutions/s across methods")
-	return err
+	if _, err := fmt.Fprintln(out, "\nnodes: queens placed (sym, mirror) or pairs of quarter placements tried (join); compare solutions/s across methods"); err != nil {
+		return err
+	}
+	return WriteScores(out, wl, Scores(rows), refs)
 }
 
 // deviceKey is a device's name as one benchstat key: letters, digits and

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,17 +30,24 @@ func TestMedianUnit(t *testing.T) {
 
 // TestRun times a tiny workload and writes it in every format.
 func TestRun(t *testing.T) {
-	wl := Workload{"tiny", []Case{{8, nqueens.Join}, {8, nqueens.Sym}}, Case{6, nqueens.Sym}, 2}
+	wl := Workload{"tiny", []Case{{8, nqueens.Join}, {8, nqueens.Sym}}, Case{6, nqueens.Sym}, 2, 20 * time.Millisecond}
 	rows, err := Run(context.Background(), wl, 2, nil)
 	require.NoError(t, err)
 	require.Len(t, rows, 4)
 	for _, r := range rows {
 		assert.Equal(t, "92", r.Total)
 		assert.Len(t, r.Runs, 2)
+		assert.Greater(t, r.PerCell, 1, "n = 8 takes far less than a cell: repeated")
+		assert.GreaterOrEqual(t, r.Runs[len(r.Runs)-1]*float64(r.PerCell), 0.02*0.999, "the last cell lasted at least MinCell")
 	}
+	sc := Scores(rows)
+	require.Len(t, sc, 2)
+	assert.Equal(t, "join", sc[0].Method)
+	assert.Equal(t, 2, sc[0].Workers)
+	assert.Positive(t, sc[0].PerCore)
 	for _, f := range Formats {
 		var b bytes.Buffer
-		require.NoError(t, Write(&b, f, machine.Detect(), wl, rows), f)
+		require.NoError(t, Write(&b, f, machine.Detect(), wl, rows, nil), f)
 		assert.NotEmpty(t, b.String(), f)
 		if f == "json" {
 			assert.True(t, json.Valid(b.Bytes()))
@@ -100,4 +108,27 @@ func TestSVG(t *testing.T) {
 	} else if os.Getenv("NQUEENS_REQUIRE_RSVG") != "" {
 		t.Fatal("NQUEENS_REQUIRE_RSVG is set but rsvg-convert is not installed")
 	}
+}
+
+// TestReferences: the built-in reference rows read, and a comparison
+// names the machine and the ratios of the scores.
+func TestReferences(t *testing.T) {
+	refs, err := References()
+	require.NoError(t, err)
+	for _, r := range refs {
+		assert.NotEmpty(t, r.CPU)
+		assert.NotEmpty(t, r.Scores)
+	}
+	in := strings.Join(CSVHeader, ",") + "\n" +
+		"2026-12-03T00:00:00Z,v4-quick,Other CPU,8,go1.26,16,join,1,1,1,1000,1,1,pairs\n" +
+		"2026-12-03T00:00:00Z,v4-quick,Other CPU,8,go1.26,16,join,8,1,1,6000,6,0.75,pairs\n"
+	other, err := ReadReferences(strings.NewReader(in))
+	require.NoError(t, err)
+	require.Len(t, other, 1)
+	assert.Equal(t, []Score{{Method: "join", N: 16, Workers: 8, SolsPerS: 6000, PerCore: 1000}}, other[0].Scores)
+	var b bytes.Buffer
+	require.NoError(t, WriteScores(&b, Quick, []Score{{Method: "join", N: 16, Workers: 2, SolsPerS: 3000, PerCore: 1500}}, other))
+	assert.Contains(t, b.String(), "Other CPU, 8 logical cores (2026-12-03): join 0.50× / 1.50×")
+	_, err = ReadReferences(strings.NewReader("a,b\n"))
+	assert.ErrorContains(t, err, "not a bench --csv file")
 }
