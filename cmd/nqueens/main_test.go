@@ -91,3 +91,17 @@ func TestManPages(t *testing.T) {
 		assert.Equal(t, string(w), string(g), "%s is stale: run go run ./cmd/nqueens man docs/man", name)
 	}
 }
+
+// TestReadmeCommands: the README's table of commands and flags is what
+// the commands say now; regenerate it with
+// go run ./cmd/nqueens man --readme README.md .
+func TestReadmeCommands(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	require.NoError(t, err)
+	tmp := filepath.Join(t.TempDir(), "README.md")
+	require.NoError(t, os.WriteFile(tmp, want, 0o644))
+	runOK(t, "man", "--readme", tmp, ".")
+	got, err := os.ReadFile(tmp)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got), "README.md's command table is stale: run go run ./cmd/nqueens man --readme README.md .")
+}
