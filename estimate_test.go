@@ -229,3 +229,17 @@ func TestResultsCSVNodes(t *testing.T) {
 		assert.Equal(t, c.Nodes.String(), rec[8], "n=%d %s: results.csv's nodes are today's (scripts/results.sh regenerates it)", n, rec[5])
 	}
 }
+
+// TestTQuantile: Student's t quantiles, small samples wide, large ones
+// normal.
+func TestTQuantile(t *testing.T) {
+	assert.InDelta(t, 12.706, tQuantile(1), 1e-9)
+	assert.InDelta(t, 2.262, tQuantile(9), 1e-9)
+	assert.InDelta(t, 2.042, tQuantile(30), 1e-9)
+	assert.InDelta(t, 2.000, tQuantile(60), 0.002)
+	assert.InDelta(t, 1.980, tQuantile(120), 0.002)
+	assert.Equal(t, 1.96, tQuantile(1000))
+	for df := 1; df < 200; df++ {
+		assert.GreaterOrEqual(t, tQuantile(df), tQuantile(df+1), "df=%d", df)
+	}
+}
