@@ -93,7 +93,7 @@ func WritePlan(w io.Writer, e nqueens.Cost) error {
 		pr("estimated time: %s core-seconds (%s)", sig(e.CoreSeconds), human(e.CoreSeconds))
 		if e.CoreSecondsHigh > 0 {
 			pr(", 95%% between %s and %s", sig(e.CoreSecondsLow), sig(e.CoreSecondsHigh))
-			if e.Sampled < 30 {
+			if e.Sampled < 30 && e.Sampled < e.Tasks {
 				pr(" (only %d tasks: a rough estimate; sample for longer)", e.Sampled)
 			}
 		} else {
