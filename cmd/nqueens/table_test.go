@@ -93,6 +93,9 @@ func TestBFileFormat(t *testing.T) {
 
 // TestBenchQuickJSON runs the quick hardware benchmark and parses it.
 func TestBenchQuickJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("counts n = 15 and 16 eighteen times")
+	}
 	out, _ := runOK(t, "bench", "--quick", "-j", "2", "--cell", "1ms", "--format", "json")
 	var rep struct {
 		Workload        string          `json:"workload"`
