@@ -120,19 +120,19 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 		wl.MinCell = f.cell
 	}
 	refs, err := benchmark.References()
+	if err != nil {
+		return err
+	}
 	if f.compare != "" {
-		fh, ferr := os.Open(f.compare)
-		if ferr != nil {
-			return usagef("--compare: %v", ferr)
+		fh, err := os.Open(f.compare)
+		if err != nil {
+			return usagef("--compare: %v", err)
 		}
 		refs, err = benchmark.ReadReferences(fh)
 		fh.Close()
 		if err != nil {
 			return usagef("--compare %s: %v", f.compare, err)
 		}
-	}
-	if err != nil {
-		return err
 	}
 	prog := f.progress.start(stderr, func(p nqueens.Progress) string {
 		return fmt.Sprintf("bench %s: n = %d %s", wl.Name, p.N, p.Method)

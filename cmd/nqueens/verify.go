@@ -70,10 +70,7 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`, boardtext.
 				for _, b := range boards {
 					judge(b)
 				}
-			} else if err := eachBoard(cmd.Context(), cmd.InOrStdin(), w, func(cols []int) error {
-				judge(cols)
-				return nil
-			}, &total); err != nil {
+			} else if err := eachBoard(cmd.Context(), cmd.InOrStdin(), w, judge, &total); err != nil {
 				w.Flush()
 				return err
 			}
@@ -96,12 +93,12 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`, boardtext.
 // eachBoard hands the boards on r ([boardtext.Reader]) to judge as each
 // is read, one at a time (the reader waits for judge before it reads the
 // next, so memory holds one board whatever the input), and stops with
-// judge's error, an unreadable board (a usage error naming it: judged is
+// an unreadable board (a usage error naming it: judged is
 // the count of boards before it), a read error, or when ctx is done (a
 // signal while a pipe's writer is still thinking: the read goes on in a
 // goroutine). Verdicts written to w are flushed whenever no further input
 // is waiting.
-func eachBoard(ctx context.Context, r io.Reader, w *bufio.Writer, judge func([]int) error, judged *int) error {
+func eachBoard(ctx context.Context, r io.Reader, w *bufio.Writer, judge func([]int), judged *int) error {
 	type board struct {
 		cols []int
 		more bool // input waiting after it
@@ -145,9 +142,7 @@ func eachBoard(ctx context.Context, r io.Reader, w *bufio.Writer, judge func([]i
 			case b.err != nil:
 				return fmt.Errorf("reading stdin: %w", b.err)
 			}
-			if err := judge(b.cols); err != nil {
-				return err
-			}
+			judge(b.cols)
 			if !b.more {
 				if err := w.Flush(); err != nil {
 					return fmt.Errorf("writing the verdicts: %w", err)

@@ -16,14 +16,13 @@ import (
 // second on all the workers run and on one, with the spread of the cells
 // (the least and the most over the median, in the all-workers row).
 type Score struct {
-	Method       string  `json:"method"`
-	N            int     `json:"n"`
-	Workers      int     `json:"workers"`
-	SolsPerS     float64 `json:"solutions_per_second"`
-	PerCore      float64 `json:"solutions_per_second_one_worker"`
-	SpreadLow    float64 `json:"spread_low"`
-	SpreadHigh   float64 `json:"spread_high"`
-	WorkloadName string  `json:"-"`
+	Method     string  `json:"method"`
+	N          int     `json:"n"`
+	Workers    int     `json:"workers"`
+	SolsPerS   float64 `json:"solutions_per_second"`
+	PerCore    float64 `json:"solutions_per_second_one_worker"`
+	SpreadLow  float64 `json:"spread_low"`
+	SpreadHigh float64 `json:"spread_high"`
 }
 
 // Scores returns a score per method of rows, in the rows' order.
