@@ -16,6 +16,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/benchmark"
+	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/machine"
 )
 
@@ -28,7 +29,7 @@ type benchFlags struct {
 	plot     string
 	workers  int
 	device   string
-	progress progressFlags
+	progress cli.Progress
 }
 
 func benchCmd() *cobra.Command {
@@ -73,15 +74,15 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 					return err
 				}
 			}
-			if err := checkChoice("format", f.format, benchmark.Formats); err != nil {
+			if err := cli.CheckChoice("format", f.format, benchmark.Formats); err != nil {
 				return err
 			}
 			if f.plot != "" {
 				switch ext := strings.ToLower(filepath.Ext(f.plot)); {
 				case ext == ".png" && !benchmark.PNGBuilt:
-					return usagef("--plot %s: %v", f.plot, benchmark.ErrNoPNG)
+					return cli.Usagef("--plot %s: %v", f.plot, benchmark.ErrNoPNG)
 				case ext != ".svg" && ext != ".png":
-					return usagef("--plot %s: the file name must end in .svg or .png", f.plot)
+					return cli.Usagef("--plot %s: the file name must end in .svg or .png", f.plot)
 				}
 			}
 			// Fail now, not after the benchmark, if the files cannot be written.
@@ -105,9 +106,9 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 	fs.StringVarP(&f.format, "format", "f", "text", "output format: "+strings.Join(benchmark.Formats, ", "))
 	fs.StringVar(&f.csvFile, "csv", "", "also append the rows to this CSV file (with a header if it is new)")
 	fs.StringVar(&f.plot, "plot", "", "draw speedup and efficiency against workers to this .svg file (.png with a binary built with -tags plot)")
-	deviceFlag(fs, &f.device)
+	cli.DeviceFlag(fs, &f.device)
 	fs.IntVarP(&f.workers, "workers", "j", 0, "largest worker count to try (default: the logical cores cpuid detects)")
-	f.progress.register(fs)
+	f.progress.Register(fs)
 	return cmd
 }
 
@@ -126,15 +127,15 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	if f.compare != "" {
 		fh, err := os.Open(f.compare)
 		if err != nil {
-			return usagef("--compare: %v", err)
+			return cli.Usagef("--compare: %v", err)
 		}
 		refs, err = benchmark.ReadReferences(fh)
 		fh.Close()
 		if err != nil {
-			return usagef("--compare %s: %v", f.compare, err)
+			return cli.Usagef("--compare %s: %v", f.compare, err)
 		}
 	}
-	prog := f.progress.start(stderr, func(p nqueens.Progress) string {
+	prog := f.progress.Start(stderr, func(p nqueens.Progress) string {
 		return fmt.Sprintf("bench %s: n = %d %s", wl.Name, p.N, p.Method)
 	})
 	var rows []benchmark.Row
@@ -146,7 +147,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	prog.Stop()
 	var stopped *nqueens.StoppedError
 	if errors.As(err, &stopped) {
-		return interrupted(ctx, "bench stopped")
+		return cli.Interrupted(ctx, "bench stopped")
 	} else if err != nil {
 		return err
 	}

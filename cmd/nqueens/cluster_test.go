@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/report"
 	"github.com/nqueens/nqueens/internal/resultfile"
@@ -27,7 +28,7 @@ func runErr(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	code = exitCode(err, &errb)
+	code = cli.ExitCode(err, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -172,44 +173,32 @@ func TestMergeRejects(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, errs, code := runErr(t, append([]string{"merge"}, tc.files...)...)
-			assert.Equal(t, exitFailure, code, errs)
+			assert.Equal(t, cli.ExitFailure, code, errs)
 			assert.Empty(t, out, "no count printed")
 			assert.Contains(t, errs, tc.msg)
 		})
 	}
 	_, errs, code := runErr(t, "merge")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cli.ExitUsage, code)
 	assert.Contains(t, errs, "merge takes one or more")
 }
 
+// TestShardFromEnvironment: a scheduler's variables choose the shard
+// (internal/cli's tests take the variables apart); bad shards are refused.
 func TestShardFromEnvironment(t *testing.T) {
-	var errb bytes.Buffer
 	t.Setenv("SLURM_ARRAY_TASK_ID", "5")
 	t.Setenv("SLURM_ARRAY_TASK_COUNT", "8")
 	t.Setenv("SLURM_ARRAY_TASK_MIN", "1")
-	i, m, err := selectShard(countFlags{}, &errb)
-	require.NoError(t, err)
-	assert.Equal(t, [2]int{4, 8}, [2]int{i, m})
-	i, m, err = selectShard(countFlags{shard: "2/3"}, &errb)
-	require.NoError(t, err)
-	assert.Equal(t, [2]int{2, 3}, [2]int{i, m}, "the flag wins")
-	t.Setenv("SLURM_ARRAY_TASK_ID", "9")
-	_, _, err = selectShard(countFlags{}, &errb)
-	assert.ErrorContains(t, err, "do not name a shard")
+	_, errs := runOK(t, "count", "8", "--out", filepath.Join(t.TempDir(), "s4.result"))
+	assert.Contains(t, errs, "nqueens: shard 4/8 from SLURM_ARRAY_TASK_ID")
 	t.Setenv("SLURM_ARRAY_TASK_ID", "")
-	t.Setenv("JOB_COMPLETION_INDEX", "6")
-	i, m, err = selectShard(countFlags{shards: 7}, &errb)
-	require.NoError(t, err)
-	assert.Equal(t, [2]int{6, 7}, [2]int{i, m})
-	_, _, err = selectShard(countFlags{shards: 6}, &errb)
-	assert.ErrorContains(t, err, "needs JOB_COMPLETION_INDEX in 0..5")
 	_, _, code := runErr(t, "count", "8", "--shard", "3/3", "--out", filepath.Join(t.TempDir(), "x"))
-	assert.Equal(t, exitUsage, code)
-	_, errs, code := runErr(t, "count", "8", "--shard", "0/3", "--out", "/nonexistent/dir/x.result")
-	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, cli.ExitUsage, code)
+	_, errs, code = runErr(t, "count", "8", "--shard", "0/3", "--out", "/nonexistent/dir/x.result")
+	assert.Equal(t, cli.ExitFailure, code)
 	assert.Contains(t, errs, "--out: cannot create a file beside /nonexistent/dir/x.result: no such file or directory")
 	_, errs, code = runErr(t, "count", "8", "--shard", "0/3")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cli.ExitUsage, code)
 	assert.Contains(t, errs, "keep its counts for Merge with --out or --checkpoint")
 }
 
@@ -225,7 +214,7 @@ func TestCheckpointResume(t *testing.T) {
 	assert.Contains(t, errs, "already counted")
 	assert.Contains(t, out, `"total":"2680"`)
 	_, errs, code := runErr(t, "count", "11", "--checkpoint", j, "-m", "mirror")
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cli.ExitUsage, code)
 	assert.Contains(t, errs, "belongs to another count")
 	// Tear the last record: it is counted again, the answer is unchanged.
 	b, err := os.ReadFile(j)
@@ -241,7 +230,7 @@ func TestCheckpointResume(t *testing.T) {
 	lines[3] = strings.Replace(lines[3], "task ", "task 9", 1)
 	require.NoError(t, os.WriteFile(j, []byte(strings.Join(lines, "")), 0o644))
 	_, errs, code = runErr(t, "count", "11", "--checkpoint", j)
-	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, cli.ExitFailure, code)
 	assert.Contains(t, errs, "line 4: checksum")
 	// A journal merges like a shard file.
 	j2 := filepath.Join(dir, "n12.journal")

@@ -1,31 +1,25 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
-	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/partition"
-
-	"github.com/nqueens/nqueens/internal/msg"
-	"github.com/nqueens/nqueens/internal/progress"
+	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/report"
+	"github.com/nqueens/nqueens/partition"
 )
 
 type countFlags struct {
+	cli.Counting
 	place      string
-	method     string
-	workers    int
-	workersSet bool // -j given
 	json       bool
 	verify     bool
 	checkpoint string
@@ -33,10 +27,8 @@ type countFlags struct {
 	shards     int
 	out        string
 	grace      time.Duration
-	memory     string
 	device     string
-	pieces     pieceFlags
-	progress   progressFlags
+	progress   cli.Progress
 }
 
 func countCmd() *cobra.Command {
@@ -97,81 +89,46 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 (abandoning those still running after --grace), save the journal and exit
 130, 143 or 138.`, partition.MaxN, partition.JoinFrom, partition.JoinMaxN, partition.JoinFrom),
 		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 16 --method sym --json\n  nqueens count 19 --memory 2GiB\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 14 --piece superqueen\n  nqueens count 13 --torus\n  nqueens count 18 --device opencl\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
-		Args:    exactArgs(1, "one board size N"),
+		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkEmpty(cmd, "place", "shard", "memory", "checkpoint", "out", "piece"); err != nil {
+			if err := cli.CheckEmpty(cmd, "place", "shard", "memory", "checkpoint", "out", "piece"); err != nil {
 				return err
 			}
-			n, placed, err := boardArgs(args[0], f.place)
+			n, placed, err := cli.Board(args[0], f.place, f.Pieces.Queens(), cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			if placed != nil && f.pieces.queens() {
-				noteConflict(cmd.ErrOrStderr(), placed)
+			opts, err := f.Options(cmd.Flags(), placed)
+			if err != nil {
+				return err
 			}
-			f.workersSet = cmd.Flags().Changed("workers")
-			return runCount(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, placed, f)
+			return runCount(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, opts, f)
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVarP(&f.method, "method", "m", "auto", "counting method: auto, join, sym or mirror")
-	workersFlag(fs, &f.workers)
+	f.Register(fs, "counting method: auto, join, sym or mirror")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the total alone")
 	fs.BoolVar(&f.verify, "verify", false, "count again with a second, independent method and fail (exit 1) if they disagree")
-	placeFlag(fs, &f.place)
+	cli.PlaceFlag(fs, &f.place)
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "journal finished tasks to this file and resume from it")
 	fs.StringVar(&f.shard, "shard", "", "count only shard I of M (I/M, 0-based)")
 	fs.IntVar(&f.shards, "shards", 0, "number of shards when JOB_COMPLETION_INDEX (Kubernetes Indexed Job) selects the shard")
 	fs.StringVar(&f.out, "out", "", "write this run's per-task counts to a shard result file for 'nqueens merge'")
-	memoryFlag(fs, &f.memory)
-	deviceFlag(fs, &f.device)
+	cli.DeviceFlag(fs, &f.device)
 	fs.DurationVar(&f.grace, "grace", 30*time.Second, "after a stop signal, how long running tasks may finish before they are abandoned")
-	f.pieces.register(fs)
-	f.progress.register(fs)
+	f.progress.Register(fs)
 	return cmd
 }
 
-// checkEmpty refuses flags given an empty value: "--shard ”" is a
-// mistake, not a request for the default.
-func checkEmpty(cmd *cobra.Command, names ...string) error {
-	for _, name := range names {
-		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed && fl.Value.String() == "" {
-			return usagef("--%s needs a value (see --help)", name)
-		}
-	}
-	return nil
-}
-
-// countOptions turns the flags every count-like command shares (--method,
-// --piece, --torus, -j when given, --memory, --place) into the library's
-// options. Their rules are the library's: it refuses what does not fit
-// with an [nqueens.OptionError] that [message] words with these flags.
-func countOptions(method string, pieces pieceFlags, workers int, workersSet bool, memory string, placed []nqueens.Square) ([]nqueens.Option, error) {
-	limit, err := memoryLimit(memory)
-	if err != nil {
-		return nil, err
-	}
-	opts := append([]nqueens.Option{nqueens.WithMethod(nqueens.Method(method)), nqueens.WithMemory(limit)}, pieces.options()...)
-	if workersSet {
-		opts = append(opts, nqueens.WithWorkers(workers))
-	}
-	if len(placed) > 0 {
-		opts = append(opts, nqueens.WithPlaced(placed...))
-	}
-	return opts, nil
-}
-
-func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, f countFlags) error {
-	opts, err := countOptions(f.method, f.pieces, f.workers, f.workersSet, f.memory, placed)
+func runCount(ctx context.Context, stdout, stderr io.Writer, n int, opts []nqueens.Option, f countFlags) error {
+	shard, shards, from, err := cli.Shard(f.shard, f.shards, os.Getenv)
 	if err != nil {
 		return err
 	}
-	shard, shards, err := selectShard(f, stderr)
-	if err != nil {
-		return err
+	if from != "" {
+		fmt.Fprintf(stderr, "nqueens: shard %d/%d from %s\n", shard, shards, from)
 	}
-	var prog *progress.Display // the bar: messages go above it, and it goes when a stop begins
-	opts = append(opts, nqueens.WithGrace(f.grace), nqueens.WithStopNow(stopNow(ctx)), nqueens.WithDevice(f.device))
+	opts = append(opts, nqueens.WithGrace(f.grace), nqueens.WithStopNow(cli.StopNow(ctx)), nqueens.WithDevice(f.device))
 	if f.verify {
 		opts = append(opts, nqueens.WithCheck())
 	}
@@ -184,128 +141,33 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 	if f.checkpoint != "" {
 		opts = append(opts, nqueens.WithJournalFile(f.checkpoint))
 	}
-	label := func(p nqueens.Progress) string {
+	prog := f.progress.Start(stderr, func(p nqueens.Progress) string {
 		if shards > 1 {
-			return fmt.Sprintf("count %d%s (%s) shard %d/%d", p.N, f.pieces.label(), p.Method, shard, shards)
+			return fmt.Sprintf("count %d%s (%s) shard %d/%d", p.N, f.Pieces.Label(), p.Method, shard, shards)
 		}
-		return fmt.Sprintf("count %d%s (%s)", p.N, f.pieces.label(), p.Method)
-	}
-	prog = f.progress.start(stderr, label)
-	first := true
-	c, err := nqueens.Count(ctx, n, append(opts, nqueens.WithProgress(func(p nqueens.Progress) {
-		if p.Stopping > 0 {
-			// The bar goes first: a stopped count has no progress to
-			// show, and the terminal's echoed ^C would garble its last
-			// line.
-			prog.Stop()
-			if p.Stopping >= time.Second { // a shorter wait needs no word
-				fmt.Fprintf(stderr, "%snqueens: stopping: waiting up to %s for the running tasks to finish; Ctrl-C again to stop now\n", prog.LineStart(), p.Stopping)
-			}
-			return
-		}
-		if first && p.TasksDone > 0 {
-			fmt.Fprintf(prog.Messages(stderr), "nqueens: resuming from %s: %d of %d tasks already counted\n", f.checkpoint, p.TasksDone, p.Tasks)
-		}
-		first = false
-		prog.Update(p)
-	}))...)
+		return fmt.Sprintf("count %d%s (%s)", p.N, f.Pieces.Label(), p.Method)
+	})
+	c, err := nqueens.Count(ctx, n, append(opts, nqueens.WithProgress(prog.Count(stderr, f.checkpoint)))...)
 	prog.Stop()
 	var stopped *nqueens.StoppedError
 	if err != nil && ctx.Err() != nil && !errors.As(err, &stopped) {
-		return fmt.Errorf("%w; no count printed", interrupted(ctx, fmt.Sprintf("stopped while planning n = %d", n)))
+		return fmt.Errorf("%w; no count printed", cli.Interrupted(ctx, fmt.Sprintf("stopped while planning n = %d", n)))
 	} else if err != nil {
-		return countError(err)
+		return cli.Word(err, true)
 	}
 	for _, note := range c.Notes {
 		fmt.Fprintf(stderr, "nqueens: note: %s\n", note)
 	}
-	rep := report.Of(c)
 	if f.json {
-		return report.WriteJSON(stdout, rep)
+		return report.WriteJSON(stdout, report.Of(c))
 	}
 	if c.Partial() {
 		// A shard's total is not the answer: say where it went instead.
 		fmt.Fprintf(stderr, "nqueens: shard %d/%d of n = %d counted (%d tasks, partial total %s) and saved in %s; merge all shards with 'nqueens merge'\n",
-			shard, shards, n, c.Tasks, c.Total, firstNonEmpty(f.out, f.checkpoint))
+			shard, shards, n, c.Tasks, c.Total, cmp.Or(f.out, f.checkpoint))
 		return nil
 	}
 	return writeLine(stdout, c.Total.String())
-}
-
-// countError words the library's errors with the command's flags.
-func countError(err error) error { return wordError(err, true) }
-
-// wordError is countError, for a command whose counts can be sharded or
-// not (a table's rows cannot).
-func wordError(err error, shardable bool) error {
-	var me *nqueens.MemoryError
-	var fe *nqueens.FileError
-	if errors.As(err, &fe) {
-		flag := map[string]string{"journal": "--checkpoint", "shard file": "--out"}[fe.Role]
-		switch {
-		case errors.Is(err, nqueens.ErrInvalid): // no regular file
-			return usagef("%s %w", flag, fe.Err)
-		case errors.Is(err, nqueens.ErrLocked):
-			return fmt.Errorf("%s: %w (wait for it to finish, or use another file)", flag, fe.Err)
-		}
-		return fmt.Errorf("%s: %w", flag, fe.Err)
-	}
-	if errors.As(err, &me) {
-		return usagef("%s", memoryMessage(me, shardable))
-	}
-	return err
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
-}
-
-// selectShard returns the shard to count: --shard, else the scheduler's
-// environment (Slurm's job arrays, or JOB_COMPLETION_INDEX with --shards);
-// 0 of 1 otherwise.
-func selectShard(f countFlags, stderr io.Writer) (int, int, error) {
-	if f.shard != "" {
-		i, m, err := partition.ParseShard(f.shard)
-		if err != nil {
-			return 0, 0, usagef("bad --shard %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", msg.Quote(f.shard))
-		}
-		return i, m, nil
-	}
-	i, m, from, err := shardFromEnv(os.Getenv, f.shards)
-	if err != nil {
-		return 0, 0, fmt.Errorf("%w; or use --shard I/M", err)
-	}
-	if from != "" {
-		fmt.Fprintf(stderr, "nqueens: shard %d/%d from %s\n", i, m, from)
-	}
-	return i, m, nil
-}
-
-// deviceFlag registers --device.
-func deviceFlag(fs *pflag.FlagSet, p *string) {
-	fs.StringVar(p, "device", "cpu", "where to count: cpu, opencl (the first OpenCL device, a GPU if any), opencl:N, opencl:all, or all (every OpenCL device beside the CPU workers); devices count with sym (the default there) or mirror")
-}
-
-// memoryFlag registers --memory, the join method's memory limit.
-func memoryFlag(fs *pflag.FlagSet, p *string) {
-	fs.StringVar(p, "memory", "", "memory the count may use, planning included, e.g. 8GiB or 500MB (default: half of physical memory)")
-}
-
-// memoryLimit parses --memory; empty means the library's default (0).
-func memoryLimit(s string) (int64, error) {
-	if s == "" {
-		return 0, nil
-	}
-	b, err := humanize.ParseBytes(s)
-	if err != nil || b == 0 || b > 1<<62 {
-		return 0, usagef("invalid --memory %s (accepted: a size such as 8GiB, 500MB or 1073741824)", msg.Quote(s))
-	}
-	return int64(b), nil
 }
 
 // writeLine writes s and a newline.
@@ -314,34 +176,4 @@ func writeLine(w io.Writer, s string) error {
 		return fmt.Errorf("writing the result: %w", err)
 	}
 	return nil
-}
-
-// memoryMessage words a memory refusal with the flags that would fit it.
-func memoryMessage(me *nqueens.MemoryError, shardable bool) string {
-	ways := []string{"raise --memory"}
-	if !shardable && me.MostlyTasks {
-		ways = append(ways, fmt.Sprintf("end the table before n = %d", me.N))
-	}
-	if m := me.ShardsToFit; shardable && m > 0 {
-		ways = append(ways, fmt.Sprintf("count it in %d or more shards (--shard I/M, then nqueens merge)", m))
-	}
-	if me.Method == nqueens.Join && me.Workers > 1 {
-		ways = append(ways, "use fewer workers with -j")
-	}
-	if me.Method == nqueens.Join {
-		ways = append(ways, "--method sym")
-	}
-	if len(ways) > 1 {
-		ways[len(ways)-1] = "or " + ways[len(ways)-1]
-	}
-	what := "the whole board"
-	if me.Shards > 1 {
-		what = fmt.Sprintf("a shard of %d", me.Shards)
-	}
-	on := fmt.Sprintf("%d workers", me.Workers)
-	if me.Workers == 0 {
-		on = "devices alone"
-	}
-	return fmt.Sprintf("--memory %s is too small for n = %d by %s (%s: %s tasks) with %s: it needs at least %s (%s)",
-		humanize.IBytes(uint64(me.Limit)), me.N, me.Method, what, humanize.Comma(int64(me.Tasks)), on, humanize.IBytes(uint64(me.Need)), strings.Join(ways, ", "))
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/resultfile"
 )
 
@@ -40,7 +41,7 @@ func TestWriteFailureExitsOne(t *testing.T) {
 	} {
 		var errb bytes.Buffer
 		err := run(context.Background(), args, strings.NewReader(""), failWriter{}, &errb)
-		assert.Equal(t, exitFailure, exitCode(err, &errb), "%v: %s", args, errb.String())
+		assert.Equal(t, cli.ExitFailure, cli.ExitCode(err, &errb), "%v: %s", args, errb.String())
 	}
 }
 
@@ -69,7 +70,7 @@ func TestJournalDuplicates(t *testing.T) {
 	require.NoError(t, os.WriteFile(other, resultfile.AppendRecord(bytes.Clone(b), f.Header, last), 0o644))
 	for _, args := range [][]string{{"count", "12", "-m", "mirror", "--checkpoint", other}, {"merge", other}} {
 		out, errs, code := runErr(t, args...)
-		assert.Equal(t, exitFailure, code, "%v", args)
+		assert.Equal(t, cli.ExitFailure, code, "%v", args)
 		assert.Empty(t, out, "%v", args)
 		assert.Contains(t, errs, "has different counts", "%v", args)
 	}
@@ -79,7 +80,7 @@ func TestJournalDuplicates(t *testing.T) {
 	ended := filepath.Join(dir, "ended.journal")
 	require.NoError(t, os.WriteFile(ended, resultfile.AppendEnd(bytes.Clone(b), f.Header, f.Records), 0o644))
 	_, errs, code := runErr(t, "count", "12", "-m", "mirror", "--checkpoint", ended)
-	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, cli.ExitFailure, code)
 	assert.Contains(t, errs, "has an end line")
 	after, err := os.ReadFile(ended)
 	require.NoError(t, err)
@@ -95,7 +96,7 @@ func TestMergeShape(t *testing.T) {
 	f.Header.Shard = 2 // shard 1's tasks, labelled shard 2
 	bad := writeResult(t, filepath.Join(dir, "moved.result"), f.Header, f.Records)
 	_, errs, code := runErr(t, "merge", files[0], bad, files[2])
-	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, cli.ExitFailure, code)
 	assert.Contains(t, errs, "belongs to shard 1/3, not to the file's shard 2")
 
 	b, err := os.ReadFile(files[1])
@@ -103,7 +104,7 @@ func TestMergeShape(t *testing.T) {
 	crlf := filepath.Join(dir, "crlf.result")
 	require.NoError(t, os.WriteFile(crlf, bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")), 0o644))
 	_, errs, code = runErr(t, "merge", files[0], crlf, files[2])
-	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, cli.ExitFailure, code)
 	assert.Contains(t, errs, "CR LF")
 }
 
@@ -113,10 +114,10 @@ func TestOutLeavesNothing(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "s.result")
 	ctx, cancel := context.WithCancelCause(context.Background())
-	cancel(&signalError{sig: os.Interrupt})
+	cancel(&cli.SignalError{Sig: os.Interrupt})
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, []string{"count", "14", "--shard", "0/2", "--out", out}, strings.NewReader(""), &stdout, &stderr)
-	assert.Equal(t, exitInterrupted, exitCode(err, &stderr))
+	assert.Equal(t, cli.ExitInterrupted, cli.ExitCode(err, &stderr))
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "nothing left in %s", dir)
@@ -125,7 +126,7 @@ func TestOutLeavesNothing(t *testing.T) {
 // TestLongMessages: a 5 MB token gets a short line on stderr.
 func TestLongMessages(t *testing.T) {
 	_, errs, code := runErr(t, "verify", "1 3 "+strings.Repeat("x", 5<<20))
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cli.ExitUsage, code)
 	assert.Less(t, len(errs), 300, "stderr: %.300s", errs)
 }
 
@@ -142,14 +143,14 @@ func TestStopsOnSignal(t *testing.T) {
 		{[]string{"count", "64", "-m", "mirror"}, nil},
 	} {
 		ctx, cancel := context.WithCancelCause(context.Background())
-		time.AfterFunc(200*time.Millisecond, func() { cancel(&signalError{sig: syscall.SIGTERM}) })
+		time.AfterFunc(200*time.Millisecond, func() { cancel(&cli.SignalError{Sig: syscall.SIGTERM}) })
 		stdin := tc.stdin
 		if stdin == nil {
 			stdin = strings.NewReader("")
 		}
 		var stdout, stderr bytes.Buffer
 		err := run(ctx, tc.args, stdin, &stdout, &stderr)
-		assert.Equal(t, exitTerminated, exitCode(err, &stderr), "%v: %s", tc.args, stderr.String())
+		assert.Equal(t, cli.ExitTerminated, cli.ExitCode(err, &stderr), "%v: %s", tc.args, stderr.String())
 		assert.Contains(t, stderr.String(), "interrupted by SIGTERM", "%v", tc.args)
 		cancel(nil)
 	}
@@ -206,7 +207,7 @@ func TestTwoRunsOneJournal(t *testing.T) {
 	require.NoError(t, first.Start())
 	waitForJournal(t, j)
 	out, errs, code := runErr(t, "count", "16", "-m", "mirror", "-j", "1", "--checkpoint", j)
-	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, cli.ExitFailure, code)
 	assert.Empty(t, out)
 	if runtime.GOOS == "linux" { // only Linux tells who holds a lock
 		assert.Contains(t, errs, fmt.Sprintf("n16.journal is locked by another nqueens run (process %d), which is writing it (wait for it to finish, or use another file)", first.Process.Pid))
@@ -233,7 +234,7 @@ func TestTwoRunsOneOut(t *testing.T) {
 	require.NoError(t, first.Start())
 	waitForJournal(t, j) // the shard file's lock is taken before the journal
 	stdout, errs, code := runErr(t, "count", "16", "-m", "mirror", "-j", "1", "--shard", "1/2", "--out", out)
-	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, cli.ExitFailure, code)
 	assert.Empty(t, stdout)
 	if runtime.GOOS == "linux" {
 		assert.Contains(t, errs, fmt.Sprintf("same.r is locked by another nqueens run (process %d), which is writing it (wait for it to finish, or use another file)", first.Process.Pid))
@@ -242,7 +243,7 @@ func TestTwoRunsOneOut(t *testing.T) {
 	require.NoError(t, first.Wait())
 	assert.Equal(t, 0, readResult(t, out).Header.Shard, "the first run's shard stays")
 	_, _, code = runErr(t, "merge", out)
-	assert.Equal(t, exitFailure, code, "shard 1 is missing, not written over shard 0")
+	assert.Equal(t, cli.ExitFailure, code, "shard 1 is missing, not written over shard 0")
 }
 
 // TestSecondSignal: a second Ctrl-C stops a count at once instead of
@@ -270,7 +271,7 @@ func TestSecondSignal(t *testing.T) {
 	err = cmd.Wait()
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "stderr: %v", lines)
-	assert.Equal(t, exitInterrupted, exit.ExitCode())
+	assert.Equal(t, cli.ExitInterrupted, exit.ExitCode())
 	all := strings.Join(lines, "\n")
 	assert.Contains(t, all, "waiting up to 10m0s for the running tasks to finish; Ctrl-C again to stop now")
 	assert.Contains(t, all, "were abandoned at the second interrupt")

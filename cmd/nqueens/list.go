@@ -1,17 +1,14 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/report"
 )
 
@@ -20,7 +17,7 @@ type listFlags struct {
 	json   bool
 	limit  int64
 	place  string
-	pieces pieceFlags
+	pieces cli.Pieces
 }
 
 func listCmd() *cobra.Command {
@@ -38,84 +35,44 @@ up to N = 30 or so (list 30 | head -1: 0.8 s here), but that search grows
 fast past it (list 64 --limit 2 prints nothing in 10 minutes; 'nqueens
 solve N' constructs a solution of any N at once).`,
 		Example: "  nqueens list 8\n  nqueens list 10 | wc -l\n  nqueens list 12 --board --limit 3\n  nqueens list 8 --place 0:0",
-		Args:    exactArgs(1, "one board size N"),
+		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkEmpty(cmd, "place", "piece"); err != nil {
-				return err
-			}
-			n, placed, err := boardArgs(args[0], f.place)
-			if err != nil {
+			if err := cli.CheckEmpty(cmd, "place", "piece"); err != nil {
 				return err
 			}
 			if f.limit < 0 {
-				return usagef("--limit must be at least 0, got %d", f.limit)
+				return cli.Usagef("--limit must be at least 0, got %d", f.limit)
 			}
-			return runList(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, placed, f, cmd.Flags().Changed("limit"))
+			n, placed, err := cli.Board(args[0], f.place, f.pieces.Queens(), cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			return runList(cmd.Context(), cmd.OutOrStdout(), n, placed, f, cmd.Flags().Changed("limit"))
 		},
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&f.board, "board", false, "print boards separated by blank lines")
 	fs.BoolVar(&f.json, "json", false, `print {"n":N,"columns":[…]} per line`)
 	fs.Int64Var(&f.limit, "limit", 0, "print at most this many solutions")
-	placeFlag(fs, &f.place)
-	f.pieces.register(fs)
+	cli.PlaceFlag(fs, &f.place)
+	f.pieces.Register(fs)
 	return cmd
 }
 
-func runList(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, f listFlags, limited bool) error {
-	pieceOpts := f.pieces.options()
-	if f.pieces.queens() {
-		noteConflict(stderr, placed)
-	}
+func runList(ctx context.Context, stdout io.Writer, n int, placed []nqueens.Square, f listFlags, limited bool) error {
 	if limited && f.limit == 0 {
 		return nil
 	}
-	format := report.Columns
+	out := report.Solutions{Format: report.Columns, Limit: f.limit}
 	switch {
 	case f.json:
-		format = report.JSON
+		out.Format = report.JSON
 	case f.board:
-		format = report.Board
+		out.Format, out.Blank = report.Board, true
 	}
-	w := bufio.NewWriterSize(stdout, 1<<16)
-	var printed int64
-	var buf []byte
-	flushed := time.Now()
-	for cols, err := range nqueens.List(ctx, n, append(pieceOpts, nqueens.WithPlaced(placed...))...) {
-		if err != nil {
-			if ctx.Err() != nil {
-				w.Flush()
-				return interrupted(ctx, fmt.Sprintf("listing stopped after %d solutions", printed))
-			}
-			return err
-		}
-		buf = buf[:0]
-		if f.board && !f.json && printed > 0 {
-			buf = append(buf, '\n') // boards are separated by blank lines
-		}
-		buf = format(buf, cols)
-		if _, err := w.Write(buf); err != nil {
-			return listWriteError(err)
-		}
-		if printed++; limited && printed == f.limit {
-			break
-		}
-		if now := time.Now(); printed == 1 || now.Sub(flushed) > 100*time.Millisecond {
-			// The first line goes out at once, then at least ten times a
-			// second (and whenever the buffer fills).
-			if err := w.Flush(); err != nil {
-				return listWriteError(err)
-			}
-			flushed = now
-		}
+	printed, err := out.Write(stdout, nqueens.List(ctx, n, append(f.pieces.Options(), nqueens.WithPlaced(placed...))...))
+	if err != nil && ctx.Err() != nil {
+		return cli.Interrupted(ctx, fmt.Sprintf("listing stopped after %d solutions", printed))
 	}
-	return listWriteError(w.Flush())
-}
-
-// listWriteError ends a listing whose reader has gone quietly.
-func listWriteError(err error) error {
-	if err == nil || errors.Is(err, syscall.EPIPE) {
-		return nil
-	}
-	return fmt.Errorf("writing the solutions: %w", err)
+	return err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/internal/benchmark"
+	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/opencl"
 )
 
@@ -56,10 +57,10 @@ func TestScripts(t *testing.T) {
 // and reports the interruption.
 func TestRunCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	cancel(&signalError{sig: os.Interrupt})
+	cancel(&cli.SignalError{Sig: os.Interrupt})
 	var stdout, stderr bytes.Buffer
 	err := run(ctx, []string{"count", "14"}, strings.NewReader(""), &stdout, &stderr)
-	assert.Equal(t, exitInterrupted, exitCode(err, &stderr))
+	assert.Equal(t, cli.ExitInterrupted, cli.ExitCode(err, &stderr))
 	assert.Empty(t, stdout.String())
 	assert.Contains(t, stderr.String(), "nqueens: interrupted")
 	assert.Contains(t, stderr.String(), "no count printed")
@@ -71,7 +72,7 @@ func TestRunCancelled(t *testing.T) {
 func TestManPages(t *testing.T) {
 	dir := t.TempDir()
 	runOK(t, "man", dir)
-	want, err := os.ReadDir(filepath.Join("..", "..", manDir))
+	want, err := os.ReadDir(filepath.Join("..", "..", cli.ManDir))
 	require.NoError(t, err)
 	got, err := os.ReadDir(dir)
 	require.NoError(t, err)
@@ -84,7 +85,7 @@ func TestManPages(t *testing.T) {
 	}
 	require.Equal(t, wantNames, gotNames, "the man pages: run go run ./cmd/nqueens man docs/man")
 	for _, name := range gotNames {
-		w, err := os.ReadFile(filepath.Join("..", "..", manDir, name))
+		w, err := os.ReadFile(filepath.Join("..", "..", cli.ManDir, name))
 		require.NoError(t, err)
 		g, err := os.ReadFile(filepath.Join(dir, name))
 		require.NoError(t, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/report"
 )
 
@@ -36,7 +37,7 @@ skip: a forged or miscounted line survives it only if the sample misses it
 (chance 1 - FRACTION per line). The seed is printed; --audit-seed SEED
 repeats that audit exactly (the same tasks on every machine).`,
 		Example: "  nqueens merge shard*.result\n  nqueens merge --json n20-*.result n20-7.journal\n  nqueens merge --audit 0.01 n22-*.result",
-		Args:    minArgs("merge takes one or more shard files or journals (see --help)"),
+		Args:    cli.MinArgs("merge takes one or more shard files or journals (see --help)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := audit.run(cmd, args); err != nil {
 				return err
@@ -44,7 +45,7 @@ repeats that audit exactly (the same tasks on every machine).`,
 			c, err := nqueens.Merge(cmd.Context(), files(args)...)
 			if err != nil {
 				if cmd.Context().Err() != nil {
-					return interrupted(cmd.Context(), "stopped while checking the files")
+					return cli.Interrupted(cmd.Context(), "stopped while checking the files")
 				}
 				return err
 			}
@@ -75,7 +76,7 @@ type auditFlag struct {
 func (a *auditFlag) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&a.fraction, "audit", 0, "recount this fraction of the tasks found (0 to 1, e.g. 0.01), a sample drawn afresh, and refuse on any difference")
 	fs.Uint64Var(&a.seed, "audit-seed", 0, "repeat the audit of this seed (printed by every audit) instead of drawing a fresh sample")
-	workersFlag(fs, &a.workers)
+	cli.WorkersFlag(fs, &a.workers)
 }
 
 // run audits the files if asked (reading them once for it), noting on
@@ -83,7 +84,7 @@ func (a *auditFlag) register(fs *pflag.FlagSet) {
 func (a auditFlag) run(cmd *cobra.Command, paths []string) error {
 	if !cmd.Flags().Changed("audit") {
 		if cmd.Flags().Changed("audit-seed") {
-			return usagef("--audit-seed repeats an audit: give --audit FRACTION too")
+			return cli.Usagef("--audit-seed repeats an audit: give --audit FRACTION too")
 		}
 		return nil
 	}
@@ -100,22 +101,12 @@ func (a auditFlag) run(cmd *cobra.Command, paths []string) error {
 	k, err := nqueens.Audit(cmd.Context(), a.fraction, seed, files(paths), opts...)
 	if err != nil {
 		if cmd.Context().Err() != nil {
-			return interrupted(cmd.Context(), "stopped while auditing")
+			return cli.Interrupted(cmd.Context(), "stopped while auditing")
 		}
 		return err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "nqueens: audit: %d tasks recounted (--audit %v --audit-seed %d), all agree with the files\n", k, a.fraction, seed)
 	return nil
-}
-
-// minArgs requires at least one argument.
-func minArgs(msg string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) == 0 {
-			return usagef("%s", msg)
-		}
-		return nil
-	}
 }
 
 // files names the files at paths for the library, which opens them.

@@ -7,16 +7,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/report"
 )
 
 func planCmd() *cobra.Command {
 	var (
-		method, memory, place string
-		workers, shards       int
-		asJSON                bool
-		sample                time.Duration
-		pieces                pieceFlags
+		counting cli.Counting
+		place    string
+		shards   int
+		asJSON   bool
+		sample   time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "plan N",
@@ -42,16 +43,16 @@ and memory_per_worker (bytes), and with a sample sampled_tasks,
 sample_seconds, estimated_core_seconds, its _low and _high bounds and
 estimated_core_seconds_per_shard.`,
 		Example: "  nqueens plan 27 --shards 100000\n  nqueens plan 21 --sample 10s\n  nqueens plan 25 --shards 4096 --sample 30s --json\n  nqueens plan 30 --method sym -j 64",
-		Args:    exactArgs(1, "one board size N"),
+		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkEmpty(cmd, "place", "memory", "piece"); err != nil {
+			if err := cli.CheckEmpty(cmd, "place", "memory", "piece"); err != nil {
 				return err
 			}
-			n, placed, err := boardArgs(args[0], place)
+			n, placed, err := cli.Board(args[0], place, false, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			opts, err := countOptions(method, pieces, workers, cmd.Flags().Changed("workers"), memory, placed)
+			opts, err := counting.Options(cmd.Flags(), placed)
 			if err != nil {
 				return err
 			}
@@ -59,9 +60,9 @@ estimated_core_seconds_per_shard.`,
 			e, err := nqueens.Estimate(cmd.Context(), n, opts...)
 			if err != nil {
 				if cmd.Context().Err() != nil {
-					return fmt.Errorf("%w; no plan printed", interrupted(cmd.Context(), fmt.Sprintf("stopped while planning n = %d", n)))
+					return fmt.Errorf("%w; no plan printed", cli.Interrupted(cmd.Context(), fmt.Sprintf("stopped while planning n = %d", n)))
 				}
-				return &renamed{countError(err), map[string]string{"WithShard": fmt.Sprintf("--shards %d", shards)}}
+				return cli.Rename(cli.Word(err, true), map[string]string{"WithShard": fmt.Sprintf("--shards %d", shards)})
 			}
 			if asJSON {
 				return report.WriteJSON(cmd.OutOrStdout(), report.PlanOf(e))
@@ -70,13 +71,10 @@ estimated_core_seconds_per_shard.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVarP(&method, "method", "m", "auto", "counting method: auto, join, sym or mirror")
-	workersFlag(fs, &workers)
+	counting.Register(fs, "counting method: auto, join, sym or mirror")
 	fs.IntVar(&shards, "shards", 1, "describe the split into this many shards")
 	fs.DurationVar(&sample, "sample", 0, "count a random sample of tasks for about this long and estimate the core-seconds (e.g. 10s)")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
-	memoryFlag(fs, &memory)
-	placeFlag(fs, &place)
-	pieces.register(fs)
+	cli.PlaceFlag(fs, &place)
 	return cmd
 }

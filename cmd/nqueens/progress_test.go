@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/progress"
 )
 
@@ -44,7 +45,7 @@ func BenchmarkProgress(b *testing.B) {
 				opts := []nqueens.Option{nqueens.WithWorkers(2), nqueens.WithMethod(nqueens.Sym)}
 				var p *progress.Display
 				if on {
-					p = progressFlags{plain: true, interval: time.Millisecond}.start(&bytes.Buffer{}, func(nqueens.Progress) string { return "bench" })
+					p = cli.Progress{Plain: true, Interval: time.Millisecond}.Start(&bytes.Buffer{}, func(nqueens.Progress) string { return "bench" })
 					opts = append(opts, nqueens.WithProgress(p.Update))
 				}
 				if _, err := nqueens.Count(context.Background(), 13, opts...); err != nil {

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/cli"
 )
 
 // TestSignals interrupts a real count in a subprocess: SIGINT exits 130,
@@ -26,7 +28,7 @@ func TestSignals(t *testing.T) {
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGINT, exitInterrupted}, {syscall.SIGTERM, exitTerminated}, {syscall.SIGUSR1, exitUser1}} {
+	}{{syscall.SIGINT, cli.ExitInterrupted}, {syscall.SIGTERM, cli.ExitTerminated}, {syscall.SIGUSR1, cli.ExitUser1}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
 			journal := filepath.Join(t.TempDir(), "n21.journal")
 			cmd := exec.Command(bin, "count", "21", "-j", "2", "--checkpoint", journal, "--grace", "100ms")

@@ -5,13 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/cli"
 
-	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/report"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -24,7 +23,7 @@ var solveFormats = []string{"board", "columns"}
 func solveCmd() *cobra.Command {
 	var format, place string
 	var asJSON bool
-	var pieces pieceFlags
+	var pieces cli.Pieces
 	cmd := &cobra.Command{
 		Use:   "solve N",
 		Short: "Print one solution of the N×N board",
@@ -41,43 +40,38 @@ solution: exit 1. --torus constructs queens whose diagonals wrap around
 (row r's in column 2r mod N, for N coprime to 6; other N have none);
 --piece solves other pieces' boards by search (see count --help).`, partition.MaxSolveN, maxBoardN, nqueens.MaxN),
 		Example: "  nqueens solve 8\n  nqueens solve 1000000 --format columns > big.txt\n  nqueens solve 8 --place 0:0,1:4",
-		Args:    exactArgs(1, "one board size N"),
+		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkEmpty(cmd, "place", "piece"); err != nil {
+			if err := cli.CheckEmpty(cmd, "place", "piece"); err != nil {
 				return err
 			}
-			n, err := strconv.Atoi(args[0])
+			n, err := cli.ParseN(args[0], partition.MaxSolveN)
 			if err != nil {
-				return usagef("board size %s is not an integer (accepted: 0..%d)", msg.Quote(args[0]), partition.MaxSolveN)
+				return err
 			}
-			pieceOpts := pieces.options()
-			if err := checkChoice("format", format, solveFormats); err != nil {
+			pieceOpts := pieces.Options()
+			if err := cli.CheckChoice("format", format, solveFormats); err != nil {
 				return err
 			}
 			if format == "board" && !asJSON && n > maxBoardN {
-				return usagef("a %d×%d board is too large to print (boards print up to N = %d); use --format columns or --json", n, n, maxBoardN)
+				return cli.Usagef("a %d×%d board is too large to print (boards print up to N = %d); use --format columns or --json", n, n, maxBoardN)
 			}
-			var placed []nqueens.Square
-			if place != "" {
-				if placed, err = parsePlacement(place, n); err != nil {
-					return err
-				}
+			placed, err := cli.Placement(place, n, pieces.Queens(), cmd.ErrOrStderr())
+			if err != nil {
+				return err
 			}
-			return runSolve(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, placed, format, asJSON, pieceOpts, pieces.queens())
+			return runSolve(cmd.Context(), cmd.OutOrStdout(), n, placed, format, asJSON, pieceOpts, pieces.Queens())
 		},
 	}
 	fs := cmd.Flags()
 	fs.StringVarP(&format, "format", "f", "board", "output: board or columns")
 	fs.BoolVar(&asJSON, "json", false, `print {"n":N,"columns":[…]}`)
-	placeFlag(fs, &place)
-	pieces.register(fs)
+	cli.PlaceFlag(fs, &place)
+	pieces.Register(fs)
 	return cmd
 }
 
-func runSolve(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqueens.Square, format string, asJSON bool, pieceOpts []nqueens.Option, queens bool) error {
-	if queens {
-		noteConflict(stderr, placed)
-	}
+func runSolve(ctx context.Context, stdout io.Writer, n int, placed []nqueens.Square, format string, asJSON bool, pieceOpts []nqueens.Option, queens bool) error {
 	cols, err := nqueens.Solve(ctx, n, append(pieceOpts, nqueens.WithPlaced(placed...))...)
 	switch {
 	case errors.Is(err, nqueens.ErrNoSolution) && placed != nil:
@@ -85,7 +79,7 @@ func runSolve(ctx context.Context, stdout, stderr io.Writer, n int, placed []nqu
 	case errors.Is(err, nqueens.ErrNoSolution):
 		return fmt.Errorf("the %d×%d board has no solution", n, n)
 	case err != nil && ctx.Err() != nil:
-		return interrupted(ctx, "search stopped")
+		return cli.Interrupted(ctx, "search stopped")
 	case err != nil:
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/report"
 )
 
@@ -21,7 +22,7 @@ file yet, and a rate and an ETA from the journals that record when they
 started (the rate is averaged since then, pauses included). --audit
 FRACTION recounts a random sample of the tasks found first, as merge's.`,
 		Example: "  nqueens status n22-*.journal n22-*.result\n  nqueens status --json shard*.journal",
-		Args:    minArgs("status takes one or more shard files or journals (see --help)"),
+		Args:    cli.MinArgs("status takes one or more shard files or journals (see --help)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := audit.run(cmd, args); err != nil {
 				return err
@@ -29,7 +30,7 @@ FRACTION recounts a random sample of the tasks found first, as merge's.`,
 			rep, err := nqueens.Status(cmd.Context(), files(args)...)
 			if err != nil {
 				if cmd.Context().Err() != nil {
-					return interrupted(cmd.Context(), "stopped while checking the files")
+					return cli.Interrupted(cmd.Context(), "stopped while checking the files")
 				}
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/resultfile"
 )
 
@@ -38,7 +39,7 @@ func TestForeignLines(t *testing.T) {
 		require.NoError(t, os.WriteFile(j, []byte(mixed), 0o644))
 		for _, args := range [][]string{{"count", "12", "-m", "mirror", "--checkpoint", j}, {"merge", j}} {
 			out, errs, code := runErr(t, args...)
-			assert.Equal(t, exitFailure, code, "%v with a line of %v", args, other)
+			assert.Equal(t, cli.ExitFailure, code, "%v with a line of %v", args, other)
 			assert.Empty(t, out)
 			assert.Contains(t, errs, "copied from another count's file", "%v", other)
 		}
@@ -67,12 +68,12 @@ func TestForgedLines(t *testing.T) {
 	out, _ := runOK(t, "merge", files[0], plus8, files[2])
 	assert.Equal(t, "14208\n", out, "merge without an audit trusts well-formed lines")
 	_, errs, code := runErr(t, "merge", "--audit", "1", files[0], plus8, files[2])
-	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, cli.ExitFailure, code)
 	assert.Contains(t, errs, "audit: task ")
 	assert.Contains(t, errs, "in "+plus8)
 	assert.Contains(t, errs, "recounts to")
 	_, errs, code = runErr(t, "status", "--audit", "1", files[0], plus8, files[2])
-	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, cli.ExitFailure, code)
 	assert.Contains(t, errs, "audit: task ")
 	_, errs = runOK(t, append([]string{"merge", "--audit", "0.5"}, files...)...)
 	assert.Regexp(t, `audit: [0-9]+ tasks recounted \(--audit 0.5 --audit-seed [0-9]+\), all agree`, errs)
@@ -81,10 +82,10 @@ func TestForgedLines(t *testing.T) {
 	// A total no task can hold.
 	huge := forge("huge.result", func(r *resultfile.Record) { r.TotalHi[0] = 1 << 6 })
 	_, errs, code = runErr(t, "merge", files[0], huge, files[2])
-	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, cli.ExitFailure, code)
 	assert.Contains(t, errs, "more than it can hold")
 	_, errs, code = runErr(t, append([]string{"merge", "--audit", "1.5"}, files...)...)
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cli.ExitUsage, code)
 	assert.Contains(t, errs, "audit fraction 1.5 is not between 0 and 1")
 }
 
@@ -118,7 +119,7 @@ func TestAuditUnpredictable(t *testing.T) {
 	// has a chance of 3e-7.
 	caught := 0
 	for range 5 {
-		if _, errs, code := runErr(t, append([]string{"merge", "--audit", "0.95"}, forged...)...); code == exitFailure {
+		if _, errs, code := runErr(t, append([]string{"merge", "--audit", "0.95"}, forged...)...); code == cli.ExitFailure {
 			assert.Contains(t, errs, "audit: task ")
 			caught++
 		}
@@ -132,7 +133,7 @@ func TestAuditUnpredictable(t *testing.T) {
 	_, again := runOK(t, append([]string{"merge", "--audit", "0.3", "--audit-seed", m[1]}, files...)...)
 	assert.Equal(t, errs, again)
 	_, errs, code := runErr(t, "merge", "--audit-seed", "3", files[0])
-	assert.Equal(t, exitUsage, code)
+	assert.Equal(t, cli.ExitUsage, code)
 	assert.Contains(t, errs, "--audit-seed repeats an audit: give --audit FRACTION too")
 }
 
@@ -149,7 +150,7 @@ func TestCorruptNamed(t *testing.T) {
 	require.NoError(t, os.WriteFile(files[1], []byte(strings.Join(lines, "")), 0o644))
 	for _, args := range [][]string{{"merge"}, {"status"}, {"merge", "--audit", "0.5"}, {"status", "--audit", "1"}} {
 		_, errs, code := runErr(t, append(args, files...)...)
-		assert.Equal(t, exitFailure, code, "%v", args)
+		assert.Equal(t, cli.ExitFailure, code, "%v", args)
 		assert.Contains(t, errs, "nqueens: "+files[1]+": corrupt file: line 2: ", "%v", args)
 	}
 }
@@ -166,7 +167,7 @@ func TestEditedShardCount(t *testing.T) {
 	p := writeResult(t, filepath.Join(dir, "edited.result"), h, f.Records)
 	for _, cmd := range []string{"merge", "status"} {
 		_, errs, code := runErr(t, cmd, p)
-		assert.Equal(t, exitFailure, code, cmd)
+		assert.Equal(t, cli.ExitFailure, code, cmd)
 		assert.Contains(t, errs, "its header claims 23 tasks in 1000000000 shards, but the plan has 23 tasks (and at most 1024 shards)", cmd)
 	}
 }

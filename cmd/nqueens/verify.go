@@ -2,20 +2,18 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/internal/boardtext"
+	"github.com/nqueens/nqueens/internal/cli"
 )
 
 func verifyCmd() *cobra.Command {
-	var pieces pieceFlags
+	var pieces cli.Pieces
 	cmd := &cobra.Command{
 		Use:   "verify [BOARD...]",
 		Short: "Check boards: is each a solution?",
@@ -37,11 +35,11 @@ as soon as it passes that.
 Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`, boardtext.MaxN),
 		Example: "  nqueens verify '1 3 0 2'\n  nqueens solve 8 | nqueens verify\n  nqueens list 6 --board | nqueens verify",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkEmpty(cmd, "piece"); err != nil {
+			if err := cli.CheckEmpty(cmd, "piece"); err != nil {
 				return err
 			}
 			// The empty board is valid: Verify refuses only the options.
-			pieceOpts := pieces.options()
+			pieceOpts := pieces.Options()
 			if err := nqueens.Verify(nil, pieceOpts...); err != nil {
 				return err
 			}
@@ -56,29 +54,43 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`, boardtext.
 					fmt.Fprintln(w, "valid")
 				}
 			}
+			var err, written error
 			if len(args) > 0 {
 				// Arguments are read whole: every one is parsed before
 				// any verdict, so a bad one prints nothing on stdout.
-				boards := make([][]int, len(args))
-				for i, b := range args {
-					cols, err := boardtext.Parse(b)
-					if err != nil {
-						return usagef("board %d: %v", i+1, unwrapSyntax(err))
+				var boards [][]int
+				if boards, err = boardtext.ParseAll(args); err == nil {
+					for _, b := range boards {
+						judge(b)
 					}
-					boards[i] = cols
 				}
-				for _, b := range boards {
-					judge(b)
-				}
-			} else if err := eachBoard(cmd.Context(), cmd.InOrStdin(), w, judge, &total); err != nil {
+			} else {
+				err = boardtext.Each(cmd.Context(), cmd.InOrStdin(), func(cols []int, more bool) error {
+					judge(cols)
+					if !more { // the next board may be a while: show these verdicts now
+						written = w.Flush()
+					}
+					return written
+				})
+			}
+			var be *boardtext.BoardError
+			switch {
+			case errors.As(err, &be):
 				w.Flush()
-				return err
+				return cli.Usage(be)
+			case err != nil && cmd.Context().Err() != nil:
+				w.Flush()
+				return cli.Interrupted(cmd.Context(), "stopped while reading stdin")
+			case written != nil:
+				return fmt.Errorf("writing the verdicts: %w", written)
+			case err != nil:
+				return fmt.Errorf("reading stdin: %w", err)
 			}
 			if err := w.Flush(); err != nil {
 				return fmt.Errorf("writing the verdicts: %w", err)
 			}
 			if total == 0 {
-				return usagef("no board on stdin (give boards as arguments or on stdin, separated by blank lines)")
+				return cli.Usagef("no board on stdin (give boards as arguments or on stdin, separated by blank lines)")
 			}
 			if invalid > 0 {
 				return fmt.Errorf("%d of %d boards invalid", invalid, total)
@@ -86,77 +98,6 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`, boardtext.
 			return nil
 		},
 	}
-	pieces.register(cmd.Flags())
+	pieces.Register(cmd.Flags())
 	return cmd
-}
-
-// eachBoard hands the boards on r ([boardtext.Reader]) to judge as each
-// is read, one at a time (the reader waits for judge before it reads the
-// next, so memory holds one board whatever the input), and stops with
-// an unreadable board (a usage error naming it: judged is
-// the count of boards before it), a read error, or when ctx is done (a
-// signal while a pipe's writer is still thinking: the read goes on in a
-// goroutine). Verdicts written to w are flushed whenever no further input
-// is waiting.
-func eachBoard(ctx context.Context, r io.Reader, w *bufio.Writer, judge func([]int), judged *int) error {
-	type board struct {
-		cols []int
-		more bool // input waiting after it
-		err  error
-	}
-	boards := make(chan board)
-	next := make(chan struct{})
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		defer close(boards)
-		br := boardtext.NewReader(r)
-		for {
-			cols, err := br.Next()
-			if err == io.EOF {
-				return
-			}
-			select {
-			case boards <- board{cols, br.Buffered(), err}:
-			case <-stop:
-				return
-			}
-			if err != nil {
-				return
-			}
-			select {
-			case <-next:
-			case <-stop:
-				return
-			}
-		}
-	}()
-	for {
-		select {
-		case b, ok := <-boards:
-			switch {
-			case !ok:
-				return nil
-			case errors.Is(b.err, boardtext.ErrSyntax):
-				return usagef("board %d: %v", *judged+1, unwrapSyntax(b.err))
-			case b.err != nil:
-				return fmt.Errorf("reading stdin: %w", b.err)
-			}
-			judge(b.cols)
-			if !b.more {
-				if err := w.Flush(); err != nil {
-					return fmt.Errorf("writing the verdicts: %w", err)
-				}
-			}
-			next <- struct{}{}
-		case <-ctx.Done():
-			return interrupted(ctx, "stopped while reading stdin")
-		}
-	}
-}
-
-// unwrapSyntax drops boardtext's "unreadable board: " from a message that
-// names the board already.
-func unwrapSyntax(err error) string {
-	return strings.TrimPrefix(err.Error(), boardtext.ErrSyntax.Error()+": ")
 }

@@ -202,3 +202,27 @@ func (p *Display) Stop() {
 		}
 	})
 }
+
+// Count is the progress callback of a count (nqueens.WithProgress): it
+// updates the display, says on stderr (above the bar) that a count
+// resumes from journal when the first update finds tasks done, and when a
+// stop begins removes the bar (a stopped count has no progress to show,
+// and the terminal's echoed ^C would garble its last line) and says how
+// long it waits for the running tasks, if a second or more.
+func (p *Display) Count(stderr io.Writer, journal string) func(nqueens.Progress) {
+	first := true
+	return func(pr nqueens.Progress) {
+		if pr.Stopping > 0 {
+			p.Stop()
+			if pr.Stopping >= time.Second {
+				fmt.Fprintf(stderr, "%snqueens: stopping: waiting up to %s for the running tasks to finish; Ctrl-C again to stop now\n", p.LineStart(), pr.Stopping)
+			}
+			return
+		}
+		if first && pr.TasksDone > 0 {
+			fmt.Fprintf(p.Messages(stderr), "nqueens: resuming from %s: %d of %d tasks already counted\n", journal, pr.TasksDone, pr.Tasks)
+		}
+		first = false
+		p.Update(pr)
+	}
+}

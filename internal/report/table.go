@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/big"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/machine"
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -52,6 +54,34 @@ type Table struct {
 	From, To int
 	csv      *csv.Writer
 	widths   []int
+}
+
+// Check refuses, before anything is counted, a table its format cannot
+// hold: an unknown format or --seq, or a b-file of a sequence that no
+// OEIS entry lists for the board or that the method does not count
+// (unique, point and rot90 need sym or join). The options' own rules
+// (a piece or method that does not exist) are the library's: Check lets
+// them pass for it to refuse.
+func (w *Table) Check(piece string) error {
+	if !slices.Contains(Formats, w.Format) {
+		return fmt.Errorf("unknown format %q (accepted: %s)", w.Format, strings.Join(Formats, ", "))
+	}
+	if _, ok := known.Sequences[w.Seq]; !ok {
+		return fmt.Errorf("unknown sequence %s for --seq (accepted: total, unique, point, rot90)", msg.Quote(w.Seq))
+	}
+	if _, err := partition.ParsePiece(piece); err != nil || w.Format != "bfile" {
+		return nil
+	}
+	if _, ok := known.SequenceOf(w.Board, w.Seq); !ok {
+		if _, any := known.SequenceOf(w.Board, "total"); any {
+			return fmt.Errorf("--seq %s: %s boards are counted with the mirror method, whose b-file is the total's (--seq total)", w.Seq, w.Board)
+		}
+		return fmt.Errorf("no OEIS sequence lists the totals of %s boards: --format bfile writes queens, superqueens, kings, rooks and queens on the torus", w.Board)
+	}
+	if m, err := partition.ParseMethod(w.Method); err == nil && w.Seq != "total" && !m.Classes() {
+		return fmt.Errorf("--seq %s needs --method sym or join: %s counts the total only", w.Seq, m)
+	}
+	return nil
 }
 
 // Begin writes what comes before the first row.

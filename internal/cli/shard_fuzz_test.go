@@ -1,4 +1,4 @@
-package main
+package cli
 
 import "testing"
 
@@ -11,7 +11,7 @@ func FuzzShardFromEnv(f *testing.F) {
 	f.Add("-1", "-1", "-1", "-1", -1)
 	f.Fuzz(func(t *testing.T, id, count, lo, index string, shards int) {
 		env := map[string]string{"SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_COUNT": count, "SLURM_ARRAY_TASK_MIN": lo, "JOB_COMPLETION_INDEX": index}
-		i, m, _, err := shardFromEnv(func(k string) string { return env[k] }, shards)
+		i, m, _, err := ShardFromEnv(func(k string) string { return env[k] }, shards)
 		if err != nil {
 			if len(err.Error()) > 600 {
 				t.Fatalf("message of %d bytes", len(err.Error()))

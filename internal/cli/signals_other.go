@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package cli
 
 import (
 	"os"
@@ -13,9 +13,9 @@ var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
 // signalExitCode is the exit code for a run stopped by s.
 func signalExitCode(s os.Signal) int {
 	if s == syscall.SIGTERM {
-		return exitTerminated
+		return ExitTerminated
 	}
-	return exitInterrupted
+	return ExitInterrupted
 }
 
 // signalName is the signal's conventional name: SIGINT, SIGTERM.

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import "testing"
 
@@ -8,7 +8,7 @@ func FuzzMemoryLimit(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		b, err := memoryLimit(s)
+		b, err := MemoryLimit(s)
 		if err != nil {
 			if len(err.Error()) > 300 {
 				t.Fatalf("message of %d bytes", len(err.Error()))

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package cli
 
 import (
 	"os"
@@ -15,11 +15,11 @@ var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1}
 func signalExitCode(s os.Signal) int {
 	switch s {
 	case syscall.SIGTERM:
-		return exitTerminated
+		return ExitTerminated
 	case syscall.SIGUSR1:
-		return exitUser1
+		return ExitUser1
 	}
-	return exitInterrupted
+	return ExitInterrupted
 }
 
 // signalName is the signal's conventional name: SIGINT, SIGTERM, SIGUSR1.

@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/spf13/pflag"
+
+	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/internal/progress"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// Counting are the flags every count-like command (count, plan, table)
+// shares: --method, -j, --memory and --piece/--torus.
+type Counting struct {
+	Method  string
+	Workers int
+	Memory  string
+	Pieces  Pieces
+}
+
+// Register adds the flags to fs; method is --method's help.
+func (c *Counting) Register(fs *pflag.FlagSet, method string) {
+	fs.StringVarP(&c.Method, "method", "m", "auto", method)
+	WorkersFlag(fs, &c.Workers)
+	fs.StringVar(&c.Memory, "memory", "", "memory the count may use, planning included, e.g. 8GiB or 500MB (default: half of physical memory)")
+	c.Pieces.Register(fs)
+}
+
+// Options are the library's options for the flags (-j only when given,
+// as fs records) and the placed queens. Their rules are the library's: it
+// refuses what does not fit with an [nqueens.OptionError] that
+// [ExitCode] words with these flags.
+func (c Counting) Options(fs *pflag.FlagSet, placed []nqueens.Square) ([]nqueens.Option, error) {
+	limit, err := MemoryLimit(c.Memory)
+	if err != nil {
+		return nil, err
+	}
+	opts := append([]nqueens.Option{nqueens.WithMethod(nqueens.Method(c.Method)), nqueens.WithMemory(limit)}, c.Pieces.Options()...)
+	if fs.Changed("workers") {
+		opts = append(opts, nqueens.WithWorkers(c.Workers))
+	}
+	if len(placed) > 0 {
+		opts = append(opts, nqueens.WithPlaced(placed...))
+	}
+	return opts, nil
+}
+
+// MemoryLimit parses --memory; empty means the library's default (0).
+func MemoryLimit(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	b, err := humanize.ParseBytes(s)
+	if err != nil || b == 0 || b > 1<<62 {
+		return 0, Usagef("invalid --memory %s (accepted: a size such as 8GiB, 500MB or 1073741824)", msg.Quote(s))
+	}
+	return int64(b), nil
+}
+
+// WorkersFlag adds -j/--workers to fs.
+func WorkersFlag(fs *pflag.FlagSet, p *int) {
+	fs.IntVarP(p, "workers", "j", 0, "tasks run at once (default: the CPUs this process may use: affinity and cgroup quota, at most the logical cores cpuid detects)")
+}
+
+// DeviceFlag adds --device to fs.
+func DeviceFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "device", "cpu", "where to count: cpu, opencl (the first OpenCL device, a GPU if any), opencl:N, opencl:all, or all (every OpenCL device beside the CPU workers); devices count with sym (the default there) or mirror")
+}
+
+// PlaceFlag adds --place to fs.
+func PlaceFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "place", "", `queens that must be on the board: 0-based row:col pairs or chess squares (a1 = row 0, column 0, the top-left corner as printed), comma-separated, e.g. "0:1,3:2" or "b1,c4"`)
+}
+
+// Pieces are --piece and --torus: what stands on the board.
+type Pieces struct {
+	Piece string
+	Torus bool
+}
+
+// Register adds the flags to fs.
+func (p *Pieces) Register(fs *pflag.FlagSet) {
+	fs.StringVar(&p.Piece, "piece", "queen", "what stands on the board, one per row and column, no two attacking: queen, superqueen (queen and knight moves), king, knight or rook")
+	fs.BoolVar(&p.Torus, "torus", false, "queens on the torus: the diagonals wrap around the board")
+}
+
+// Options are the library's options for the flags; the library checks
+// them.
+func (p Pieces) Options() []nqueens.Option {
+	opts := []nqueens.Option{nqueens.WithPiece(nqueens.Piece(p.Piece))}
+	if p.Torus {
+		opts = append(opts, nqueens.WithTorus())
+	}
+	return opts
+}
+
+// Board names the flags' pieces ("queen", "king", "queen torus").
+func (p Pieces) Board() string { return partition.BoardName(partition.Piece(p.Piece), p.Torus) }
+
+// Queens reports whether the flags ask for the plain n-queens problem.
+func (p Pieces) Queens() bool { return p.Board() == string(nqueens.Queen) }
+
+// Label is the board's name for progress lines: "" for queens.
+func (p Pieces) Label() string {
+	if p.Queens() {
+		return ""
+	}
+	return " " + p.Board()
+}
+
+// Progress are --progress and --quiet, shared by count, table and bench.
+type Progress struct {
+	Plain    bool
+	Quiet    bool
+	Interval time.Duration
+}
+
+// Register adds the flags to fs.
+func (f *Progress) Register(fs *pflag.FlagSet) {
+	fs.BoolVar(&f.Plain, "progress", false, "when stderr is not a terminal, print a status line every few seconds")
+	fs.BoolVarP(&f.Quiet, "quiet", "q", false, "print nothing but the result (no progress bar)")
+	fs.DurationVar(&f.Interval, "progress-interval", 5*time.Second, "time between --progress status lines")
+	_ = fs.MarkHidden("progress-interval")
+}
+
+// Start begins showing progress on stderr as the flags ask.
+func (f Progress) Start(stderr io.Writer, label func(nqueens.Progress) string) *progress.Display {
+	return progress.Start(stderr, progress.Options{Plain: f.Plain, Quiet: f.Quiet, Interval: f.Interval}, label)
+}
+
+// Board parses a board size argument (0..nqueens.MaxN) and --place, the
+// queens placed on that board (nil when place is empty). A placement that
+// does not fit the board names the squares as they were typed ("z9",
+// not "8:25"). Queens that share a diagonal are accepted (no solution
+// holds them): when queens is set, a note on stderr says so.
+func Board(arg, place string, queens bool, stderr io.Writer) (int, []nqueens.Square, error) {
+	n, err := ParseN(arg, nqueens.MaxN)
+	if err != nil {
+		return 0, nil, err
+	}
+	placed, err := Placement(place, n, queens, stderr)
+	return n, placed, err
+}
+
+// Placement parses and checks --place for an n×n board, as [Board] does.
+func Placement(s string, n int, queens bool, stderr io.Writer) ([]nqueens.Square, error) {
+	if s == "" {
+		return nil, nil
+	}
+	placed, err := partition.ParseSquares(s)
+	if err != nil {
+		return nil, Usagef("--place: %w", err)
+	}
+	var je *partition.JobError
+	if err := partition.CheckPlacement(n, placed); errors.As(err, &je) {
+		typed := map[string]string{}
+		for i, tok := range strings.Split(s, ",") {
+			typed[placed[i].String()] = strings.TrimSpace(tok)
+		}
+		return nil, Usagef("%s", je.Explain(func(field, value string) string {
+			if field == "Square" {
+				return typed[value]
+			}
+			return "--place"
+		}))
+	}
+	if a, b, ok := partition.DiagonalConflict(placed); ok && queens {
+		fmt.Fprintf(stderr, "nqueens: note: placed queens %s and %s share a diagonal, so no solution contains both\n", a, b)
+	}
+	out := make([]nqueens.Square, len(placed))
+	for i, q := range placed {
+		out[i] = nqueens.Square(q)
+	}
+	return out, nil
+}

@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/signal"
+)
+
+// stopNowKey holds, in a context of [WithSignals], the channel a second
+// stop signal closes.
+type stopNowKey struct{}
+
+// WithSignals is ctx cancelled by the first stop signal (SIGINT, SIGTERM
+// and, on Unix, SIGUSR1), its cause a [*SignalError]: a count stops
+// handing out tasks then. A second signal closes the channel [StopNow]
+// returns: the count stops waiting for the running tasks. stop undoes the
+// handling.
+func WithSignals(parent context.Context) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, stopSignals...)
+	now := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(&SignalError{Sig: s})
+		case <-done:
+			return
+		}
+		select {
+		case <-sigs:
+			close(now)
+		case <-done:
+		}
+	}()
+	return context.WithValue(ctx, stopNowKey{}, (<-chan struct{})(now)), func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel(nil)
+	}
+}
+
+// StopNow is the channel a second stop signal closes (nil outside
+// [WithSignals]: never).
+func StopNow(ctx context.Context) <-chan struct{} {
+	ch, _ := ctx.Value(stopNowKey{}).(<-chan struct{})
+	return ch
+}

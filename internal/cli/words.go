@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dustin/go-humanize"
+
+	"github.com/nqueens/nqueens"
+)
+
+// optionFlags are the flags that set the library's options: the one place
+// where the command words the library's rules.
+var optionFlags = map[string]string{
+	"WithMethod": "--method", "WithWorkers": "-j", "WithMemory": "--memory", "WithPiece": "--piece", "WithTorus": "--torus",
+	"WithPlaced": "--place", "WithCheck": "--verify", "WithGrace": "--grace", "WithSample": "--sample",
+	"WithShard": "--shard", "WithDevice": "--device", "WithShardFile": "--out", "WithJournalFile": "--checkpoint", "WithProgress": "--progress",
+}
+
+// message is err's message, with the library's options named by the
+// flags that set them when it is about options.
+func message(err error) string {
+	var oe *nqueens.OptionError
+	if !errors.As(err, &oe) {
+		return err.Error()
+	}
+	var r *renamed
+	if errors.As(err, &r) {
+		return oe.Explain(func(option, value string) string {
+			if name, ok := r.names[option]; ok {
+				return name
+			}
+			return flagOf(option, value)
+		})
+	}
+	return oe.Explain(flagOf)
+}
+
+// flagOf names an option by its flag, with the value given ("-j 0").
+func flagOf(option, value string) string {
+	name, ok := optionFlags[option]
+	switch {
+	case option == "Square": // a placed square
+		return value
+	case !ok:
+		name = option
+	}
+	if value == "" {
+		return name
+	}
+	return name + " " + value
+}
+
+// renamed is an error of a command that sets an option by another flag
+// than the usual one: names maps the option to its words.
+type renamed struct {
+	error
+	names map[string]string
+}
+
+func (r *renamed) Unwrap() error { return r.error }
+
+// Rename has [ExitCode] word the options of err (the library's Go names,
+// "WithShard") as names says ("--shards 4"), the others by their usual
+// flags.
+func Rename(err error, names map[string]string) error { return &renamed{err, names} }
+
+// Word words the library's errors of a count with the command's flags: a
+// journal's or shard file's error names --checkpoint or --out (a file that
+// is no regular file is a usage error, a locked one says what to do), a
+// memory refusal names the flags that would fit the count (shardable: the
+// count can be split in shards, as a table's rows cannot). Other errors
+// are returned as they are.
+func Word(err error, shardable bool) error {
+	var me *nqueens.MemoryError
+	var fe *nqueens.FileError
+	if errors.As(err, &fe) {
+		flag := map[string]string{"journal": "--checkpoint", "shard file": "--out"}[fe.Role]
+		switch {
+		case errors.Is(err, nqueens.ErrInvalid): // no regular file
+			return Usagef("%s %w", flag, fe.Err)
+		case errors.Is(err, nqueens.ErrLocked):
+			return fmt.Errorf("%s: %w (wait for it to finish, or use another file)", flag, fe.Err)
+		}
+		return fmt.Errorf("%s: %w", flag, fe.Err)
+	}
+	if errors.As(err, &me) {
+		return Usagef("%s", memoryMessage(me, shardable))
+	}
+	return err
+}
+
+// memoryMessage words a memory refusal with the flags that would fit it.
+func memoryMessage(me *nqueens.MemoryError, shardable bool) string {
+	ways := []string{"raise --memory"}
+	if !shardable && me.MostlyTasks {
+		ways = append(ways, fmt.Sprintf("end the table before n = %d", me.N))
+	}
+	if m := me.ShardsToFit; shardable && m > 0 {
+		ways = append(ways, fmt.Sprintf("count it in %d or more shards (--shard I/M, then nqueens merge)", m))
+	}
+	if me.Method == nqueens.Join && me.Workers > 1 {
+		ways = append(ways, "use fewer workers with -j")
+	}
+	if me.Method == nqueens.Join {
+		ways = append(ways, "--method sym")
+	}
+	if len(ways) > 1 {
+		ways[len(ways)-1] = "or " + ways[len(ways)-1]
+	}
+	what := "the whole board"
+	if me.Shards > 1 {
+		what = fmt.Sprintf("a shard of %d", me.Shards)
+	}
+	on := fmt.Sprintf("%d workers", me.Workers)
+	if me.Workers == 0 {
+		on = "devices alone"
+	}
+	return fmt.Sprintf("--memory %s is too small for n = %d by %s (%s: %s tasks) with %s: it needs at least %s (%s)",
+		humanize.IBytes(uint64(me.Limit)), me.N, me.Method, what, humanize.Comma(int64(me.Tasks)), on, humanize.IBytes(uint64(me.Need)), strings.Join(ways, ", "))
+}
