@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 	"time"
@@ -27,4 +28,18 @@ func TestProgressStatus(t *testing.T) {
 	p.Update(nqueens.Progress{N: 20, Method: nqueens.Sym, Done: 200, Planned: 400, TasksDone: 1, Tasks: 3})
 	p.Update(nqueens.Progress{N: 20, Method: nqueens.Sym, Done: 300, Planned: 400, TasksDone: 2, Tasks: 3})
 	assert.Equal(t, "nqueens: count 20 (sym): 75.0% of the estimated work, 2 tasks done, 10s elapsed, ETA 10s", p.Status(time.Unix(1010, 0)))
+}
+
+// TestCount: a resumed count says so once; a stop removes the display and
+// says how long it waits, if a second or more.
+func TestCount(t *testing.T) {
+	var stderr bytes.Buffer
+	d := Start(&stderr, Options{Quiet: true}, func(nqueens.Progress) string { return "count" })
+	f := d.Count(&stderr, "n20.journal")
+	f(nqueens.Progress{N: 20, Tasks: 10, TasksDone: 4})
+	f(nqueens.Progress{N: 20, Tasks: 10, TasksDone: 5})
+	f(nqueens.Progress{N: 20, Stopping: 500 * time.Millisecond})
+	f(nqueens.Progress{N: 20, Stopping: 30 * time.Second})
+	assert.Equal(t, "nqueens: resuming from n20.journal: 4 of 10 tasks already counted\n"+
+		"nqueens: stopping: waiting up to 30s for the running tasks to finish; Ctrl-C again to stop now\n", stderr.String())
 }

@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens"
+)
+
+// TestExitCode: each kind of error gets its code and one line on stderr.
+func TestExitCode(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(&SignalError{Sig: syscall.SIGTERM})
+	_, optErr := nqueens.Count(context.Background(), 8, nqueens.WithWorkers(0))
+	require.Error(t, optErr)
+	for _, tc := range []struct {
+		err  error
+		code int
+		line string
+	}{
+		{nil, ExitOK, ""},
+		{errors.New("disk full"), ExitFailure, "nqueens: disk full\n"},
+		{Usagef("bad %s", "thing"), ExitUsage, "nqueens: bad thing\n"},
+		{Usage(errors.New("unknown flag: --x")), ExitUsage, "nqueens: unknown flag: --x\n"},
+		{optErr, ExitUsage, "nqueens: -j 0 is out of range (accepted: 1..4096)\n"},
+		{Rename(optErr, map[string]string{"WithWorkers": "--audit-workers"}), ExitUsage, "nqueens: --audit-workers is out of range (accepted: 1..4096)\n"},
+		{Interrupted(ctx, "stopped at n = 9"), ExitTerminated, "nqueens: interrupted by SIGTERM: stopped at n = 9\n"},
+	} {
+		var stderr bytes.Buffer
+		assert.Equal(t, tc.code, ExitCode(tc.err, &stderr), "%v", tc.err)
+		assert.Equal(t, tc.line, stderr.String())
+	}
+	plain, cancelPlain := context.WithCancel(context.Background())
+	cancelPlain()
+	assert.EqualError(t, Interrupted(plain, "search stopped"), "search stopped: context canceled")
+	assert.NoError(t, Usage(nil))
+}
+
+// TestFlagError rewords pflag's messages.
+func TestFlagError(t *testing.T) {
+	cmd := &cobra.Command{Use: "count"}
+	cmd.Flags().Duration("grace", time.Second, "")
+	cmd.Flags().Float64("audit", 0, "")
+	solve := &cobra.Command{Use: "solve"}
+	for _, tc := range []struct {
+		cmd  *cobra.Command
+		in   string
+		want string
+	}{
+		{cmd, "unknown shorthand flag: '3' in -3", "board size -3 out of range (accepted: 0..64)"},
+		{solve, "unknown shorthand flag: '3' in -3", fmt.Sprintf("board size -3 out of range (accepted: 0..%d)", 10_000_000)},
+		{cmd, `invalid argument "son" for "-j, --workers" flag: strconv.ParseInt: parsing "son": invalid syntax`, `invalid argument "son" for "-j, --workers" flag: strconv.ParseInt: parsing "son": invalid syntax (did you mean --json?)`},
+		{cmd, `invalid argument "soon" for "--grace" flag: time: invalid duration "soon"`, `invalid --grace "soon" (accepted: a duration such as 30s, 2m or 1h30m)`},
+		{cmd, `invalid argument "x" for "--audit" flag: strconv.ParseFloat: parsing "x": invalid syntax`, `invalid --audit "x" (accepted: a number such as 0.01)`},
+		{cmd, "unknown flag: --fast", "unknown flag: --fast (see --help)"},
+	} {
+		err := FlagError(tc.cmd, errors.New(tc.in))
+		var u *UsageError
+		assert.True(t, errors.As(err, &u), tc.in)
+		assert.EqualError(t, err, tc.want)
+	}
+}
+
+// TestWord words the library's file and memory errors by flag.
+func TestWord(t *testing.T) {
+	locked := Word(&nqueens.FileError{Role: "journal", Path: "j", Err: fmt.Errorf("j is locked: %w", nqueens.ErrLocked)}, true)
+	assert.EqualError(t, locked, "--checkpoint: j is locked: "+nqueens.ErrLocked.Error()+" (wait for it to finish, or use another file)")
+	other := Word(&nqueens.FileError{Role: "shard file", Path: "o", Err: errors.New("no space left on device")}, true)
+	assert.EqualError(t, other, "--out: no space left on device")
+	me := &nqueens.MemoryError{N: 21, Workers: 2, Method: nqueens.Join, Tasks: 1000, Shards: 1, Limit: 1 << 20, Need: 1 << 30, ShardsToFit: 4}
+	assert.EqualError(t, Word(me, true), "--memory 1.0 MiB is too small for n = 21 by join (the whole board: 1,000 tasks) with 2 workers: it needs at least 1.0 GiB (raise --memory, count it in 4 or more shards (--shard I/M, then nqueens merge), use fewer workers with -j, or --method sym)")
+	me.MostlyTasks, me.Workers, me.Method, me.Shards = true, 0, nqueens.Sym, 8
+	assert.EqualError(t, Word(me, false), "--memory 1.0 MiB is too small for n = 21 by sym (a shard of 8: 1,000 tasks) with devices alone: it needs at least 1.0 GiB (raise --memory, or end the table before n = 21)")
+	var u *UsageError
+	assert.True(t, errors.As(Word(me, false), &u), "a memory refusal is a usage error")
+	plain := errors.New("plain")
+	assert.Same(t, plain, Word(plain, true))
+}
+
+// TestShard: the flag wins over the scheduler's variables, which choose
+// when it is absent.
+func TestShard(t *testing.T) {
+	env := map[string]string{"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "1"}
+	getenv := func(k string) string { return env[k] }
+	i, m, from, err := Shard("", 0, getenv)
+	require.NoError(t, err)
+	assert.Equal(t, []any{4, 8, "SLURM_ARRAY_TASK_ID"}, []any{i, m, from})
+	i, m, from, err = Shard("2/3", 0, getenv)
+	require.NoError(t, err)
+	assert.Equal(t, []any{2, 3, ""}, []any{i, m, from}, "the flag wins")
+	_, _, _, err = Shard("3/3", 0, getenv)
+	assert.EqualError(t, err, `bad --shard "3/3" (accepted: I/M with 0 ≤ I < M, e.g. 0/8)`)
+	env["SLURM_ARRAY_TASK_ID"] = "9"
+	_, _, _, err = Shard("", 0, getenv)
+	assert.ErrorContains(t, err, "do not name a shard")
+	assert.ErrorContains(t, err, "; or use --shard I/M")
+	env = map[string]string{"JOB_COMPLETION_INDEX": "6"}
+	i, m, from, err = Shard("", 7, getenv)
+	require.NoError(t, err)
+	assert.Equal(t, []any{6, 7, "JOB_COMPLETION_INDEX"}, []any{i, m, from})
+	_, _, _, err = Shard("", 6, getenv)
+	assert.ErrorContains(t, err, "needs JOB_COMPLETION_INDEX in 0..5")
+	i, m, from, err = Shard("", 0, func(string) string { return "" })
+	require.NoError(t, err)
+	assert.Equal(t, []any{0, 1, ""}, []any{i, m, from})
+}
+
+// TestBoard parses sizes and placements, naming squares as typed.
+func TestBoard(t *testing.T) {
+	var stderr bytes.Buffer
+	n, placed, err := Board("8", "a1,b2", true, &stderr)
+	require.NoError(t, err)
+	assert.Equal(t, 8, n)
+	assert.Len(t, placed, 2)
+	assert.Equal(t, "nqueens: note: placed queens 0:0 and 1:1 share a diagonal, so no solution contains both\n", stderr.String())
+	stderr.Reset()
+	_, _, err = Board("8", "a1,b2", false, &stderr)
+	require.NoError(t, err)
+	assert.Empty(t, stderr.String(), "other pieces: no note")
+	_, _, err = Board("8", "z9", true, &stderr)
+	assert.ErrorContains(t, err, "z9")
+	_, _, err = Board("x", "", true, &stderr)
+	assert.EqualError(t, err, `board size "x" is not an integer (accepted: 0..64)`)
+	_, _, err = Board("65", "", true, &stderr)
+	assert.EqualError(t, err, "board size 65 out of range (accepted: 0..64)")
+	n, placed, err = Board("0", "", true, &stderr)
+	require.NoError(t, err)
+	assert.Equal(t, 0, n)
+	assert.Nil(t, placed)
+}
+
+// TestMemoryLimit parses sizes.
+func TestMemoryLimit(t *testing.T) {
+	for in, want := range map[string]int64{"": 0, "8GiB": 8 << 30, "500MB": 500e6, "1073741824": 1 << 30} {
+		got, err := MemoryLimit(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	for _, in := range []string{"0", "lots", "-5MB", "9999999999999 EiB"} {
+		_, err := MemoryLimit(in)
+		assert.ErrorContains(t, err, "invalid --memory", in)
+	}
+}
+
+// TestWithSignals: the first signal cancels with a SignalError, the second
+// closes StopNow's channel.
+func TestWithSignals(t *testing.T) {
+	assert.Nil(t, StopNow(context.Background()))
+	ctx, stop := WithSignals(context.Background())
+	defer stop()
+	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
+	<-ctx.Done()
+	var sig *SignalError
+	require.True(t, errors.As(context.Cause(ctx), &sig))
+	assert.Equal(t, "interrupted by SIGTERM", sig.Error())
+	select {
+	case <-StopNow(ctx):
+		t.Fatal("closed after one signal")
+	default:
+	}
+	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
+	select {
+	case <-StopNow(ctx):
+	case <-time.After(10 * time.Second):
+		t.Fatal("a second signal did not close StopNow's channel")
+	}
+}
