@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -78,11 +77,8 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 				return err
 			}
 			if f.plot != "" {
-				switch ext := strings.ToLower(filepath.Ext(f.plot)); {
-				case ext == ".png" && !benchmark.PNGBuilt:
-					return cli.Usagef("--plot %s: %v", f.plot, benchmark.ErrNoPNG)
-				case ext != ".svg" && ext != ".png":
-					return cli.Usagef("--plot %s: the file name must end in .svg or .png", f.plot)
+				if err := benchmark.CheckPlot(f.plot); err != nil {
+					return cli.Usage(err)
 				}
 			}
 			// Fail now, not after the benchmark, if the files cannot be written.

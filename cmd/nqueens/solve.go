@@ -15,9 +15,6 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// maxBoardN is the largest board solve prints as a board (n² squares).
-const maxBoardN = 4096
-
 var solveFormats = []string{"board", "columns"}
 
 func solveCmd() *cobra.Command {
@@ -38,7 +35,7 @@ placed queens (N up to %d; the n-queens completion problem is NP-complete,
 so large boards with unlucky placements can take long). N = 2 and 3 have no
 solution: exit 1. --torus constructs queens whose diagonals wrap around
 (row r's in column 2r mod N, for N coprime to 6; other N have none);
---piece solves other pieces' boards by search (see count --help).`, partition.MaxSolveN, maxBoardN, nqueens.MaxN),
+--piece solves other pieces' boards by search (see count --help).`, partition.MaxSolveN, report.MaxBoardN, nqueens.MaxN),
 		Example: "  nqueens solve 8\n  nqueens solve 1000000 --format columns > big.txt\n  nqueens solve 8 --place 0:0,1:4",
 		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -53,8 +50,8 @@ solution: exit 1. --torus constructs queens whose diagonals wrap around
 			if err := cli.CheckChoice("format", format, solveFormats); err != nil {
 				return err
 			}
-			if format == "board" && !asJSON && n > maxBoardN {
-				return cli.Usagef("a %d×%d board is too large to print (boards print up to N = %d); use --format columns or --json", n, n, maxBoardN)
+			if format == "board" && !asJSON && n > report.MaxBoardN {
+				return cli.Usagef("a %d×%d board is too large to print (boards print up to N = %d); use --format columns or --json", n, n, report.MaxBoardN)
 			}
 			placed, err := cli.Placement(place, n, pieces.Queens(), cmd.ErrOrStderr())
 			if err != nil {

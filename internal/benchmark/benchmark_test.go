@@ -132,3 +132,15 @@ func TestReferences(t *testing.T) {
 	_, err = ReadReferences(strings.NewReader("a,b\n"))
 	assert.ErrorContains(t, err, "not a bench --csv file")
 }
+
+// TestCheckPlot: .svg always, .png with -tags plot, nothing else.
+func TestCheckPlot(t *testing.T) {
+	assert.NoError(t, CheckPlot("s.svg"))
+	assert.NoError(t, CheckPlot("S.SVG"))
+	assert.ErrorContains(t, CheckPlot("s.pdf"), "--plot s.pdf: the file name must end in .svg or .png")
+	if PNGBuilt {
+		assert.NoError(t, CheckPlot("s.png"))
+	} else {
+		assert.ErrorIs(t, CheckPlot("s.png"), ErrNoPNG)
+	}
+}

@@ -16,6 +16,19 @@ import (
 	"github.com/nqueens/nqueens/internal/version"
 )
 
+// CheckPlot refuses, before a benchmark runs, a plot file Plot cannot
+// write: a name not ending in .svg or .png, or .png in a binary built
+// without -tags plot ([ErrNoPNG]).
+func CheckPlot(path string) error {
+	switch ext := strings.ToLower(filepath.Ext(path)); {
+	case ext == ".png" && !PNGBuilt:
+		return fmt.Errorf("--plot %s: %w", path, ErrNoPNG)
+	case ext != ".svg" && ext != ".png":
+		return fmt.Errorf("--plot %s: the file name must end in .svg or .png", path)
+	}
+	return nil
+}
+
 // Plot draws the benchmark's scaling to path: an SVG chart (any binary)
 // or, built with -tags plot, a PNG one. The SVG has two panels, speedup
 // over one worker and parallel efficiency, against workers, one line per

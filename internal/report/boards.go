@@ -14,6 +14,10 @@ import (
 // This file is the formats of single boards: columns, a board of rows,
 // JSON, each appended to a buffer, and a stream of them.
 
+// MaxBoardN is the largest board printed as a board of rows (n² squares:
+// 16 M at 4096); larger ones print as columns.
+const MaxBoardN = 4096
+
 // Columns appends "c0 c1 … cn-1\n".
 func Columns(dst []byte, cols []int) []byte {
 	for i, c := range cols {
