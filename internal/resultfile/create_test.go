@@ -3,6 +3,7 @@
 package resultfile
 
 import (
+	"bufio"
 	"errors"
 	"os"
 	"os/exec"
@@ -11,7 +12,6 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -110,17 +110,21 @@ func TestCreateLocked(t *testing.T) {
 	if err != nil {
 		t.Skip("no flock(1) for the other process")
 	}
-	holder := exec.Command(flock, "-x", LockName(path), "sleep", "30")
+	// flock(1) does not check that the file it locked is still at the
+	// name, so nothing here may create or remove the lock file until it
+	// says it holds the lock (a Create and Abort in between left it
+	// holding a removed file on a slow CI machine).
+	holder := exec.Command(flock, "-x", LockName(path), "sh", "-c", "echo locked; exec sleep 30")
+	holder.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its sleep too
+	out, err := holder.StdoutPipe()
+	require.NoError(t, err)
 	require.NoError(t, holder.Start())
-	defer holder.Process.Kill()
-	deadline := time.Now().Add(10 * time.Second)
-	for err = nil; err == nil && time.Now().Before(deadline); {
-		var p *Pending
-		if p, err = Create(path); err == nil {
-			p.Abort() // flock(1) has not locked it yet
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	defer holder.Wait()
+	defer syscall.Kill(-holder.Process.Pid, syscall.SIGKILL)
+	line, err := bufio.NewReader(out).ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "locked\n", line)
+	_, err = Create(path)
 	assert.ErrorIs(t, err, ErrLocked)
 	if runtime.GOOS == "linux" {
 		assert.Contains(t, err.Error(), "(process "+strconv.Itoa(holder.Process.Pid)+")")
