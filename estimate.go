@@ -43,8 +43,14 @@ type Cost struct {
 	// CoreSecondsHigh (a 95% interval from the sample's spread; the
 	// three are equal when every task was counted, and both bounds 0 when
 	// a single task was, which shows no spread).
-	Sampled         int
-	SampleTime      time.Duration
+	Sampled    int
+	SampleTime time.Duration
+	// SampledParts of the sampled tasks were too long to count whole in
+	// a sample and were counted in parts (every MaxThin-th north-quarter
+	// placement at most, see [WithSample]), their time estimated from the
+	// part's.
+	SampledParts    int
+	MaxThin         int
 	CoreSeconds     float64
 	CoreSecondsLow  float64
 	CoreSecondsHigh float64
@@ -116,6 +122,11 @@ func (c *config) planError(ctx context.Context, n int, err error) error {
 // the second, warm pass gives the time per unit of estimated cost (the
 // ratio estimator, times the plan's cost), the first the one-off cost of
 // the cache on top. Both passes must agree, task by task.
+//
+// Tasks too long to sample a few hundred of (join tasks from n = 24 on)
+// are sampled in parts (engine.Sampler.Probe): each sampled task is
+// thinned so that its part takes about a [unitsWanted]th of a pass, and
+// its whole time is estimated from the part's.
 func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost) error {
 	tasks, total, err := pl.Sample(maxSample, sampleSeed)
 	if err != nil {
@@ -133,8 +144,11 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 		return nil
 	}
 	start := time.Now()
-	var first []engine.Result
-	var cold float64
+	unit := c.sample / 2 / unitsWanted
+	var first []engine.Probe
+	var sc float64 // the costs of the tasks so far
+	var so tally
+	thin := firstThin(e.N)
 	for i := range tasks {
 		if err := stopped(); err != nil {
 			return err
@@ -142,46 +156,53 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 		if i > 0 && time.Since(start) >= c.sample/2 {
 			break
 		}
-		r, err := s.Count(i)
+		if i > 0 {
+			thin = so.thin(so.total()/sc*float64(tasks[i].Cost), unit.Seconds())
+		}
+		p, err := s.Probe(i, thin)
 		if err != nil {
 			return err
 		}
-		first = append(first, r)
+		first = append(first, p)
+		sc += float64(tasks[i].Cost)
+		so.add(p)
 	}
-	cold = time.Since(start).Seconds()
 	k := len(first)
 	if k == 0 {
 		return nil
 	}
-	var sc float64
-	for i := range k {
-		sc += float64(tasks[i].Cost)
-	}
 	e.Sampled = k
-	if k == len(tasks) && k == e.Tasks {
+	for _, p := range first {
+		if p.Thin > 1 {
+			e.SampledParts++
+			e.MaxThin = max(e.MaxThin, p.Thin)
+		}
+	}
+	if k == len(tasks) && k == e.Tasks && e.SampledParts == 0 {
 		// Every task: the time itself.
 		e.SampleTime = time.Since(start)
-		e.CoreSeconds, e.CoreSecondsLow, e.CoreSecondsHigh = cold, cold, cold
+		t := time.Since(start).Seconds()
+		e.CoreSeconds, e.CoreSecondsLow, e.CoreSecondsHigh = t, t, t
 		return nil
 	}
-	times := make([]float64, k)
-	var warm float64
+	cold := sum(taskTimes(first))
+	second := make([]engine.Probe, k)
 	for i := range k {
 		if err := stopped(); err != nil {
 			return err
 		}
-		t0 := time.Now()
-		r, err := s.Count(i)
+		p, err := s.Probe(i, first[i].Thin)
 		if err != nil {
 			return err
 		}
-		times[i] = time.Since(t0).Seconds()
-		warm += times[i]
-		if r != first[i] {
-			return fmt.Errorf("%w: task %s counted twice gave totals %d and %d", ErrMismatch, tasks[i].ID, first[i].Total, r.Total)
+		if p.Result != first[i].Result || p.Thin != first[i].Thin {
+			return fmt.Errorf("%w: task %s counted twice gave totals %d and %d", ErrMismatch, tasks[i].ID, first[i].Result.Total, p.Result.Total)
 		}
+		second[i] = p
 	}
 	e.SampleTime = time.Since(start)
+	times := taskTimes(second)
+	warm := sum(times)
 	ratio := warm / sc
 	once := max(0, cold-warm)
 	e.CoreSeconds = ratio*float64(total) + once
@@ -199,6 +220,105 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 		e.CoreSecondsHigh = (ratio+q*se)*float64(total) + once
 	}
 	return nil
+}
+
+// unitsWanted is how many units a pass of a sample aims at: tasks too
+// long for that many are sampled in parts.
+const unitsWanted = 400
+
+// firstThin is the thinning of a sample's first task, before any time is
+// known: whole tasks to n = 23 (milliseconds each), then about 2× more
+// thinning per n (a join task takes 6-17× longer per n from n = 24 on, and
+// a part's time falls with its thinning, then with its square).
+func firstThin(n int) int {
+	if n <= 23 {
+		return 1
+	}
+	return 1 << min(20, n-22)
+}
+
+// tally sums a sample's probes as they come.
+type tally struct {
+	whole       float64 // the times of the whole tasks
+	linear      float64 // the parts' linear time
+	taskWork    float64 // the parts' tasks' matching work
+	match, work float64 // every probe's matching time and work
+	linearAll   float64 // every probe's linear time (its whole task's)
+}
+
+func (t *tally) add(p engine.Probe) {
+	if p.Thin > 1 {
+		t.linear += p.Linear
+		t.taskWork += p.TaskWork
+	} else {
+		t.whole += p.Elapsed.Seconds()
+	}
+	if p.Work > 0 {
+		t.match += p.Match
+		t.work += p.Work
+	}
+	t.linearAll += p.Linear
+}
+
+// total is the estimated time of the whole tasks sampled so far.
+func (t *tally) total() float64 {
+	s := t.whole + t.linear
+	if t.work > 0 {
+		s += t.taskWork * t.match / t.work
+	}
+	return s
+}
+
+// thin is the thinning that makes a task whose whole time is predicted
+// to be whole seconds take about unit seconds: with a share l of its time
+// in work that thins linearly (listing and sorting, from the sample so
+// far) and the rest quadratically (matching), a part thinned k-fold takes
+// about whole·(l/k + (1-l)/k²).
+func (t *tally) thin(whole, unit float64) int {
+	if !(whole > unit) || unit <= 0 {
+		return 1
+	}
+	l := 1.0
+	if all := t.total(); all > 0 {
+		l = min(1, max(0.05, t.linearAll/all))
+	}
+	// The k solving l·whole/k + (1-l)·whole/k² = unit.
+	a, b := l*whole, (1-l)*whole
+	k := (a + math.Sqrt(a*a+4*unit*b)) / (2 * unit)
+	return max(1, min(1<<24, int(math.Ceil(k))))
+}
+
+// taskTimes estimates the whole time of each probed task: the time itself
+// for a whole task, and for a part its linear time plus its task's
+// matching work at the speed the parts matched at, pooled over all of
+// them.
+func taskTimes(ps []engine.Probe) []float64 {
+	var match, work float64
+	for _, p := range ps {
+		if p.Work > 0 {
+			match += p.Match
+			work += p.Work
+		}
+	}
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		out[i] = p.Elapsed.Seconds()
+		if p.Thin > 1 {
+			out[i] = p.Linear
+			if work > 0 {
+				out[i] += p.TaskWork * match / work
+			}
+		}
+	}
+	return out
+}
+
+func sum(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s
 }
 
 // tQuantile is the 97.5% quantile of Student's t distribution with df

@@ -63,10 +63,12 @@ type joinScratch struct {
 	westH        halfJoin
 	// Quarter lists listed for one task (cache budget spent), and scratch
 	// for listing.
-	own   [4]quarterList
-	tmp   []keyed
-	cache *quarterCache // shared by the workers of one run
-	stop  *atomic.Bool  // set when the run is cancelled; nil: never
+	own [4]quarterList
+	// The north lists of a sampled part of a task (Sampler.Probe).
+	thinned [2]quarterList
+	tmp     []keyed
+	cache   *quarterCache // shared by the workers of one run
+	stop    *atomic.Bool  // set when the run is cancelled; nil: never
 }
 
 // stopped reports whether the run was cancelled: a join task then ends
@@ -127,8 +129,10 @@ func matchCost(transposed, items int) int {
 	return (transposed + blockPatterns - 1) / blockPatterns * (items + buildCost)
 }
 
-// runJoin counts the solutions of one join task.
-func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Result) {
+// startJoin readies js's half-joins for task t and returns the table
+// chunks of a pattern. With thin > 1 each side's north list is thinned to
+// every thin-th placement (see thinNorth): a sampled part of the task.
+func startJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, thin int) int {
 	if js.table == nil {
 		js.table = new(blockTable)
 	}
@@ -148,14 +152,23 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 	for q, rows := range [4]uint64{westRows & north, westRows & south, eastRows & north, eastRows & south} {
 		lists[q], bans[q][0], bans[q][1] = qc.get(q, rows, int(t.Middle), &js.own[q], &js.tmp)
 	}
+	if thin > 1 {
+		seed := t.Rows<<5 | uint64(t.Middle)
+		lists[0] = thinNorth(lists[0], &js.thinned[0], thin, thinOffset(seed, thin))
+		lists[2] = thinNorth(lists[2], &js.thinned[1], thin, thinOffset(^seed, thin))
+	}
 	// A shared list comes with the middle queen's diagonals, which the
 	// half-join then leaves out; both of a half's lists must have them
 	// (the pair test filters the south one through the north one).
 	js.westH.reset(lists[0], lists[1], qc.w, qc.columns(0), bans[0][0]|bans[1][0], bans[0][1]|bans[1][1])
 	js.eastH.reset(lists[2], lists[3], qc.w, qc.columns(1), bans[2][0]|bans[3][0], bans[2][1]|bans[3][1])
 	// Table chunks per pattern.
-	chunks := patternChunks(2 * int(qc.w.width))
+	return patternChunks(2 * int(qc.w.width))
+}
 
+// runJoin counts the solutions of one join task.
+func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Result) {
+	chunks := startJoin(n, t, qc, js, 1)
 	var pairs uint64
 	ne := listSide(&js.eastH, &js.east, js.chunk)
 	nw := listSide(&js.westH, &js.west, js.chunk)

@@ -259,20 +259,41 @@ const buildCost = 600
 // weighted by its long-diagonal queens if sv.long (see longBits). sortT
 // and sortI are scratch space as long as transposed and items.
 func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uint64, chunks int) uint64 {
-	if !sv.ok || len(items) == 0 || len(transposed) == 0 {
+	var b buckets
+	if !b.sort(sv, transposed, items, sortT, sortI, chunks) {
 		return matchChunk(js, transposed, items, chunks)
 	}
-	var hT, hI [256]int
+	return b.match(js, sv, sortT, sortI)
+}
+
+// buckets are both sides of a match sorted by the sieve's cut: the
+// patterns of bucket v of each side at [start[v], start[v+1]), stored
+// without the cut bits.
+type buckets struct {
+	hT, hI         [256]int // the sides' patterns by sieve key
+	best           uint8    // the cut
+	chunks         int      // table chunks of a squeezed pattern
+	startT, startI [257]int
+}
+
+// histogram fills b.hT and b.hI with the sides' patterns by sieve key.
+func (b *buckets) histogram(sv sieve, transposed, items []uint64) {
+	b.hT, b.hI = [256]int{}, [256]int{}
 	for _, x := range transposed {
-		hT[sv.key(x)]++
+		b.hT[sv.key(x)]++
 	}
 	for _, x := range items {
-		hI[sv.key(x)]++
+		b.hI[sv.key(x)]++
 	}
-	// Choose the cut with the least estimated work.
+}
+
+// cut returns the cut of the sides whose patterns by key are hT and hI
+// (nT and nI in all) with the least estimated work, in items matched
+// against a block (see matchCost): 0 for none.
+func (sv sieve) cut(hT, hI *[256]int, nT, nI int) uint8 {
 	best, bestCost := uint8(0), -1
 	for _, m := range sieveMasks {
-		if m == 0xff && min(len(transposed), len(items)) < wideCut || sv.long && m&longBits != longBits {
+		if m == 0xff && min(nT, nI) < wideCut || sv.long && m&longBits != longBits {
 			continue
 		}
 		var cT, cI [256]int
@@ -303,25 +324,36 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 			best, bestCost = m, cost
 		}
 	}
+	return best
+}
+
+// sort chooses the cut and sorts both sides into sortT and sortI by
+// bucket; false if the sides are better matched whole (no cut).
+func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunks int) bool {
+	if !sv.ok || len(items) == 0 || len(transposed) == 0 {
+		return false
+	}
+	b.histogram(sv, transposed, items)
+	best := sv.cut(&b.hT, &b.hI, len(transposed), len(items))
 	if best == 0 { // never with long weights: every cut they try holds the long diagonals
-		return matchChunk(js, transposed, items, chunks)
+		return false
 	}
 	// Counting sort of both sides by bucket, each pattern stored without
 	// its cut bits: the bucket pairs matched share none of them, so the
 	// table need not hold them, and fewer chunks are matched per item (n
 	// = 23: 34 bits, 6 chunks, instead of 42 bits and 7).
 	sq := sv.squeeze(best)
-	chunks = min(chunks, patternChunks(int(sq.bits)))
-	var startT, startI [257]int
-	for k := range hT {
-		startT[int(uint8(k)&best)+1] += hT[k]
-		startI[int(uint8(k)&best)+1] += hI[k]
+	b.best, b.chunks = best, min(chunks, patternChunks(int(sq.bits)))
+	b.startT, b.startI = [257]int{}, [257]int{}
+	for k := range b.hT {
+		b.startT[int(uint8(k)&best)+1] += b.hT[k]
+		b.startI[int(uint8(k)&best)+1] += b.hI[k]
 	}
 	for k := 1; k <= 256; k++ {
-		startT[k] += startT[k-1]
-		startI[k] += startI[k-1]
+		b.startT[k] += b.startT[k-1]
+		b.startI[k] += b.startI[k-1]
 	}
-	posT, posI := startT, startI
+	posT, posI := b.startT, b.startI
 	for _, x := range transposed {
 		k := sv.key(x) & best
 		sortT[posT[k]] = sq.apply(x)
@@ -332,6 +364,12 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 		sortI[posI[k]] = sq.apply(x)
 		posI[k]++
 	}
+	return true
+}
+
+// match counts the disjoint pairs of the sorted sides.
+func (b *buckets) match(js *joinScratch, sv sieve, sortT, sortI []uint64) uint64 {
+	best, chunks, startT, startI := b.best, b.chunks, &b.startT, &b.startI
 	var s uint64
 	for v := uint8(0); ; v = (v - best) & best {
 		for tv := sortT[startT[v]:startT[int(v)+1]]; len(tv) > 0 && !js.stopped(); {

@@ -1,0 +1,231 @@
+package engine
+
+// This file times parts of join tasks for estimates (issue 30): from n = 24
+// on one task takes seconds to hours, too long to sample a few hundred
+// whole ones. A probe lists every k-th placement of each side's north
+// quarter, so each side's half-boards shrink about k-fold and the pairs
+// matched about k²-fold, and times the steps: the quarter lists, the two
+// listings and the sieve's sort (work that grows with the half-boards
+// listed: their time times k, the west side's once per piece of the east
+// side that the real task would list), and the matching, whose time is
+// scaled by the matching work modeled from the sieve's bucket sizes
+// (sieve.work), for the thinned sides and for the whole task's sides
+// estimated as k times the thinned ones. Per-unit matching speed is pooled
+// over the sample by the caller (Probe.Match over Probe.Work).
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nqueens/nqueens/partition"
+)
+
+// Probe is one sampled unit: a join task, whole or thinned.
+type Probe struct {
+	// Result is the unit's count: the task's own when Thin is 1, part of
+	// it otherwise (the same for the same task and Thin every time).
+	Result Result
+	// Thin: every Thin-th placement of each side's north quarter was
+	// listed (1: the whole task).
+	Thin int
+	// Elapsed is the unit's wall time.
+	Elapsed time.Duration
+	// Linear estimates, in seconds, the whole task's time outside the
+	// matching: the quarter lists as they were got, the listing of both
+	// sides and the sieve's sort, measured and scaled up from the thinned
+	// unit. For a task that is not a join task, or one whose sides did
+	// not fit in one buffer each, it is the whole time, and the rest 0.
+	Linear float64
+	// Match is the unit's matching time, in seconds; Work and TaskWork
+	// its modeled matching work and the whole task's (equal when Thin is
+	// 1), in the same units. The whole task's estimated time is Linear +
+	// TaskWork × (the sample's pooled Match / Work).
+	Match          float64
+	Work, TaskWork float64
+}
+
+// Probe counts task i, or a part of it thinned by thin (at least 1;
+// doubled until each thinned side fits in one buffer), and times it.
+func (s *Sampler) Probe(i, thin int) (Probe, error) {
+	if i < 0 || i >= len(s.plan.Tasks) {
+		return Probe{}, fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)
+	}
+	t := &s.plan.Tasks[i]
+	if t.Kind != partition.Halves || s.js == nil {
+		start := time.Now()
+		r := runTask(s.plan, t, s.js)
+		r.Task = i
+		el := time.Since(start)
+		return Probe{Result: r, Thin: 1, Elapsed: el, Linear: el.Seconds()}, nil
+	}
+	for thin = max(1, thin); ; thin *= 2 {
+		p, ok := s.probeJoin(t, thin)
+		if ok {
+			p.Result.Task = i
+			return p, nil
+		}
+		if thin == 1 {
+			// A whole task larger than the buffers: count it as a run does.
+			start := time.Now()
+			r := runTask(s.plan, t, s.js)
+			r.Task = i
+			el := time.Since(start)
+			return Probe{Result: r, Thin: 1, Elapsed: el, Linear: el.Seconds()}, nil
+		}
+	}
+}
+
+// probeJoin lists and matches task t thinned by thin, false if a thinned
+// side did not fit in one buffer.
+func (s *Sampler) probeJoin(t *partition.Task, thin int) (Probe, bool) {
+	js, qc, n := s.js, s.js.cache, s.plan.N
+	start := time.Now()
+	chunks := startJoin(n, t, qc, js, thin)
+	got := time.Now()
+	ne := listSide(&js.eastH, &js.east, js.chunk)
+	nw := listSide(&js.westH, &js.west, js.chunk)
+	if !js.eastH.done || !js.westH.done {
+		return Probe{}, false
+	}
+	listed := time.Now()
+	js.sortE = grow(js.sortE, ne, js.east)
+	js.sortW = grow(js.sortW, nw, js.west)
+	east, west, sortE, sortW := js.east[:ne], js.west[:nw], js.sortE[:ne], js.sortW[:nw]
+	transposed, items, sortT, sortI := east, west, sortE, sortW
+	eastT := matchCost(nw, ne) >= matchCost(ne, nw) // as countSides orients them
+	if !eastT {
+		transposed, items, sortT, sortI = west, east, sortW, sortE
+	}
+	var b buckets
+	sorted := b.sort(qc.sv, transposed, items, sortT, sortI, chunks)
+	cut := time.Now()
+	var pairs uint64
+	if sorted {
+		pairs = b.match(js, qc.sv, sortT, sortI)
+	} else {
+		pairs = matchChunk(js, transposed, items, chunks)
+		b.histogram(qc.sv, transposed, items)
+	}
+	end := time.Now()
+
+	p := Probe{Thin: thin, Elapsed: end.Sub(start), Match: end.Sub(cut).Seconds()}
+	p.Result.Total = pairs * t.Weight
+	p.Result.Nodes = js.eastH.pairs + js.westH.pairs
+	p.Work = qc.sv.work(&b.hT, &b.hI, len(transposed), len(items), chunks, sorted)
+	listing, sorting := got.Sub(start)+listed.Sub(got), cut.Sub(listed).Seconds()
+	p.Linear = listing.Seconds()
+	if thin == 1 {
+		p.Linear += sorting
+		p.TaskWork = p.Work
+		return p, true
+	}
+	// The whole task's sides, about thin times the thinned ones, in pieces
+	// of the buffer's size: the real task lists the west side again for
+	// each piece of the east side, and matches every pair of pieces.
+	k := float64(thin)
+	fe, fw := k*float64(ne), k*float64(nw)
+	pe, pw := pieces(fe, js.chunk), pieces(fw, js.chunk)
+	p.Linear = got.Sub(start).Seconds()
+	if ne+nw > 0 {
+		listE := listed.Sub(got).Seconds() * float64(ne) / float64(ne+nw) // split by size
+		p.Linear += k * (listE + (listed.Sub(got).Seconds()-listE)*pe)
+		p.Linear += k * sorting * (pw*float64(ne) + pe*float64(nw)) / float64(ne+nw)
+	}
+	// One pair of pieces, as countSides would orient it.
+	se, sw := fe/pe, fw/pw
+	hE, hW := b.hT, b.hI
+	if !eastT {
+		hE, hW = b.hI, b.hT
+	}
+	scale := func(h *[256]int, f float64) (out [256]int) {
+		for i, c := range h {
+			out[i] = int(float64(c)*f + 0.5)
+		}
+		return out
+	}
+	hE, hW = scale(&hE, k/pe), scale(&hW, k/pw)
+	tT, tI, nT, nI := &hE, &hW, int(se+0.5), int(sw+0.5)
+	if matchCost(nI, nT) < matchCost(nT, nI) {
+		tT, tI, nT, nI = tI, tT, nI, nT
+	}
+	cuts := qc.sv.ok && nT > 0 && nI > 0 && qc.sv.cut(tT, tI, nT, nI) != 0 // as buckets.sort decides
+	p.TaskWork = pe * pw * qc.sv.work(tT, tI, nT, nI, chunks, cuts)
+	return p, true
+}
+
+// pieces is how many buffers of chunk patterns hold x patterns.
+func pieces(x float64, chunk int) float64 {
+	return max(1, float64(int((x+float64(chunk)-1)/float64(chunk))))
+}
+
+// buildWork is what transposing 64 patterns into a table block costs in
+// the units of work: buildCost spread over a block's groups.
+const buildWork = buildCost / (blockPatterns / 64)
+
+// work models the matching work of two sides whose patterns by key are hT
+// and hI (nT and nI in all): with the sieve's cut when sorted, otherwise
+// all of transposed against all of items. The unit is one item matched
+// against one group of 64 transposed patterns, one table chunk each: what
+// matchBlock does per item and group, so that partial blocks, which
+// thinned sides have more of, weigh what they cost.
+func (sv sieve) work(hT, hI *[256]int, nT, nI, chunks int, sorted bool) float64 {
+	groups := func(c int) float64 { return float64((c + 63) / 64) }
+	if !sorted {
+		return float64(chunks) * groups(nT) * float64(nI+buildWork)
+	}
+	best := sv.cut(hT, hI, nT, nI)
+	chunks = min(chunks, patternChunks(int(sv.squeeze(best).bits)))
+	var cT, cI [256]int
+	for k := range hT {
+		cT[uint8(k)&best] += hT[k]
+		cI[uint8(k)&best] += hI[k]
+	}
+	var w float64
+	for v := uint8(0); ; v = (v - best) & best {
+		if cT[v] > 0 {
+			rest := best &^ v
+			var items float64
+			for u := rest; ; u = (u - 1) & rest {
+				if !sv.long || longWeight(v, u) != 0 {
+					items += float64(cI[u])
+				}
+				if u == 0 {
+					break
+				}
+			}
+			w += groups(cT[v]) * (items + buildWork)
+		}
+		if v == best {
+			break
+		}
+	}
+	return float64(chunks) * w
+}
+
+// thinOffset is the offset in 0..thin-1 that seed picks.
+func thinOffset(seed uint64, thin int) int {
+	seed *= 0x9e3779b97f4a7c15
+	return int((seed ^ seed>>29) % uint64(thin))
+}
+
+// thinNorth returns the placements of north list l whose index plus off
+// is a multiple of thin, in dst's storage: over the offsets 0..thin-1
+// each placement of l is kept exactly once.
+func thinNorth(l *quarterList, dst *quarterList, thin, off int) *quarterList {
+	dst.keys, dst.offs, dst.places, dst.f = dst.keys[:0], dst.offs[:0], dst.places[:0], l.f
+	dst.offs = append(dst.offs, 0)
+	for i, key := range l.keys {
+		lo, hi := int(l.offs[i]), int(l.offs[i+1])
+		// The first index ≥ lo with (index + off) % thin == 0.
+		first := lo + (thin-(lo+off)%thin)%thin
+		before := len(dst.places)
+		for x := first; x < hi; x += thin {
+			dst.places = append(dst.places, l.places[x])
+		}
+		if len(dst.places) > before {
+			dst.keys = append(dst.keys, key)
+			dst.offs = append(dst.offs, uint32(len(dst.places)))
+		}
+	}
+	return dst
+}
