@@ -61,6 +61,16 @@ func TestEstimate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, e.Fingerprint, again.Fingerprint)
 
+	// Tasks long for the sample's length are sampled in parts, with an
+	// interval that holds the estimate.
+	e, err = Estimate(ctx, 22, WithSample(time.Second))
+	require.NoError(t, err)
+	assert.Positive(t, e.SampledParts, "%+v", e)
+	assert.LessOrEqual(t, e.SampledParts, e.Sampled)
+	assert.GreaterOrEqual(t, e.MaxThin, 2)
+	assert.Less(t, e.CoreSecondsLow, e.CoreSeconds)
+	assert.Less(t, e.CoreSeconds, e.CoreSecondsHigh)
+
 	_, err = Estimate(ctx, 10, WithSample(-time.Second))
 	assert.ErrorIs(t, err, ErrInvalid)
 	_, err = Estimate(ctx, 33, WithMethod(Join))

@@ -130,9 +130,10 @@ func matchCost(transposed, items int) int {
 }
 
 // startJoin readies js's half-joins for task t and returns the table
-// chunks of a pattern. With thin > 1 each side's north list is thinned to
-// every thin-th placement (see thinNorth): a sampled part of the task.
-func startJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, thin int) int {
+// chunks of a pattern. With thinE or thinW above 1 the east or west side's
+// north list is thinned to every thin-th placement (see thinNorth): a
+// sampled part of the task.
+func startJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, thinE, thinW int) int {
 	if js.table == nil {
 		js.table = new(blockTable)
 	}
@@ -152,10 +153,12 @@ func startJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, thin
 	for q, rows := range [4]uint64{westRows & north, westRows & south, eastRows & north, eastRows & south} {
 		lists[q], bans[q][0], bans[q][1] = qc.get(q, rows, int(t.Middle), &js.own[q], &js.tmp)
 	}
-	if thin > 1 {
-		seed := t.Rows<<5 | uint64(t.Middle)
-		lists[0] = thinNorth(lists[0], &js.thinned[0], thin, thinOffset(seed, thin))
-		lists[2] = thinNorth(lists[2], &js.thinned[1], thin, thinOffset(^seed, thin))
+	seed := t.Rows<<5 | uint64(t.Middle)
+	if thinW > 1 {
+		lists[0] = thinNorth(lists[0], &js.thinned[0], thinW, thinOffset(seed, thinW))
+	}
+	if thinE > 1 {
+		lists[2] = thinNorth(lists[2], &js.thinned[1], thinE, thinOffset(^seed, thinE))
 	}
 	// A shared list comes with the middle queen's diagonals, which the
 	// half-join then leaves out; both of a half's lists must have them
@@ -168,7 +171,7 @@ func startJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, thin
 
 // runJoin counts the solutions of one join task.
 func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Result) {
-	chunks := startJoin(n, t, qc, js, 1)
+	chunks := startJoin(n, t, qc, js, 1, 1)
 	var pairs uint64
 	ne := listSide(&js.eastH, &js.east, js.chunk)
 	nw := listSide(&js.westH, &js.west, js.chunk)

@@ -2,16 +2,22 @@ package engine
 
 // This file times parts of join tasks for estimates (issue 30): from n = 24
 // on one task takes seconds to hours, too long to sample a few hundred
-// whole ones. A probe lists every k-th placement of each side's north
-// quarter, so each side's half-boards shrink about k-fold and the pairs
-// matched about k²-fold, and times the steps: the quarter lists, the two
-// listings and the sieve's sort (work that grows with the half-boards
-// listed: their time times k, the west side's once per piece of the east
-// side that the real task would list), and the matching, whose time is
-// scaled by the matching work modeled from the sieve's bucket sizes
-// (sieve.work), for the thinned sides and for the whole task's sides
-// estimated as k times the thinned ones. Per-unit matching speed is pooled
-// over the sample by the caller (Probe.Match over Probe.Work).
+// whole ones. A probe lists every k-th placement of the east side's north
+// quarter, so that the east side's half-boards shrink about k-fold and the
+// pairs matched with them too, and times the steps: the quarter lists, the
+// two listings and the sieve's sort (work that grows with the half-boards
+// listed: their time scaled up as the whole task would list them, the
+// west side once per piece of the east side), and the matching, whose time
+// is scaled by the matching work modeled from the sieve's bucket sizes
+// (sieve.work), of the part and of the whole task (its east side's buckets
+// k times the part's). The part matches its thinned east side as the
+// transposed one, so that its matching calls stay as long as the whole
+// task's and the per-call costs, which the model leaves out, as small a
+// share. Only the east side is thinned while the west fits in one buffer:
+// thinning both would shrink the pairs k²-fold but leave calls too short
+// to time what a whole task does (measured at n = 24: estimates 1.23× and
+// 1.58× the whole tasks' time at k = 16 and 64). Per-unit matching speed
+// is pooled over the sample by the caller (Probe.Match over Probe.Work).
 
 import (
 	"fmt"
@@ -25,16 +31,18 @@ type Probe struct {
 	// Result is the unit's count: the task's own when Thin is 1, part of
 	// it otherwise (the same for the same task and Thin every time).
 	Result Result
-	// Thin: every Thin-th placement of each side's north quarter was
-	// listed (1: the whole task).
-	Thin int
+	// Thin: every Thin-th placement of the east side's north quarter was
+	// listed (1: the whole task); ThinWest the same for the west side,
+	// thinned only as far as its buffer needs.
+	Thin, ThinWest int
 	// Elapsed is the unit's wall time.
 	Elapsed time.Duration
 	// Linear estimates, in seconds, the whole task's time outside the
 	// matching: the quarter lists as they were got, the listing of both
 	// sides and the sieve's sort, measured and scaled up from the thinned
-	// unit. For a task that is not a join task, or one whose sides did
-	// not fit in one buffer each, it is the whole time, and the rest 0.
+	// unit. For a task that is not a join task, or a whole one whose sides
+	// did not fit in one buffer each, it is the whole time, and the rest
+	// 0.
 	Linear float64
 	// Match is the unit's matching time, in seconds; Work and TaskWork
 	// its modeled matching work and the whole task's (equal when Thin is
@@ -42,57 +50,84 @@ type Probe struct {
 	// TaskWork × (the sample's pooled Match / Work).
 	Match          float64
 	Work, TaskWork float64
+	// Quarters is the time, in seconds, the unit took to get its quarter
+	// lists (a cached list costs nothing): part of Linear, and what no
+	// thinning saves. Patterns estimates the half-boards of the whole
+	// task, both sides.
+	Quarters float64
+	Patterns float64
 }
 
 // Probe counts task i, or a part of it thinned by thin (at least 1;
-// doubled until each thinned side fits in one buffer), and times it.
+// doubled until the thinned east side fits in one buffer), and times it.
 func (s *Sampler) Probe(i, thin int) (Probe, error) {
 	if i < 0 || i >= len(s.plan.Tasks) {
 		return Probe{}, fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)
 	}
 	t := &s.plan.Tasks[i]
-	if t.Kind != partition.Halves || s.js == nil {
+	whole := func() Probe {
 		start := time.Now()
 		r := runTask(s.plan, t, s.js)
 		r.Task = i
 		el := time.Since(start)
-		return Probe{Result: r, Thin: 1, Elapsed: el, Linear: el.Seconds()}, nil
+		return Probe{Result: r, Thin: 1, ThinWest: 1, Elapsed: el, Linear: el.Seconds()}
 	}
-	for thin = max(1, thin); ; thin *= 2 {
-		p, ok := s.probeJoin(t, thin)
-		if ok {
+	if t.Kind != partition.Halves || s.js == nil {
+		return whole(), nil
+	}
+	if thin <= 1 {
+		if p, ok := s.probeJoin(t, 1, 1); ok {
 			p.Result.Task = i
 			return p, nil
 		}
-		if thin == 1 {
-			// A whole task larger than the buffers: count it as a run does.
-			start := time.Now()
-			r := runTask(s.plan, t, s.js)
-			r.Task = i
-			el := time.Since(start)
-			return Probe{Result: r, Thin: 1, Elapsed: el, Linear: el.Seconds()}, nil
+		return whole(), nil // larger than the buffers: counted as a run does
+	}
+	west := 1
+	for {
+		p, eastFits, westFits := s.probeJoinSides(t, thin, west)
+		switch {
+		case !eastFits:
+			thin *= 2
+		case !westFits:
+			west *= 2
+		default:
+			p.Result.Task = i
+			return p, nil
 		}
 	}
 }
 
-// probeJoin lists and matches task t thinned by thin, false if a thinned
-// side did not fit in one buffer.
-func (s *Sampler) probeJoin(t *partition.Task, thin int) (Probe, bool) {
+// probeJoin is probeJoinSides, false if a side did not fit in its buffer.
+func (s *Sampler) probeJoin(t *partition.Task, thinE, thinW int) (Probe, bool) {
+	p, e, w := s.probeJoinSides(t, thinE, thinW)
+	return p, e && w
+}
+
+// probeJoinSides lists and matches task t with its east and west sides
+// thinned by thinE and thinW, and reports whether each side fitted in one
+// buffer (the probe is valid only if both did).
+func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, eastFits, westFits bool) {
 	js, qc, n := s.js, s.js.cache, s.plan.N
 	start := time.Now()
-	chunks := startJoin(n, t, qc, js, thin)
+	chunks := startJoin(n, t, qc, js, thinE, thinW)
 	got := time.Now()
 	ne := listSide(&js.eastH, &js.east, js.chunk)
+	if !js.eastH.done {
+		return Probe{}, false, true
+	}
+	listedE := time.Now()
 	nw := listSide(&js.westH, &js.west, js.chunk)
-	if !js.eastH.done || !js.westH.done {
-		return Probe{}, false
+	if !js.westH.done {
+		return Probe{}, true, false
 	}
 	listed := time.Now()
 	js.sortE = grow(js.sortE, ne, js.east)
 	js.sortW = grow(js.sortW, nw, js.west)
 	east, west, sortE, sortW := js.east[:ne], js.west[:nw], js.sortE[:ne], js.sortW[:nw]
+	// A whole task as countSides orients it; a part with its thinned east
+	// side transposed.
+	eastT := thinE > 1 || matchCost(nw, ne) >= matchCost(ne, nw)
 	transposed, items, sortT, sortI := east, west, sortE, sortW
-	eastT := matchCost(nw, ne) >= matchCost(ne, nw) // as countSides orients them
 	if !eastT {
 		transposed, items, sortT, sortI = west, east, sortW, sortE
 	}
@@ -108,31 +143,28 @@ func (s *Sampler) probeJoin(t *partition.Task, thin int) (Probe, bool) {
 	}
 	end := time.Now()
 
-	p := Probe{Thin: thin, Elapsed: end.Sub(start), Match: end.Sub(cut).Seconds()}
+	p = Probe{Thin: thinE, ThinWest: thinW, Elapsed: end.Sub(start), Match: end.Sub(cut).Seconds(), Quarters: got.Sub(start).Seconds()}
 	p.Result.Total = pairs * t.Weight
 	p.Result.Nodes = js.eastH.pairs + js.westH.pairs
 	p.Work = qc.sv.work(&b.hT, &b.hI, len(transposed), len(items), chunks, sorted)
-	listing, sorting := got.Sub(start)+listed.Sub(got), cut.Sub(listed).Seconds()
-	p.Linear = listing.Seconds()
-	if thin == 1 {
-		p.Linear += sorting
-		p.TaskWork = p.Work
-		return p, true
+	sorting := cut.Sub(listed).Seconds()
+	if thinE == 1 && thinW == 1 {
+		p.Linear = listed.Sub(start).Seconds() + sorting
+		p.TaskWork, p.Patterns = p.Work, float64(ne+nw)
+		return p, true, true
 	}
-	// The whole task's sides, about thin times the thinned ones, in pieces
-	// of the buffer's size: the real task lists the west side again for
-	// each piece of the east side, and matches every pair of pieces.
-	k := float64(thin)
-	fe, fw := k*float64(ne), k*float64(nw)
+	// The whole task's sides, in pieces of the buffer's size: the real
+	// task lists the west side again for each piece of the east side, and
+	// matches every pair of pieces.
+	ke, kw := float64(thinE), float64(thinW)
+	fe, fw := ke*float64(ne), kw*float64(nw)
+	p.Patterns = fe + fw
 	pe, pw := pieces(fe, js.chunk), pieces(fw, js.chunk)
-	p.Linear = got.Sub(start).Seconds()
+	p.Linear = p.Quarters + ke*listedE.Sub(got).Seconds() + kw*pe*listed.Sub(listedE).Seconds()
 	if ne+nw > 0 {
-		listE := listed.Sub(got).Seconds() * float64(ne) / float64(ne+nw) // split by size
-		p.Linear += k * (listE + (listed.Sub(got).Seconds()-listE)*pe)
-		p.Linear += k * sorting * (pw*float64(ne) + pe*float64(nw)) / float64(ne+nw)
+		p.Linear += sorting * (pw*fe + pe*fw) / float64(ne+nw)
 	}
 	// One pair of pieces, as countSides would orient it.
-	se, sw := fe/pe, fw/pw
 	hE, hW := b.hT, b.hI
 	if !eastT {
 		hE, hW = b.hI, b.hT
@@ -143,14 +175,14 @@ func (s *Sampler) probeJoin(t *partition.Task, thin int) (Probe, bool) {
 		}
 		return out
 	}
-	hE, hW = scale(&hE, k/pe), scale(&hW, k/pw)
-	tT, tI, nT, nI := &hE, &hW, int(se+0.5), int(sw+0.5)
+	hE, hW = scale(&hE, ke/pe), scale(&hW, kw/pw)
+	tT, tI, nT, nI := &hE, &hW, int(fe/pe+0.5), int(fw/pw+0.5)
 	if matchCost(nI, nT) < matchCost(nT, nI) {
 		tT, tI, nT, nI = tI, tT, nI, nT
 	}
 	cuts := qc.sv.ok && nT > 0 && nI > 0 && qc.sv.cut(tT, tI, nT, nI) != 0 // as buckets.sort decides
 	p.TaskWork = pe * pw * qc.sv.work(tT, tI, nT, nI, chunks, cuts)
-	return p, true
+	return p, true, true
 }
 
 // pieces is how many buffers of chunk patterns hold x patterns.
@@ -165,11 +197,19 @@ const buildWork = buildCost / (blockPatterns / 64)
 // work models the matching work of two sides whose patterns by key are hT
 // and hI (nT and nI in all): with the sieve's cut when sorted, otherwise
 // all of transposed against all of items. The unit is one item matched
-// against one group of 64 transposed patterns, one table chunk each: what
-// matchBlock does per item and group, so that partial blocks, which
-// thinned sides have more of, weigh what they cost.
+// against one group of 64 transposed patterns, one table chunk each: the
+// portable matchBlock reads only a block's groups that hold patterns, the
+// assembly ones all eight of them, so that with those a partial block,
+// which thinned sides have more of, costs what a full one does (measured
+// at n = 24 counting partial blocks as their groups: the estimates came
+// out 1.2-1.4× the whole tasks' time).
 func (sv sieve) work(hT, hI *[256]int, nT, nI, chunks int, sorted bool) float64 {
-	groups := func(c int) float64 { return float64((c + 63) / 64) }
+	groups := func(c int) float64 {
+		if asmMatch != nil {
+			return float64((c+blockPatterns-1)/blockPatterns) * (blockPatterns / 64)
+		}
+		return float64((c + 63) / 64)
+	}
 	if !sorted {
 		return float64(chunks) * groups(nT) * float64(nI+buildWork)
 	}

@@ -60,7 +60,9 @@ func TestThinNorth(t *testing.T) {
 // TestProbe: a whole probe is the task's count; a part is the same each
 // time, and over many tasks the parts scaled up list as many half-boards
 // and model as much matching work as the whole tasks (n = 19, odd, and
-// 20, even with long-diagonal weights).
+// 20, even with long-diagonal weights). A whole task's work is modeled as
+// countSides orients it, a part's with its thinned side transposed: the
+// model must not depend on the orientation.
 func TestProbe(t *testing.T) {
 	for _, n := range []int{19, 20} {
 		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
@@ -97,26 +99,60 @@ func TestProbe(t *testing.T) {
 			require.Equal(t, 4, part.Thin)
 			require.LessOrEqual(t, part.Result.Total, whole.Result.Total)
 			require.LessOrEqual(t, part.Work, part.TaskWork)
+			require.Equal(t, 1, part.ThinWest, "n ≤ 20: the west side fits")
 			require.Positive(t, part.Linear)
-			nodes += float64(whole.Result.Nodes)
-			nodes4 += 4 * float64(part.Result.Nodes)
+			if whole.Patterns == 0 {
+				continue // larger than the buffers: counted whole, nothing modeled
+			}
+			nodes += whole.Patterns
+			nodes4 += part.Patterns
 			work += whole.Work
 			work4 += part.TaskWork
 		}
-		assert.InEpsilon(t, nodes, nodes4, 0.05, "n=%d: half-board pairs compared, whole and 4 × parts", n)
+		assert.InEpsilon(t, nodes, nodes4, 0.05, "n=%d: half-boards, whole and estimated from parts", n)
 		assert.InEpsilon(t, work, work4, 0.15, "n=%d: matching work, whole and modeled from parts", n)
-		t.Logf("n=%d, %d tasks: pairs compared %.4g, parts ×4 %.4g; work %.4g, modeled %.4g", n, len(tasks), nodes, nodes4, work, work4)
+		t.Logf("n=%d, %d tasks: half-boards %.4g, from parts %.4g; work %.4g, modeled %.4g", n, len(tasks), nodes, nodes4, work, work4)
 	}
+	// Buffers of the least size: both sides thinned to fit, still the
+	// same each time, and the half-boards estimated as well.
+	p, err := partition.Make(partition.Job{N: 20, Method: partition.Join})
+	require.NoError(t, err)
+	sp := &partition.Plan{N: 20, Method: partition.Join, Tasks: p.Tasks[len(p.Tasks)/2:][:20], Shards: 1}
+	small, err := NewSampler(sp, MinMemory(sp, 1))
+	require.NoError(t, err)
+	require.Equal(t, minJoinChunk, small.js.chunk)
+	big, err := NewSampler(sp, 0)
+	require.NoError(t, err)
+	var thinned int
+	var want, got float64
+	for i := range sp.Tasks {
+		a, err := small.Probe(i, 2)
+		require.NoError(t, err)
+		b, err := small.Probe(i, 2)
+		require.NoError(t, err)
+		require.Equal(t, a.Result, b.Result)
+		require.Equal(t, [2]int{a.Thin, a.ThinWest}, [2]int{b.Thin, b.ThinWest})
+		if a.ThinWest > 1 {
+			thinned++
+		}
+		whole, err := big.Probe(i, 1)
+		require.NoError(t, err)
+		want += whole.Patterns
+		got += a.Patterns
+	}
+	assert.Positive(t, thinned, "some west sides thinned to fit")
+	assert.InEpsilon(t, want, got, 0.1, "half-boards, whole and estimated from parts thinned on both sides")
+
 	// A task that is not a join task is counted whole.
-	p, err := partition.Make(partition.Job{N: 12, Method: partition.Sym})
+	p, err = partition.Make(partition.Job{N: 12, Method: partition.Sym})
 	require.NoError(t, err)
 	s, err := NewSampler(p, 0)
 	require.NoError(t, err)
 	pr, err := s.Probe(0, 8)
 	require.NoError(t, err)
-	want, err := s.Count(0)
+	r, err := s.Count(0)
 	require.NoError(t, err)
-	assert.Equal(t, want, pr.Result)
+	assert.Equal(t, r, pr.Result)
 	assert.Equal(t, 1, pr.Thin)
 	_, err = s.Probe(len(p.Tasks), 1)
 	assert.ErrorIs(t, err, ErrPlan)

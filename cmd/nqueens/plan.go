@@ -33,15 +33,20 @@ counts), and the memory the largest shard (or the whole board) needs on
 about that long (at least one task) and estimates the core-seconds of the
 whole board on this machine, with a 95% interval from the sample's
 spread; the sample depends only on the plan, so every machine counts the
-same tasks. At n = 18..21 a 10 s sample came within 30% of the measured
-time (docs/performance.md).
+same tasks. Tasks too long to sample a few hundred of (the join's from n =
+24 on) are counted in parts: every k-th placement of the east half's north
+quarter, k picked so that a part takes about 1/800 of the sample, and the
+whole task's time estimated from the part's; the interval then also holds
+the parts' model error (±15%). Measured against real counts and whole tasks
+in docs/performance.md.
 
 --json prints one object: n, method, tasks, estimated_work (a decimal
 string, in the planner's units), plan (the fingerprint), shards,
 tasks_per_shard_min/_mean/_max, empty_shards, workers, memory_per_shard
 and memory_per_worker (bytes), and with a sample sampled_tasks,
-sample_seconds, estimated_core_seconds, its _low and _high bounds and
-estimated_core_seconds_per_shard.`,
+sampled_in_parts and max_thinning (the k above; absent when every task was
+whole), sample_seconds, estimated_core_seconds, its _low and _high bounds
+and estimated_core_seconds_per_shard.`,
 		Example: "  nqueens plan 27 --shards 100000\n  nqueens plan 21 --sample 10s\n  nqueens plan 25 --shards 4096 --sample 30s --json\n  nqueens plan 30 --method sym -j 64",
 		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -31,6 +31,8 @@ type Plan struct {
 	ShardMemory      int64    `json:"memory_per_shard"`
 	WorkerMemory     int64    `json:"memory_per_worker"`
 	Sampled          int      `json:"sampled_tasks,omitempty"`
+	SampledParts     int      `json:"sampled_in_parts,omitempty"`
+	MaxThin          int      `json:"max_thinning,omitempty"`
 	SampleSeconds    float64  `json:"sample_seconds,omitempty"`
 	CoreSeconds      *float64 `json:"estimated_core_seconds,omitempty"`
 	CoreSecondsLow   *float64 `json:"estimated_core_seconds_low,omitempty"`
@@ -50,6 +52,7 @@ func PlanOf(e nqueens.Cost) Plan {
 	p.ShardTasksMean = round3(float64(e.Tasks) / float64(e.Shards))
 	if e.Sampled > 0 {
 		p.Sampled, p.SampleSeconds = e.Sampled, round3(e.SampleTime.Seconds())
+		p.SampledParts, p.MaxThin = e.SampledParts, e.MaxThin
 		cs, lo, hi, per := round3(e.CoreSeconds), round3(e.CoreSecondsLow), round3(e.CoreSecondsHigh), round3(e.CoreSeconds/float64(e.Shards))
 		p.CoreSeconds, p.ShardCoreSeconds = &cs, &per
 		if e.CoreSecondsHigh > 0 {
@@ -89,7 +92,11 @@ func WritePlan(w io.Writer, e nqueens.Cost) error {
 	pr("memory: at least %s for %s on %d workers (%s more per worker); --memory is the limit\n",
 		humanize.IBytes(uint64(e.ShardMemory)), what, e.Workers, humanize.IBytes(uint64(e.WorkerMemory)))
 	if e.Sampled > 0 {
-		pr("sample: %d tasks counted in %s on one worker\n", e.Sampled, e.SampleTime.Round(10*time.Millisecond))
+		pr("sample: %d tasks counted in %s on one worker", e.Sampled, e.SampleTime.Round(10*time.Millisecond))
+		if e.SampledParts > 0 {
+			pr(", %d of them in parts (down to 1/%d of a side's half-boards)", e.SampledParts, e.MaxThin)
+		}
+		pr("\n")
 		pr("estimated time: %s core-seconds (%s)", sig(e.CoreSeconds), human(e.CoreSeconds))
 		if e.CoreSecondsHigh > 0 {
 			pr(", 95%% between %s and %s", sig(e.CoreSecondsLow), sig(e.CoreSecondsHigh))
