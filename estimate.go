@@ -185,7 +185,7 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 		e.CoreSeconds, e.CoreSecondsLow, e.CoreSecondsHigh = t, t, t
 		return nil
 	}
-	cold := sum(taskTimes(first))
+	cold := sum(engine.TaskTimes(first))
 	second := make([]engine.Probe, k)
 	for i := range k {
 		if err := stopped(); err != nil {
@@ -201,7 +201,7 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 		second[i] = p
 	}
 	e.SampleTime = time.Since(start)
-	times := taskTimes(second)
+	times := engine.TaskTimes(second)
 	warm := sum(times)
 	ratio := warm / sc
 	once := max(0, cold-warm)
@@ -312,31 +312,6 @@ func (t *tally) thin(whole, unit float64) int {
 // minPartPatterns is about the fewest east half-boards a part of a task
 // lists.
 const minPartPatterns = 1 << 14
-
-// taskTimes estimates the whole time of each probed task: the time itself
-// for a whole task, and for a part its linear time plus its task's
-// matching work at the speed the parts matched at, pooled over all of
-// them.
-func taskTimes(ps []engine.Probe) []float64 {
-	var match, work float64
-	for _, p := range ps {
-		if p.Work > 0 {
-			match += p.Match
-			work += p.Work
-		}
-	}
-	out := make([]float64, len(ps))
-	for i, p := range ps {
-		out[i] = p.Elapsed.Seconds()
-		if p.Thin > 1 {
-			out[i] = p.Linear
-			if work > 0 {
-				out[i] += p.TaskWork * match / work
-			}
-		}
-	}
-	return out
-}
 
 func sum(xs []float64) float64 {
 	var s float64

@@ -280,3 +280,74 @@ func BenchmarkPieces(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParts times a sample's join tasks whole and in parts thinned
+// 4-, 16- and 64-fold (what `nqueens plan --sample` counts where whole
+// tasks are too long to sample), one task after another so that the
+// machine's drift falls on both alike, and reports the parts' estimate of
+// the tasks' time over the time itself (est/whole-K: 1 is right), the
+// whole tasks' time (whole-s) and the parts' (parts-K-s).
+// NQUEENS_BENCH_PARTS_N picks the boards (default 22) and
+// NQUEENS_BENCH_PARTS_TASKS about how many tasks each (default 20); from n
+// = 24 a task takes seconds:
+//
+//	NQUEENS_BENCH_PARTS_N=24-25 go test ./bench -run '^$' -bench Parts -benchtime 1x
+func BenchmarkParts(b *testing.B) {
+	lo, hi := boardRange(b, "NQUEENS_BENCH_PARTS_N", 22, 22, partition.JoinMaxN)
+	want := 20
+	if s := os.Getenv("NQUEENS_BENCH_PARTS_TASKS"); s != "" {
+		var err error
+		if want, err = strconv.Atoi(s); err != nil || want < 1 {
+			b.Fatalf("NQUEENS_BENCH_PARTS_TASKS=%q: want a positive number", s)
+		}
+	}
+	thins := []int{4, 16, 64}
+	for n := lo; n <= hi; n++ {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			pl, err := partition.NewPlanner(context.Background(), partition.Job{N: n, Method: partition.Join})
+			if err != nil {
+				b.Fatal(err)
+			}
+			tasks, _, err := pl.Sample(want, 0x6e7175656e73)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, err := engine.NewSampler(&partition.Plan{N: n, Method: partition.Join, Tasks: tasks, Shards: 1}, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			probe := func(i, k int) engine.Probe {
+				p, err := s.Probe(i, k)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return p
+			}
+			var whole float64
+			parts := make([][]engine.Probe, len(thins))
+			for b.Loop() {
+				whole = 0
+				for j := range parts {
+					parts[j] = parts[j][:0]
+				}
+				for i := range tasks {
+					probe(i, 1<<12) // its quarter lists, as a count's contiguous tasks find them
+					whole += probe(i, 1).Elapsed.Seconds()
+					for j, k := range thins {
+						parts[j] = append(parts[j], probe(i, k))
+					}
+				}
+			}
+			b.ReportMetric(whole, "whole-s")
+			for j, k := range thins {
+				var est, took float64
+				for i, t := range engine.TaskTimes(parts[j]) {
+					est += t
+					took += parts[j][i].Elapsed.Seconds()
+				}
+				b.ReportMetric(est/whole, fmt.Sprintf("est/whole-%d", k))
+				b.ReportMetric(took, fmt.Sprintf("parts-%d-s", k))
+			}
+		})
+	}
+}

@@ -17,7 +17,7 @@ package engine
 // thinning both would shrink the pairs k²-fold but leave calls too short
 // to time what a whole task does (measured at n = 24: estimates 1.23× and
 // 1.58× the whole tasks' time at k = 16 and 64). Per-unit matching speed
-// is pooled over the sample by the caller (Probe.Match over Probe.Work).
+// is pooled over the sample (TaskTimes: Probe.Match over Probe.Work).
 
 import (
 	"fmt"
@@ -136,6 +136,31 @@ func (hj *halfJoin) pairBound() float64 {
 		}
 	}
 	return b
+}
+
+// TaskTimes estimates the whole time of each probed task: the time itself
+// for a whole task, and for a part its linear time plus its task's
+// matching work at the speed the parts matched at, pooled over all of
+// them.
+func TaskTimes(ps []Probe) []float64 {
+	var match, work float64
+	for _, p := range ps {
+		if p.Work > 0 {
+			match += p.Match
+			work += p.Work
+		}
+	}
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		out[i] = p.Elapsed.Seconds()
+		if p.Thin > 1 {
+			out[i] = p.Linear
+			if work > 0 {
+				out[i] += p.TaskWork * match / work
+			}
+		}
+	}
+	return out
 }
 
 // probeJoin is probeJoinSides, false if a side did not fit in its buffer.

@@ -67,10 +67,10 @@ func TestProbe(t *testing.T) {
 	for _, n := range []int{19, 20} {
 		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
-		// 300 tasks spread over the plan (100 with -short).
+		// 300 tasks spread over the plan (50 with -short).
 		want := 300
 		if testing.Short() {
-			want = 100
+			want = 50
 		}
 		var tasks []partition.Task
 		for i := 0; i < len(p.Tasks); i += len(p.Tasks) / want {
@@ -117,7 +117,11 @@ func TestProbe(t *testing.T) {
 	// same each time, and the half-boards estimated as well.
 	p, err := partition.Make(partition.Job{N: 20, Method: partition.Join})
 	require.NoError(t, err)
-	sp := &partition.Plan{N: 20, Method: partition.Join, Tasks: p.Tasks[len(p.Tasks)/2:][:20], Shards: 1}
+	k := 20
+	if testing.Short() {
+		k = 5
+	}
+	sp := &partition.Plan{N: 20, Method: partition.Join, Tasks: p.Tasks[len(p.Tasks)/2:][:k], Shards: 1}
 	small, err := NewSampler(sp, MinMemory(sp, 1))
 	require.NoError(t, err)
 	require.Equal(t, minJoinChunk, small.js.chunk)
