@@ -64,6 +64,12 @@ func WithSample(d time.Duration) Option {
 	return func(c *config) { c.sample, c.given = d, c.given|optSample }
 }
 
+// withMinThin makes [Estimate] sample every join task in parts thinned
+// k-fold at least: the tests' way to reach the parts whatever the time.
+func withMinThin(k int) Option {
+	return func(c *config) { c.minThin = k }
+}
+
 // sampleSeed fixes the sample: the same tasks in the same order each time.
 const sampleSeed = 0x6e7175656e73
 
@@ -148,7 +154,7 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 	var first []engine.Probe
 	var sc float64 // the costs of the tasks so far
 	var so tally
-	thin := firstThin(e.N)
+	thin := max(firstThin(e.N), c.minThin)
 	for i := range tasks {
 		if err := stopped(); err != nil {
 			return err
@@ -157,7 +163,7 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 			break
 		}
 		if i > 0 {
-			thin = so.thin(so.total()/sc*float64(tasks[i].Cost), unit.Seconds())
+			thin = max(c.minThin, so.thin(so.total()/sc*float64(tasks[i].Cost), unit.Seconds()))
 		}
 		p, err := s.Probe(i, thin)
 		if err != nil {

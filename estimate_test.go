@@ -61,15 +61,20 @@ func TestEstimate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, e.Fingerprint, again.Fingerprint)
 
-	// Tasks long for the sample's length are sampled in parts, with an
-	// interval that holds the estimate.
-	e, err = Estimate(ctx, 22, WithSample(time.Second))
+	// Tasks sampled in parts (forced here: which tasks are long for a
+	// sample depends on the machine's speed): an estimate, and with more
+	// than one task an interval that holds it, wider for the parts.
+	e, err = Estimate(ctx, 18, WithSample(300*time.Millisecond), withMinThin(4))
 	require.NoError(t, err)
+	assert.Positive(t, e.Sampled)
 	assert.Positive(t, e.SampledParts, "%+v", e)
-	assert.LessOrEqual(t, e.SampledParts, e.Sampled)
-	assert.GreaterOrEqual(t, e.MaxThin, 2)
-	assert.Less(t, e.CoreSecondsLow, e.CoreSeconds)
-	assert.Less(t, e.CoreSeconds, e.CoreSecondsHigh)
+	assert.LessOrEqual(t, e.SampledParts, e.Sampled, "the plan's symmetric searches are counted whole")
+	assert.GreaterOrEqual(t, e.MaxThin, 4)
+	assert.Positive(t, e.CoreSeconds)
+	if e.Sampled > 1 {
+		assert.Less(t, e.CoreSecondsLow, e.CoreSeconds)
+		assert.Less(t, e.CoreSeconds, e.CoreSecondsHigh)
+	}
 
 	_, err = Estimate(ctx, 10, WithSample(-time.Second))
 	assert.ErrorIs(t, err, ErrInvalid)

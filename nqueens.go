@@ -136,6 +136,7 @@ type config struct {
 	piece    Piece
 	torus    bool
 	sample   time.Duration // Estimate's
+	minThin  int           // Estimate's least thinning of a sampled task (tests)
 	device   string        // WithDevice's spec; "" for the CPU
 	given    opt           // the options given
 }
