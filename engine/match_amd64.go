@@ -132,6 +132,11 @@ func matchBlock(t *blockTable, chunks, groups int, items []uint64) uint64 {
 	return asmMatch.byChunks[min(max(chunks, 1), maxChunks)-1]((*[maxChunks][1 << chunkBits][blockGroups]uint64)(t), items)
 }
 
+// matchReadsWholeBlocks reports whether matchBlock reads all groups of a
+// block whatever it holds: the assembly kernels do, the portable one reads
+// only those that hold patterns.
+func matchReadsWholeBlocks() bool { return asmMatch != nil }
+
 // joinNorths lists half-boards as [joinNorthsGo] does, eight south
 // placements at a time where the CPU has AVX-512.
 func joinNorths(np, sp, buf []uint64, k int, jf *joinFrame) (int, int) {

@@ -19,3 +19,7 @@ func joinNorths(np, sp, buf []uint64, k int, jf *joinFrame) (int, int) {
 }
 
 func joinKernel() string { return "go" }
+
+// matchReadsWholeBlocks is false: the portable kernel reads only the
+// groups of a block that hold patterns.
+func matchReadsWholeBlocks() bool { return false }

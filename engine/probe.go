@@ -271,7 +271,7 @@ const buildWork = buildCost / (blockPatterns / 64)
 // out 1.2-1.4× the whole tasks' time).
 func (sv sieve) work(hT, hI *[256]int, nT, nI, chunks int, sorted bool) float64 {
 	groups := func(c int) float64 {
-		if asmMatch != nil {
+		if matchReadsWholeBlocks() {
 			return float64((c+blockPatterns-1)/blockPatterns) * (blockPatterns / 64)
 		}
 		return float64((c + 63) / 64)
