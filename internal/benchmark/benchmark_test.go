@@ -28,9 +28,11 @@ func TestMedianUnit(t *testing.T) {
 	assert.NotEmpty(t, machine.Detect().CPU)
 }
 
-// TestRun times a tiny workload and writes it in every format.
+// TestRun times a tiny workload and writes it in every format. Cells of
+// 200 ms: with 20 ms ones a busy CI machine that paused the calibrating
+// run made a cell of one repetition.
 func TestRun(t *testing.T) {
-	wl := Workload{"tiny", []Case{{8, nqueens.Join}, {8, nqueens.Sym}}, Case{6, nqueens.Sym}, 2, 20 * time.Millisecond}
+	wl := Workload{"tiny", []Case{{8, nqueens.Join}, {8, nqueens.Sym}}, Case{6, nqueens.Sym}, 2, 200 * time.Millisecond}
 	rows, err := Run(context.Background(), wl, 2, nil)
 	require.NoError(t, err)
 	require.Len(t, rows, 4)
@@ -38,7 +40,7 @@ func TestRun(t *testing.T) {
 		assert.Equal(t, "92", r.Total)
 		assert.Len(t, r.Runs, 2)
 		assert.Greater(t, r.PerCell, 1, "n = 8 takes far less than a cell: repeated")
-		assert.GreaterOrEqual(t, r.Runs[len(r.Runs)-1]*float64(r.PerCell), 0.02*0.999, "the last cell lasted at least MinCell")
+		assert.GreaterOrEqual(t, r.Runs[len(r.Runs)-1]*float64(r.PerCell), 0.2*0.999, "the last cell lasted at least MinCell")
 	}
 	sc := Scores(rows)
 	require.Len(t, sc, 2)
