@@ -38,7 +38,8 @@ same tasks. Tasks too long to sample a few hundred of (the join's from n =
 quarter, k picked so that a part takes about 1/800 of the sample, and the
 whole task's time estimated from the part's; the interval then also holds
 the parts' model error (±15%). Measured against real counts and whole tasks
-in docs/performance.md.
+in docs/performance.md. The sample times the wall clock: take it on an
+otherwise idle machine (beside a busy count, n = 24 came out 8× high).
 
 --json prints one object: n, method, tasks, estimated_work (a decimal
 string, in the planner's units), plan (the fingerprint), shards,
