@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 // stopNowKey holds, in a context of [WithSignals], the channel a second
@@ -46,4 +47,28 @@ func WithSignals(parent context.Context) (ctx context.Context, stop func()) {
 func StopNow(ctx context.Context) <-chan struct{} {
 	ch, _ := ctx.Value(stopNowKey{}).(<-chan struct{})
 	return ch
+}
+
+// signalExitCode is the exit code for a run stopped by s: 128 + its number.
+func signalExitCode(s os.Signal) int {
+	switch {
+	case s == syscall.SIGTERM:
+		return ExitTerminated
+	case user1 != nil && s == user1:
+		return ExitUser1
+	}
+	return ExitInterrupted
+}
+
+// signalName is the signal's conventional name: SIGINT, SIGTERM, SIGUSR1.
+func signalName(s os.Signal) string {
+	switch {
+	case s == os.Interrupt:
+		return "SIGINT"
+	case s == syscall.SIGTERM:
+		return "SIGTERM"
+	case user1 != nil && s == user1:
+		return "SIGUSR1"
+	}
+	return s.String()
 }

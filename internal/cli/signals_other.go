@@ -10,21 +10,5 @@ import (
 // stopSignals stop a count: Ctrl-C and termination (there is no SIGUSR1).
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
 
-// signalExitCode is the exit code for a run stopped by s.
-func signalExitCode(s os.Signal) int {
-	if s == syscall.SIGTERM {
-		return ExitTerminated
-	}
-	return ExitInterrupted
-}
-
-// signalName is the signal's conventional name: SIGINT, SIGTERM.
-func signalName(s os.Signal) string {
-	switch s {
-	case os.Interrupt:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	}
-	return s.String()
-}
+// user1 is SIGUSR1 where the system has it: none here.
+var user1 os.Signal
