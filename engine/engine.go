@@ -360,12 +360,17 @@ func NewSampler(plan *partition.Plan, memory int64) (*Sampler, error) {
 		return nil, err
 	}
 	limit := cmp.Or(memory, DefaultMemory())
-	if need := MinMemory(plan, 1); limit < need {
+	// Parts of tasks keep their thinned north lists beside the own ones.
+	var thinned int64
+	if needsMemory(plan) {
+		thinned = quarterListBytes(plan.N)
+	}
+	if need := MinMemory(plan, 1) + thinned; limit < need {
 		return nil, &MemoryError{N: plan.N, Method: plan.Method, Workers: 1, Tasks: len(plan.Tasks), Shards: 1, Limit: limit, Need: need}
 	}
 	s := &Sampler{plan: plan}
 	if needsMemory(plan) {
-		mem, err := planJoinMemory(plan.N, 1, limit-planBytes(plan))
+		mem, err := planJoinMemory(plan.N, 1, limit-planBytes(plan)-thinned)
 		if err != nil {
 			return nil, err
 		}

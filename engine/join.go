@@ -43,12 +43,12 @@ const (
 	maxJoinChunk = 1 << 24
 )
 
-// joinWorkerBytes is the memory one worker needs for the join with pattern
-// buffers of chunk patterns each (one per side, and one per side sorted)
-// and its table block, not counting quarter lists listed for one task when
-// the cache's budget is spent.
-func joinWorkerBytes(chunk int) int64 {
-	return int64(4*8*chunk) + int64(unsafe.Sizeof(blockTable{}))
+// joinWorkerBytes is the memory one worker needs for the join of an n×n
+// board with pattern buffers of chunk patterns each (one per side, and one
+// per side sorted), its table block and the quarter lists it lists for
+// itself when the cache's budget is spent ([ownListBytes]).
+func joinWorkerBytes(n, chunk int) int64 {
+	return int64(4*8*chunk) + int64(unsafe.Sizeof(blockTable{})) + ownListBytes(n)
 }
 
 // joinScratch is a worker's reusable memory for join tasks.
@@ -66,7 +66,7 @@ type joinScratch struct {
 	own [4]quarterList
 	// The north lists of a sampled part of a task (Sampler.Probe).
 	thinned [2]quarterList
-	tmp     []keyed
+	lister  quarterScratch
 	cache   *quarterCache // shared by the workers of one run
 	stop    *atomic.Bool  // set when the run is cancelled; nil: never
 }
@@ -151,7 +151,7 @@ func startJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, thin
 	var lists [4]*quarterList
 	var bans [4][2]uint64
 	for q, rows := range [4]uint64{westRows & north, westRows & south, eastRows & north, eastRows & south} {
-		lists[q], bans[q][0], bans[q][1] = qc.get(q, rows, int(t.Middle), &js.own[q], &js.tmp)
+		lists[q], bans[q][0], bans[q][1] = qc.get(q, rows, int(t.Middle), &js.own[q], &js.lister)
 	}
 	seed := t.Rows<<5 | uint64(t.Middle)
 	if thinW > 1 {

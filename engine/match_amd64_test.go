@@ -99,8 +99,8 @@ func TestJoinNorthsTwin(t *testing.T) {
 			for trial := range 6 {
 				rows := uint64(r.Uint32()) & (1<<uint(n) - 1)
 				var nl, sl quarterList
-				listQuarter(&nl, n, 2*side, rows&(1<<uint(h)-1), qc.columns(side), nil)
-				listQuarter(&sl, n, 2*side+1, rows&^(1<<uint(h)-1), qc.columns(side), nil)
+				listQuarter(&nl, n, 2*side, rows&(1<<uint(h)-1), qc.columns(side), new(quarterScratch))
+				listQuarter(&sl, n, 2*side+1, rows&^(1<<uint(h)-1), qc.columns(side), new(quarterScratch))
 				mid := -1
 				if n%2 == 1 && trial%2 == 1 {
 					mid = r.IntN(n)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"runtime/debug"
 	"sync"
@@ -110,7 +111,7 @@ const taskBytes = 224
 func Need(n int, method partition.Method, tasks, workers int) int64 {
 	need := runtimeBytes + int64(tasks)*taskBytes
 	if method == partition.Join && n <= joinMaxN {
-		need += int64(min(workers, max(1, tasks)))*joinWorkerBytes(minJoinChunk) + quarterCacheBytes(n)
+		need += int64(min(workers, max(1, tasks)))*joinWorkerBytes(n, minJoinChunk) + quarterCacheBytes(n)
 	}
 	return need
 }
@@ -120,7 +121,7 @@ func Need(n int, method partition.Method, tasks, workers int) int64 {
 func MaxTasks(n int, method partition.Method, workers int, limit int64) int {
 	free := limit - Need(n, method, 0, workers)
 	if method == partition.Join {
-		free -= int64(workers-1) * joinWorkerBytes(minJoinChunk) // Need(0) counted one worker
+		free -= int64(workers-1) * joinWorkerBytes(n, minJoinChunk) // Need(0) counted one worker
 	}
 	return int(max(0, free/taskBytes))
 }
@@ -187,7 +188,36 @@ const runtimeBytes = 24 << 20
 // joinMinBytes is the least memory limit a join on an n×n board with the
 // given number of workers accepts, not counting the plan.
 func joinMinBytes(n, workers int) int64 {
-	return runtimeBytes + int64(workers)*joinWorkerBytes(minJoinChunk) + quarterCacheBytes(n)
+	return runtimeBytes + int64(workers)*joinWorkerBytes(n, minJoinChunk) + quarterCacheBytes(n)
+}
+
+// ownListBytes is the most that one worker's own quarter lists (the four
+// of a task, listed for it alone once the cache's budget is spent, each
+// array kept at the largest size it had) take on an n×n board: 8 bytes a
+// placement, 4 lists of [quarterPlaces]. A sampler's thinned north lists
+// (at most half a list each) add [quarterListBytes].
+func ownListBytes(n int) int64 { return 4 * quarterListBytes(n) }
+
+// quarterListBytes is the memory of the largest quarter list of an n×n
+// board, [quarterPlaces] of 8 bytes.
+func quarterListBytes(n int) int64 { return int64(8 * quarterPlaces(n)) }
+
+// quarterPlaces models the most placements one quarter list of an n×n
+// board holds (one queen in each of k rows of a quarter, k about 0.7 of
+// the quarter's columns): 1.25 × 28.6 million at n = 28, 2.45 times fewer
+// each size down and 2.8 times more each size up, at least 2^16. The most
+// found, 2026-12-03, listing 6 random row sets for each k in both
+// quarters of a side: n = 20 25,678, 22 123,230, 24 707,604, 25
+// 1,073,114, 26 3,925,132, 27 6,050,956 and 28 28,581,976; the model is
+// above each by a quarter at least. From n = 29 on it is an extrapolation
+// (n = 30: 280 million placements, 2.2 GB a list; n = 32: 2.2 billion),
+// not a measurement.
+func quarterPlaces(n int) float64 {
+	grow := 2.45
+	if n > 28 {
+		grow = 2.8
+	}
+	return max(1<<16, 1.25*28.6e6*math.Pow(grow, float64(n-28)))
 }
 
 // planJoinMemory divides limit bytes between the workers' buffers and the
@@ -199,7 +229,7 @@ func joinMinBytes(n, workers int) int64 {
 // [joinMinBytes].
 func planJoinMemory(n, workers int, limit int64) (joinMemory, error) {
 	fixed := func(chunk int) int64 {
-		return runtimeBytes + int64(workers)*joinWorkerBytes(chunk) + quarterCacheBytes(n)
+		return runtimeBytes + int64(workers)*joinWorkerBytes(n, chunk) + quarterCacheBytes(n)
 	}
 	chunk := defaultJoinChunk
 	for chunk > minJoinChunk && fixed(chunk) > limit/2 {

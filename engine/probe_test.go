@@ -16,7 +16,7 @@ import (
 // list's, each exactly once, grouped under their own keys.
 func TestThinNorth(t *testing.T) {
 	var l quarterList
-	listQuarter(&l, 16, 0, 0b1011_0110, 0xff, nil)
+	listQuarter(&l, 16, 0, 0b1011_0110, 0xff, new(quarterScratch))
 	require.NotEmpty(t, l.places)
 	type kp struct{ key, place uint64 }
 	pairs := func(l *quarterList) (out []kp) {
@@ -121,7 +121,7 @@ func TestProbe(t *testing.T) {
 		k = 5
 	}
 	sp := &partition.Plan{N: 20, Method: partition.Join, Tasks: p.Tasks[len(p.Tasks)/2:][:k], Shards: 1}
-	small, err := NewSampler(sp, MinMemory(sp, 1))
+	small, err := NewSampler(sp, MinMemory(sp, 1)+quarterListBytes(sp.N))
 	require.NoError(t, err)
 	require.Equal(t, minJoinChunk, small.js.chunk)
 	big, err := NewSampler(sp, 0)

@@ -78,90 +78,123 @@ func (w window) pattern(d1, d2 uint64) uint64 {
 	return (d1>>w.lo)&w.mask | (d2>>w.lo&w.mask)<<w.width
 }
 
-// keyed is a placement with its column set, while a list is being built.
-type keyed struct{ cols, d1, d2 uint64 }
+// quarterScratch is a worker's scratch for listing quarters: a slot per
+// set of the quarter's columns (at most 2^16), which holds how many
+// placements take that set while they are counted and then where the next
+// one goes while they are placed.
+type quarterScratch struct{ at []uint32 }
 
-// listQuarter fills l with the placements of one queen in each row of rows
-// (rows of quarter q), in the columns cols of an n×n board, none attacking
-// another. tmp is scratch space, returned for reuse.
-func listQuarter(l *quarterList, n, q int, rows, cols uint64, tmp []keyed) []keyed {
-	ql := quarterLister{n: uint(n), cols: cols, out: tmp[:0]}
+// count counts the placements of one queen in each row of rows (rows of
+// quarter q of an n×n board) in the columns cols, none attacking another,
+// per column set, and returns the list's size: placements and column sets.
+// A list is listed in two passes, counted and then placed where it
+// belongs, so that it takes its own size alone (8 bytes a placement): a
+// single pass that sorted its placements by column set afterwards took
+// six times as much while it listed, gigabytes a list at n = 28.
+func (sc *quarterScratch) count(n, q int, rows, cols uint64) (places, keys int) {
+	ql := newQuarterLister(n, q, rows, cols, sc)
+	clear(ql.at)
+	if ql.k == 0 {
+		ql.at[0] = 1 // the empty placement
+	} else {
+		ql.place(0, 0, 0, 0)
+	}
+	for _, c := range ql.at {
+		places += int(c)
+		if c != 0 {
+			keys++
+		}
+	}
+	return places, keys
+}
+
+// fill lists into l the placements count counted for the same quarter,
+// rows and columns, grouped by column set in increasing order, each group
+// in the order the search finds them; it reuses l's arrays where they are
+// large enough.
+func (sc *quarterScratch) fill(l *quarterList, n, q int, rows, cols uint64, places, keys int) {
+	ql := newQuarterLister(n, q, rows, cols, sc)
+	l.f = ql.f
+	l.keys = slices.Grow(l.keys[:0], keys)
+	l.offs = slices.Grow(l.offs[:0], keys+1)
+	l.places = slices.Grow(l.places[:0], places)[:places]
+	next := uint32(0)
+	for i, c := range ql.at {
+		if c != 0 {
+			l.keys = append(l.keys, uint64(i)<<ql.shift)
+			l.offs = append(l.offs, next)
+		}
+		ql.at[i] = next
+		next += c
+	}
+	l.offs = append(l.offs, next)
+	ql.places = l.places
+	if ql.k == 0 {
+		l.places[0] = l.f.pack(0, 0)
+		return
+	}
+	ql.place(0, 0, 0, 0)
+}
+
+// listQuarter lists quarter q for rows into l (count, then fill).
+func listQuarter(l *quarterList, n, q int, rows, cols uint64, sc *quarterScratch) {
+	p, k := sc.count(n, q, rows, cols)
+	sc.fill(l, n, q, rows, cols, p, k)
+}
+
+// quarterLister places one queen in each of k rows, depth first, and
+// counts each placement under its column set (places nil) or stores it
+// where its set's next one goes.
+type quarterLister struct {
+	n      uint
+	k      int
+	rs     [joinMaxN + 1]uint
+	cols   uint64
+	shift  uint     // the quarter's first column: a set's slot is cols >> shift
+	at     []uint32 // quarterScratch.at
+	places []uint64
+	f      frame
+}
+
+func newQuarterLister(n, q int, rows, cols uint64, sc *quarterScratch) quarterLister {
+	ql := quarterLister{n: uint(n), cols: cols, shift: uint(bits.TrailingZeros64(cols)), f: quarterFrame(n, q)}
 	for x := rows; x != 0; x &= x - 1 {
 		ql.rs[ql.k] = uint(bits.TrailingZeros64(x))
 		ql.k++
 	}
-	ql.place(0, 0, 0, 0)
-	ps := ql.out
-	// Sort by column set: twice the room, the second half the sort's.
-	m := len(ps)
-	ps = slices.Grow(ps, m)[:2*m]
-	sorted := sortByColumns(ps[:m], ps[m:], uint(bits.TrailingZeros64(cols)), bits.OnesCount64(cols))
-	l.f = quarterFrame(n, q)
-	l.keys, l.offs, l.places = l.keys[:0], l.offs[:0], l.places[:0]
-	for i, e := range sorted {
-		if i == 0 || e.cols != sorted[i-1].cols {
-			l.keys = append(l.keys, e.cols)
-			l.offs = append(l.offs, uint32(len(l.places)))
-		}
-		l.places = append(l.places, l.f.pack(e.d1, e.d2))
+	size := 1 << uint(bits.OnesCount64(cols))
+	if cap(sc.at) < size {
+		sc.at = make([]uint32, size)
 	}
-	l.offs = append(l.offs, uint32(len(l.places)))
-	return ps[:0]
+	ql.at = sc.at[:size]
+	return ql
 }
 
-// quarterLister places one queen in each of k rows, depth first.
-type quarterLister struct {
-	n    uint
-	k    int
-	rs   [joinMaxN + 1]uint
-	cols uint64
-	out  []keyed
-}
-
-// place places the queens of rows rs[i:] beside those of used, d1, d2.
+// place places the queens of rows rs[i:] beside those of used, d1, d2; i <
+// k. The last row's queens are counted or stored without a level of their
+// own.
 func (ql *quarterLister) place(i int, used, d1, d2 uint64) {
-	if i == ql.k {
-		ql.out = append(ql.out, keyed{used, d1, d2})
+	r := ql.rs[i]
+	free := ql.cols &^ (used | d1>>(ql.n-1-r) | d2>>r)
+	if i < ql.k-1 {
+		for ; free != 0; free &= free - 1 {
+			c := uint(bits.TrailingZeros64(free))
+			ql.place(i+1, used|1<<c, d1|1<<(c+ql.n-1-r), d2|1<<(r+c))
+		}
 		return
 	}
-	r := ql.rs[i]
-	for free := ql.cols &^ (used | d1>>(ql.n-1-r) | d2>>r); free != 0; free &= free - 1 {
+	if ql.places == nil {
+		for ; free != 0; free &= free - 1 {
+			ql.at[(used|free&-free)>>ql.shift]++
+		}
+		return
+	}
+	for ; free != 0; free &= free - 1 {
 		c := uint(bits.TrailingZeros64(free))
-		ql.place(i+1, used|1<<c, d1|1<<(c+ql.n-1-r), d2|1<<(r+c))
+		s := (used | 1<<c) >> ql.shift
+		ql.places[ql.at[s]] = ql.f.pack(d1|1<<(c+ql.n-1-r), d2|1<<(r+c))
+		ql.at[s]++
 	}
-}
-
-// sortByColumns sorts ps by column set, stably, and returns it sorted (in
-// ps or in scratch, as long as ps): a radix sort on the set's width bits
-// from bit shift on (a quarter's h ≤ 16 columns: one or two passes of 8),
-// insertion for a few placements. It replaced a comparison sort that took
-// 13% of n = 16.
-func sortByColumns(ps, scratch []keyed, shift uint, width int) []keyed {
-	if len(ps) <= 32 {
-		for i := 1; i < len(ps); i++ {
-			for j := i; j > 0 && ps[j].cols < ps[j-1].cols; j-- {
-				ps[j], ps[j-1] = ps[j-1], ps[j]
-			}
-		}
-		return ps
-	}
-	for d := uint(0); d < uint(width); d += 8 {
-		var at [257]int
-		for _, e := range ps {
-			at[(e.cols>>(shift+d))&255+1]++
-		}
-		for i := 1; i < len(at); i++ {
-			at[i] += at[i-1]
-		}
-		scratch = scratch[:len(ps)]
-		for _, e := range ps {
-			k := (e.cols >> (shift + d)) & 255
-			scratch[at[k]] = e
-			at[k]++
-		}
-		ps, scratch = scratch, ps
-	}
-	return ps
 }
 
 // quarterCache keeps the quarter lists of one board size, shared by all
@@ -233,7 +266,7 @@ func (c *quarterCache) middleBans(mid int) (ban1, ban2 uint64) {
 // into own. For odd n, ban1 and ban2 are the diagonals of the middle
 // column's queen in row mid, which the list ignores and the half-join
 // filters; zero for even n (mid < 0).
-func (c *quarterCache) get(q int, rows uint64, mid int, own *quarterList, tmp *[]keyed) (l *quarterList, ban1, ban2 uint64) {
+func (c *quarterCache) get(q int, rows uint64, mid int, own *quarterList, sc *quarterScratch) (l *quarterList, ban1, ban2 uint64) {
 	shift := uint(0)
 	if q%2 == 1 {
 		shift = uint(c.n / 2)
@@ -243,26 +276,25 @@ func (c *quarterCache) get(q int, rows uint64, mid int, own *quarterList, tmp *[
 	if l := slot.Load(); l != nil {
 		return l, b1, b2
 	}
-	l, _ = c.list(slot, q, rows, own, tmp)
+	l, _ = c.list(slot, q, rows, own, sc)
 	return l, b1, b2
 }
 
-// list lists quarter q for rows into own and keeps a copy in slot if the
-// budget allows. It returns the kept copy (or another worker's) and true,
-// or own and false.
-func (c *quarterCache) list(slot *atomic.Pointer[quarterList], q int, rows uint64, own *quarterList, tmp *[]keyed) (*quarterList, bool) {
-	*tmp = listQuarter(own, c.n, q, rows, c.columns(q/2), *tmp)
-	size := own.bytes()
+// list lists quarter q for rows, into a list of its own kept in slot if
+// the budget allows (counted first, so the kept list is made at its size)
+// and otherwise into own. It returns the kept list (or another worker's)
+// and true, or own and false.
+func (c *quarterCache) list(slot *atomic.Pointer[quarterList], q int, rows uint64, own *quarterList, sc *quarterScratch) (*quarterList, bool) {
+	cols := c.columns(q / 2)
+	places, keys := sc.count(c.n, q, rows, cols)
+	size := listBytes(places, keys)
 	if c.room.Add(-size) < 0 {
 		c.room.Add(size)
+		sc.fill(own, c.n, q, rows, cols, places, keys)
 		return own, false
 	}
-	kept := &quarterList{
-		keys:   slices.Clone(own.keys),
-		offs:   slices.Clone(own.offs),
-		places: slices.Clone(own.places),
-		f:      own.f,
-	}
+	kept := new(quarterList)
+	sc.fill(kept, c.n, q, rows, cols, places, keys)
 	if !slot.CompareAndSwap(nil, kept) {
 		c.room.Add(size) // another worker listed it first
 		return slot.Load(), true
@@ -271,10 +303,9 @@ func (c *quarterCache) list(slot *atomic.Pointer[quarterList], q int, rows uint6
 	return kept, true
 }
 
-// bytes is the memory a kept list takes.
-func (l *quarterList) bytes() int64 {
-	return int64(len(l.keys))*8 + int64(len(l.offs))*4 + int64(len(l.places))*8 + 88
-}
+// listBytes is the memory a kept list of that many placements and column
+// sets takes.
+func listBytes(places, keys int) int64 { return int64(keys)*12 + 4 + int64(places)*8 + 88 }
 
 // halfJoin lists the patterns of one half's boards by joining a north and
 // a south list. Listing can stop when a buffer is full and resume.
