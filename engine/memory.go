@@ -220,19 +220,20 @@ func quarterPlaces(n int) float64 {
 	return max(1<<16, 1.25*28.6e6*math.Pow(grow, float64(n-28)))
 }
 
-// planJoinMemory divides limit bytes between the workers' buffers and the
-// quarter cache of a join on an n×n board: the buffers shrink from
-// defaultJoinChunk towards minJoinChunk until they take at most half of the
-// limit, and the cache may take 80% of the rest (the other 20% is for the
-// quarter lists a worker lists for one task when the cache is full, and
-// the garbage collector's slack). It fails when the limit is below
+// planJoinMemory divides limit bytes between the workers' buffers and own
+// quarter lists and the quarter cache of a join on an n×n board: the own
+// lists take what [ownListBytes] says, the buffers shrink from
+// defaultJoinChunk towards minJoinChunk until they take at most half of
+// the rest, and the cache may take 80% of what is left then (the other 20%
+// is the garbage collector's slack). It fails when the limit is below
 // [joinMinBytes].
 func planJoinMemory(n, workers int, limit int64) (joinMemory, error) {
 	fixed := func(chunk int) int64 {
 		return runtimeBytes + int64(workers)*joinWorkerBytes(n, chunk) + quarterCacheBytes(n)
 	}
+	own := int64(workers) * ownListBytes(n)
 	chunk := defaultJoinChunk
-	for chunk > minJoinChunk && fixed(chunk) > limit/2 {
+	for chunk > minJoinChunk && fixed(chunk)-own > (limit-own)/2 {
 		chunk /= 2
 	}
 	if need := fixed(chunk); need > limit {
