@@ -204,20 +204,23 @@ func quarterListBytes(n int) int64 { return int64(8 * quarterPlaces(n)) }
 
 // quarterPlaces models the most placements one quarter list of an n×n
 // board holds (one queen in each of k rows of a quarter, k about 0.7 of
-// the quarter's columns): 1.25 × 28.6 million at n = 28, 2.45 times fewer
-// each size down and 2.8 times more each size up, at least 2^16. The most
-// found, 2026-12-03, listing 6 random row sets for each k in both
-// quarters of a side: n = 20 25,678, 22 123,230, 24 707,604, 25
-// 1,073,114, 26 3,925,132, 27 6,050,956 and 28 28,581,976; the model is
-// above each by a quarter at least. From n = 29 on it is an extrapolation
-// (n = 30: 280 million placements, 2.2 GB a list; n = 32: 2.2 billion),
-// not a measurement.
+// the quarter's columns): for even n 1.25 × 28.6 million at n = 28, 2.45
+// times fewer each size down and 2.8 times more each size up, for odd n
+// 0.6 of that, at least 2^16. The most found, 2026-12-03, listing 6
+// random row sets for each k in both quarters of a side: n = 20 25,678,
+// 22 123,230, 24 707,604, 25 1,073,114, 26 3,925,132, 27 6,050,956 and
+// 28 28,581,976; the model is above each by a quarter at least. From n =
+// 29 on it is an extrapolation (n = 30: 280 million placements, 2.2 GB a
+// list; n = 32: 2.2 billion), not a measurement.
 func quarterPlaces(n int) float64 {
-	grow := 2.45
+	grow, odd := 2.45, 1.0
 	if n > 28 {
 		grow = 2.8
 	}
-	return max(1<<16, 1.25*28.6e6*math.Pow(grow, float64(n-28)))
+	if n%2 == 1 {
+		odd = 0.6
+	}
+	return max(1<<16, odd*1.25*28.6e6*math.Pow(grow, float64(n-28)))
 }
 
 // planJoinMemory divides limit bytes between the workers' buffers and own
