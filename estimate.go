@@ -187,7 +187,7 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 	if k == len(tasks) && k == e.Tasks && e.SampledParts == 0 {
 		// Every task: the time itself.
 		e.SampleTime = time.Since(start)
-		t := time.Since(start).Seconds()
+		t := sum(engine.TaskTimes(first))
 		e.CoreSeconds, e.CoreSecondsLow, e.CoreSecondsHigh = t, t, t
 		return nil
 	}

@@ -22,10 +22,15 @@ package engine
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/nqueens/nqueens/partition"
 )
+
+// clockStart is where threadTime's wall clock counts from, where a
+// thread's CPU time cannot be read.
+var clockStart = time.Now()
 
 // Probe is one sampled unit: a join task, whole or thinned.
 type Probe struct {
@@ -36,7 +41,10 @@ type Probe struct {
 	// listed (1: the whole task); ThinWest the same for the west side,
 	// thinned only as far as its buffer needs.
 	Thin, ThinWest int
-	// Elapsed is the unit's wall time.
+	// Elapsed is the unit's time: the CPU time of the thread that counted
+	// it on Linux (so that other processes on the cores do not inflate
+	// it), the wall clock elsewhere; Linear, Match and Quarters are parts
+	// of it on the same clock.
 	Elapsed time.Duration
 	// Linear estimates, in seconds, the whole task's time outside the
 	// matching: the quarter lists as they were got, the listing of both
@@ -66,11 +74,14 @@ func (s *Sampler) Probe(i, thin int) (Probe, error) {
 		return Probe{}, fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)
 	}
 	t := &s.plan.Tasks[i]
+	// Timed by the thread's CPU time, on a thread of its own.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	whole := func() Probe {
-		start := time.Now()
+		start := threadTime()
 		r := runTask(s.plan, t, s.js)
 		r.Task = i
-		el := time.Since(start)
+		el := threadTime() - start
 		return Probe{Result: r, Thin: 1, ThinWest: 1, Elapsed: el, Linear: el.Seconds()}
 	}
 	if t.Kind != partition.Halves || s.js == nil {
@@ -89,9 +100,9 @@ func (s *Sampler) Probe(i, thin int) (Probe, error) {
 	// the first try mostly fits: listing a side until its buffer is full
 	// to learn it does not fit costs the whole buffer's listing (n = 28:
 	// up to 90 s for a task's first part).
-	start := time.Now()
+	start := threadTime()
 	startJoin(s.plan.N, t, s.js.cache, s.js, 1, 1)
-	q := time.Since(start).Seconds()
+	q := (threadTime() - start).Seconds()
 	need := func(hj *halfJoin) int {
 		return max(1, int(math.Ceil(hj.pairBound()/pairsPerPattern/float64(s.js.chunk))))
 	}
@@ -105,7 +116,7 @@ func (s *Sampler) Probe(i, thin int) (Probe, error) {
 			west *= 2
 		default:
 			p.Result.Task = i
-			p.Elapsed = time.Since(start)
+			p.Elapsed = threadTime() - start
 			p.Quarters += q
 			p.Linear += q
 			return p, nil
@@ -174,19 +185,19 @@ func (s *Sampler) probeJoin(t *partition.Task, thinE, thinW int) (Probe, bool) {
 // buffer (the probe is valid only if both did).
 func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, eastFits, westFits bool) {
 	js, qc, n := s.js, s.js.cache, s.plan.N
-	start := time.Now()
+	start := threadTime()
 	chunks := startJoin(n, t, qc, js, thinE, thinW)
-	got := time.Now()
+	got := threadTime()
 	ne := listSide(&js.eastH, &js.east, js.chunk)
 	if !js.eastH.done {
 		return Probe{}, false, true
 	}
-	listedE := time.Now()
+	listedE := threadTime()
 	nw := listSide(&js.westH, &js.west, js.chunk)
 	if !js.westH.done {
 		return Probe{}, true, false
 	}
-	listed := time.Now()
+	listed := threadTime()
 	js.sortE = grow(js.sortE, ne, js.east)
 	js.sortW = grow(js.sortW, nw, js.west)
 	east, west, sortE, sortW := js.east[:ne], js.west[:nw], js.sortE[:ne], js.sortW[:nw]
@@ -199,7 +210,7 @@ func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, 
 	}
 	var b buckets
 	sorted := b.sort(qc.sv, transposed, items, sortT, sortI, chunks)
-	cut := time.Now()
+	cut := threadTime()
 	var pairs uint64
 	if sorted {
 		pairs = b.match(js, qc.sv, sortT, sortI)
@@ -207,15 +218,15 @@ func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, 
 		pairs = matchChunk(js, transposed, items, chunks)
 		b.histogram(qc.sv, transposed, items)
 	}
-	end := time.Now()
+	end := threadTime()
 
-	p = Probe{Thin: thinE, ThinWest: thinW, Elapsed: end.Sub(start), Match: end.Sub(cut).Seconds(), Quarters: got.Sub(start).Seconds()}
+	p = Probe{Thin: thinE, ThinWest: thinW, Elapsed: end - start, Match: (end - cut).Seconds(), Quarters: (got - start).Seconds()}
 	p.Result.Total = pairs * t.Weight
 	p.Result.Nodes = js.eastH.pairs + js.westH.pairs
 	p.Work = qc.sv.work(&b.hT, &b.hI, len(transposed), len(items), chunks, sorted)
-	sorting := cut.Sub(listed).Seconds()
+	sorting := (cut - listed).Seconds()
 	if thinE == 1 && thinW == 1 {
-		p.Linear = listed.Sub(start).Seconds() + sorting
+		p.Linear = (listed - start).Seconds() + sorting
 		p.TaskWork, p.Patterns = p.Work, float64(ne+nw)
 		return p, true, true
 	}
@@ -226,7 +237,7 @@ func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, 
 	fe, fw := ke*float64(ne), kw*float64(nw)
 	p.Patterns = fe + fw
 	pe, pw := pieces(fe, js.chunk), pieces(fw, js.chunk)
-	p.Linear = p.Quarters + ke*listedE.Sub(got).Seconds() + kw*pe*listed.Sub(listedE).Seconds()
+	p.Linear = p.Quarters + ke*(listedE-got).Seconds() + kw*pe*(listed-listedE).Seconds()
 	if ne+nw > 0 {
 		p.Linear += sorting * (pw*fe + pe*fw) / float64(ne+nw)
 	}

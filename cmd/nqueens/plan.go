@@ -38,8 +38,11 @@ same tasks. Tasks too long to sample a few hundred of (the join's from n =
 quarter, k picked so that a part takes about 1/800 of the sample, and the
 whole task's time estimated from the part's; the interval then also holds
 the parts' model error (±15%). Measured against real counts and whole tasks
-in docs/performance.md. The sample times the wall clock: take it on an
-otherwise idle machine (beside a busy count, n = 24 came out 8× high).
+in docs/performance.md. On Linux the sample is timed by its thread's CPU
+time, so other work on the machine does not inflate it (n = 21 beside a
+count on every core: 885 core-seconds, 8,100 by the wall clock, 768
+counted); elsewhere by the wall clock: take it on an idle machine there.
+A slow or shared host still slows the sample's own work.
 
 --json prints one object: n, method, tasks, estimated_work (a decimal
 string, in the planner's units), plan (the fingerprint), shards,
