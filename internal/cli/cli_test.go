@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -149,29 +148,5 @@ func TestMemoryLimit(t *testing.T) {
 	for _, in := range []string{"0", "lots", "-5MB", "9999999999999 EiB"} {
 		_, err := MemoryLimit(in)
 		assert.ErrorContains(t, err, "invalid --memory", in)
-	}
-}
-
-// TestWithSignals: the first signal cancels with a SignalError, the second
-// closes StopNow's channel.
-func TestWithSignals(t *testing.T) {
-	assert.Nil(t, StopNow(context.Background()))
-	ctx, stop := WithSignals(context.Background())
-	defer stop()
-	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
-	<-ctx.Done()
-	var sig *SignalError
-	require.True(t, errors.As(context.Cause(ctx), &sig))
-	assert.Equal(t, "interrupted by SIGTERM", sig.Error())
-	select {
-	case <-StopNow(ctx):
-		t.Fatal("closed after one signal")
-	default:
-	}
-	require.NoError(t, syscall.Kill(os.Getpid(), syscall.SIGTERM))
-	select {
-	case <-StopNow(ctx):
-	case <-time.After(10 * time.Second):
-		t.Fatal("a second signal did not close StopNow's channel")
 	}
 }
