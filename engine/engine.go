@@ -350,6 +350,7 @@ func RunTask(plan *partition.Plan, i int) (Result, error) {
 type Sampler struct {
 	plan *partition.Plan
 	js   *joinScratch
+	hist [2][fineKeys]int // a probe's sides by fine key, for the work model
 }
 
 // NewSampler checks the plan and sizes one worker's buffers and cache to

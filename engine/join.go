@@ -45,10 +45,10 @@ const (
 
 // joinWorkerBytes is the memory one worker needs for the join of an n×n
 // board with pattern buffers of chunk patterns each (one per side, and one
-// per side sorted), its table block and the quarter lists it lists for
+// per side sorted), its table block, its sieve's buckets and the quarter lists it lists for
 // itself when the cache's budget is spent ([ownListBytes]).
 func joinWorkerBytes(n, chunk int) int64 {
-	return int64(4*8*chunk) + int64(unsafe.Sizeof(blockTable{})) + ownListBytes(n)
+	return int64(4*8*chunk) + int64(unsafe.Sizeof(blockTable{})+unsafe.Sizeof(buckets{})) + ownListBytes(n)
 }
 
 // joinScratch is a worker's reusable memory for join tasks.
@@ -59,6 +59,7 @@ type joinScratch struct {
 	// the first two up to chunk patterns.
 	sortE, sortW []uint64
 	table        *blockTable
+	buckets      *buckets
 	eastH        halfJoin
 	westH        halfJoin
 	// Quarter lists listed for one task (cache budget spent), and scratch

@@ -189,9 +189,27 @@ func TestCountPairs(t *testing.T) {
 			}
 			return xs
 		}
-		for _, sizes := range [][2]int{{0, 5}, {5, 0}, {1, 1}, {63, 7}, {64, 200}, {65, 1}, {700, 900}, {2000, 3000}, {blockPatterns*2 + 70, 50},
-			{wideCut + 100, wideCut}} { // the widest cut too
+		// Sides large enough to be split by the extra bits, with the
+		// transposed side in a few buckets (its cut bits mostly
+		// clear), so that blocks hold sub-buckets whole and skip items
+		// by the AND of their extra bits.
+		skewed := func(k int) []uint64 {
+			xs := random(k)
+			cut := uint64(15)<<sv.m0 | uint64(15)<<sv.a0
+			for i := range xs {
+				if i%8 != 0 {
+					xs[i] &^= cut
+				}
+			}
+			return xs
+		}
+		for _, sizes := range [][3]int{{0, 5}, {5, 0}, {1, 1}, {63, 7}, {64, 200}, {65, 1}, {700, 900}, {2000, 3000}, {blockPatterns*2 + 70, 50},
+			{wideCut + 100, wideCut}, // the widest cut too
+			{4 * wideCut, wideCut, 1}, {wideCut, 2 * wideCut, 1}} { // a third number: a skewed side, split
 			a, b := random(sizes[0]), random(sizes[1])
+			if sizes[2] == 1 {
+				a, b = skewed(sizes[0]), skewed(sizes[1])
+			}
 			// Even n: pairs weighted by the patterns' long diagonals
 			// (the middle ones of each direction), spelled out.
 			long := func(x uint64) (k int) {

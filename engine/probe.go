@@ -208,7 +208,10 @@ func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, 
 	if !eastT {
 		transposed, items, sortT, sortI = west, east, sortW, sortE
 	}
-	var b buckets
+	if js.buckets == nil {
+		js.buckets = new(buckets)
+	}
+	b := js.buckets
 	sorted := b.sort(qc.sv, transposed, items, sortT, sortI, chunks)
 	cut := threadTime()
 	var pairs uint64
@@ -216,14 +219,17 @@ func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, 
 		pairs = b.match(js, qc.sv, sortT, sortI)
 	} else {
 		pairs = matchChunk(js, transposed, items, chunks)
-		b.histogram(qc.sv, transposed, items)
 	}
 	end := threadTime()
 
 	p = Probe{Thin: thinE, ThinWest: thinW, Elapsed: end - start, Match: (end - cut).Seconds(), Quarters: (got - start).Seconds()}
 	p.Result.Total = pairs * t.Weight
 	p.Result.Nodes = js.eastH.pairs + js.westH.pairs
-	p.Work = qc.sv.work(&b.hT, &b.hI, len(transposed), len(items), chunks, sorted)
+	// The model needs the sides split by the extra bits whether or not
+	// this unit was (the whole task may be).
+	hT, hI := &s.hist[0], &s.hist[1]
+	qc.sv.histogram(hT, hI, transposed, items, extraBits)
+	p.Work = qc.sv.work(hT, hI, len(transposed), len(items), chunks)
 	sorting := (cut - listed).Seconds()
 	if thinE == 1 && thinW == 1 {
 		p.Linear = (listed - start).Seconds() + sorting
@@ -242,23 +248,22 @@ func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, 
 		p.Linear += sorting * (pw*fe + pe*fw) / float64(ne+nw)
 	}
 	// One pair of pieces, as countSides would orient it.
-	hE, hW := b.hT, b.hI
+	hE, hW := hT, hI
 	if !eastT {
-		hE, hW = b.hI, b.hT
+		hE, hW = hI, hT
 	}
-	scale := func(h *[256]int, f float64) (out [256]int) {
+	scale := func(h *[fineKeys]int, f float64) (out [fineKeys]int) {
 		for i, c := range h {
 			out[i] = int(float64(c)*f + 0.5)
 		}
 		return out
 	}
-	hE, hW = scale(&hE, ke/pe), scale(&hW, kw/pw)
-	tT, tI, nT, nI := &hE, &hW, int(fe/pe+0.5), int(fw/pw+0.5)
+	sE, sW := scale(hE, ke/pe), scale(hW, kw/pw)
+	tT, tI, nT, nI := &sE, &sW, int(fe/pe+0.5), int(fw/pw+0.5)
 	if matchCost(nI, nT) < matchCost(nT, nI) {
 		tT, tI, nT, nI = tI, tT, nI, nT
 	}
-	cuts := qc.sv.ok && nT > 0 && nI > 0 && qc.sv.cut(tT, tI, nT, nI) != 0 // as buckets.sort decides
-	p.TaskWork = pe * pw * qc.sv.work(tT, tI, nT, nI, chunks, cuts)
+	p.TaskWork = pe * pw * qc.sv.work(tT, tI, nT, nI, chunks)
 	return p, true, true
 }
 
@@ -271,46 +276,83 @@ func pieces(x float64, chunk int) float64 {
 // the units of work: buildCost spread over a block's groups.
 const buildWork = buildCost / (blockPatterns / 64)
 
-// work models the matching work of two sides whose patterns by key are hT
-// and hI (nT and nI in all): with the sieve's cut when sorted, otherwise
-// all of transposed against all of items. The unit is one item matched
-// against one group of 64 transposed patterns, one table chunk each: the
-// portable matchBlock reads only a block's groups that hold patterns, the
-// assembly ones all eight of them, so that with those a partial block,
-// which thinned sides have more of, costs what a full one does (measured
-// at n = 24 counting partial blocks as their groups: the estimates came
-// out 1.2-1.4× the whole tasks' time).
-func (sv sieve) work(hT, hI *[256]int, nT, nI, chunks int, sorted bool) float64 {
+// work models the matching work of two sides whose patterns by fine key
+// (sieve.fine) are hT and hI (nT and nI in all), as buckets.sort and
+// buckets.match do it: with the sieve's cut and the extra bits' split
+// where they apply, otherwise all of transposed against all of items. The
+// unit is one item matched against one group of 64 transposed patterns,
+// one table chunk each: the portable matchBlock reads only a block's
+// groups that hold patterns, the assembly ones all eight of them, so that
+// with those a partial block, which thinned sides have more of, costs
+// what a full one does (measured at n = 24 counting partial blocks as
+// their groups: the estimates came out 1.2-1.4× the whole tasks' time).
+func (sv sieve) work(hT, hI *[fineKeys]int, nT, nI, chunks int) float64 { // hT, hI by key<<extraBits | extra bits
 	groups := func(c int) float64 {
 		if matchReadsWholeBlocks() {
 			return float64((c+blockPatterns-1)/blockPatterns) * (blockPatterns / 64)
 		}
 		return float64((c + 63) / 64)
 	}
-	if !sorted {
+	var best uint8
+	if sv.ok && nT > 0 && nI > 0 {
+		kT, kI := keys(hT, extraBits), keys(hI, extraBits)
+		best = sv.cut(&kT, &kI, nT, nI)
+	}
+	if best == 0 {
 		return float64(chunks) * groups(nT) * float64(nI+buildWork)
 	}
-	best := sv.cut(hT, hI, nT, nI)
 	chunks = min(chunks, patternChunks(int(sv.squeeze(best).bits)))
-	var cT, cI [256]int
+	shift := uint(0)
+	if sv.splits(nT, nI) {
+		shift = extraBits
+	}
+	subs := 1 << shift
+	// Sub-bucket bounds, as buckets.sort makes them.
+	var cT, cI [fineKeys + 1]int
 	for k := range hT {
-		cT[uint8(k)&best] += hT[k]
-		cI[uint8(k)&best] += hI[k]
+		j := subBucket(k, best, extraBits) >> (extraBits - shift)
+		cT[j+1] += hT[k]
+		cI[j+1] += hI[k]
+	}
+	for k := 1; k <= 256<<shift; k++ {
+		cT[k] += cT[k-1]
+		cI[k] += cI[k-1]
 	}
 	var w float64
 	for v := uint8(0); ; v = (v - best) & best {
-		if cT[v] > 0 {
+		sub := cT[int(v)<<shift:][:subs+1]
+		if sub[subs] > sub[0] {
+			// The items a block of v meets, by the extra bits all of
+			// the block's patterns hold: byE[e] items of sub-bucket e
+			// in the buckets v meets, allowed[and] those a block with
+			// and meets.
+			var byE [1 << extraBits]int
 			rest := best &^ v
-			var items float64
 			for u := rest; ; u = (u - 1) & rest {
 				if !sv.long || longWeight(v, u) != 0 {
-					items += float64(cI[u])
+					iu := cI[int(u)<<shift:][:subs+1]
+					for e := range subs {
+						byE[e] += iu[e+1] - iu[e]
+					}
 				}
 				if u == 0 {
 					break
 				}
 			}
-			w += groups(cT[v]) * (items + buildWork)
+			var allowed [1 << extraBits]int
+			for and := range subs {
+				for e := range subs {
+					if e&and == 0 {
+						allowed[and] += byE[e]
+					}
+				}
+			}
+			for p := sub[0]; p < sub[subs]; {
+				k := min(blockPatterns, sub[subs]-p)
+				and := blockAnd(sub, p, k)
+				p += k
+				w += groups(k) * float64(allowed[and]+buildWork)
+			}
 		}
 		if v == best {
 			break
