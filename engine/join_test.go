@@ -204,7 +204,7 @@ func TestCountPairs(t *testing.T) {
 			return xs
 		}
 		for _, sizes := range [][3]int{{0, 5}, {5, 0}, {1, 1}, {63, 7}, {64, 200}, {65, 1}, {700, 900}, {2000, 3000}, {blockPatterns*2 + 70, 50},
-			{wideCut + 100, wideCut}, // the widest cut too
+			{wideCut + 100, wideCut},                               // the widest cut too
 			{4 * wideCut, wideCut, 1}, {wideCut, 2 * wideCut, 1}} { // a third number: a skewed side, split
 			a, b := random(sizes[0]), random(sizes[1])
 			if sizes[2] == 1 {
