@@ -45,10 +45,10 @@ const (
 
 // joinWorkerBytes is the memory one worker needs for the join of an n×n
 // board with pattern buffers of chunk patterns each (one per side, and one
-// per side sorted), its table block, its sieve's buckets and the quarter lists it lists for
+// per side sorted), its table blocks, its sieve's buckets and the quarter lists it lists for
 // itself when the cache's budget is spent ([ownListBytes]).
 func joinWorkerBytes(n, chunk int) int64 {
-	return int64(4*8*chunk) + int64(unsafe.Sizeof(blockTable{})+unsafe.Sizeof(buckets{})) + ownListBytes(n)
+	return int64(4*8*chunk) + int64(unsafe.Sizeof([matchGroup]blockTable{})+unsafe.Sizeof(buckets{})) + ownListBytes(n)
 }
 
 // joinScratch is a worker's reusable memory for join tasks.
@@ -58,7 +58,7 @@ type joinScratch struct {
 	// The same, sorted into sieve buckets. All four grow as tasks need,
 	// the first two up to chunk patterns.
 	sortE, sortW []uint64
-	table        *blockTable
+	tables       *[matchGroup]blockTable // table blocks matched together
 	buckets      *buckets
 	eastH        halfJoin
 	westH        halfJoin
@@ -135,8 +135,8 @@ func matchCost(transposed, items int) int {
 // north list is thinned to every thin-th placement (see thinNorth): a
 // sampled part of the task.
 func startJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, thinE, thinW int) int {
-	if js.table == nil {
-		js.table = new(blockTable)
+	if js.tables == nil {
+		js.tables = new([matchGroup]blockTable)
 	}
 	h := n / 2
 	all := uint64(1)<<uint(n) - 1

@@ -172,7 +172,7 @@ func halves(p *partition.Plan) []partition.Task {
 func TestCountPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	js := newJoinScratch(minJoinChunk)
-	js.table = new(blockTable)
+	js.tables = new([matchGroup]blockTable)
 	for _, n := range []int{4, 9, 16, 18, 23, 27, 32} {
 		w := newWindow(n)
 		sv := newSieve(n, w)
@@ -311,7 +311,7 @@ func TestJoinLongWeights(t *testing.T) {
 }
 
 func TestPlanJoinMemory(t *testing.T) {
-	m, err := planJoinMemory(20, 16, 12<<30)
+	m, err := planJoinMemory(20, 4, 12<<30)
 	require.NoError(t, err)
 	assert.Equal(t, defaultJoinChunk, m.Chunk)
 	assert.Equal(t, (int64(12<<30)-m.Fixed)/5*4, m.CacheBudget)

@@ -138,8 +138,8 @@ func matchChunk(js *joinScratch, east, west []uint64, chunks int) uint64 {
 	var s uint64
 	for len(east) > 0 && !js.stopped() {
 		k := min(blockPatterns, len(east))
-		buildBlock(js.table, east[:k], chunks)
-		s += matchBlock(js.table, chunks, (k+63)/64, west)
+		buildBlock(&js.tables[0], east[:k], chunks)
+		s += matchBlock(&js.tables[0], chunks, (k+63)/64, west)
 		east = east[k:]
 	}
 	return s
@@ -498,23 +498,38 @@ func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunk
 	return true
 }
 
+// Blocks are matched in groups: the items of a bucket are read in tiles
+// of matchTile (128 KiB, which stay in L2), each tile matched against the
+// group's matchGroup tables in turn (each 28-44 KiB, read from L1 while it
+// is matched), so that with large buffers the items come from memory once
+// a group instead of once a block.
+const (
+	matchGroup = 8
+	matchTile  = 1 << 14
+)
+
 // match counts the disjoint pairs of the sorted sides.
 func (b *buckets) match(js *joinScratch, sv sieve, sortT, sortI []uint64) uint64 {
 	best, chunks, shift := b.best, b.chunks, b.shift
 	subs := 1 << shift
+	var ands, groups [matchGroup]int
 	var s uint64
 	for v := uint8(0); ; v = (v - best) & best {
 		sub := b.startT[int(v)<<shift:][:subs+1]
+		rest := best &^ v
 		for p := sub[0]; p < sub[subs] && !js.stopped(); {
-			// Transpose the next block of bucket v and match every
-			// bucket of items that shares no cut bit with it, less
-			// the sub-buckets holding an extra bit all its patterns
-			// hold.
-			k := min(blockPatterns, sub[subs]-p)
-			buildBlock(js.table, sortT[p:p+k], chunks)
-			and := blockAnd(sub, p, k)
-			p += k
-			rest := best &^ v
+			// Transpose the next blocks of bucket v, and note the extra
+			// bits all of each block's patterns hold.
+			nb := 0
+			for ; nb < matchGroup && p < sub[subs]; nb++ {
+				k := min(blockPatterns, sub[subs]-p)
+				buildBlock(&js.tables[nb], sortT[p:p+k], chunks)
+				ands[nb], groups[nb] = blockAnd(sub, p, k), (k+63)/64
+				p += k
+			}
+			// Match every bucket of items that shares no cut bit with
+			// v, tile by tile, less the sub-buckets holding an extra bit
+			// all of a block's patterns hold.
 			for u := rest; ; u = (u - 1) & rest {
 				wt := uint64(1)
 				if sv.long {
@@ -522,26 +537,13 @@ func (b *buckets) match(js *joinScratch, sv sieve, sortT, sortI []uint64) uint64
 				}
 				if wt != 0 {
 					iu := b.startI[int(u)<<shift:][:subs+1]
-					if and == 0 { // every sub-bucket
-						if items := sortI[iu[0]:iu[subs]]; len(items) > 0 {
-							s += wt * matchBlock(js.table, chunks, (k+63)/64, items)
-						}
-						goto next
-					}
-					for e := 0; e < subs; {
-						if e&and != 0 {
-							e++
-							continue
-						}
-						from := iu[e]
-						for e++; e < subs && e&and == 0; e++ {
-						}
-						if items := sortI[from:iu[e]]; len(items) > 0 {
-							s += wt * matchBlock(js.table, chunks, (k+63)/64, items)
+					for t0 := iu[0]; t0 < iu[subs]; t0 += matchTile {
+						t1 := min(t0+matchTile, iu[subs])
+						for j := range nb {
+							s += wt * matchRuns(&js.tables[j&(matchGroup-1)], chunks, groups[j], sortI, iu, ands[j], t0, t1)
 						}
 					}
 				}
-			next:
 				if u == 0 {
 					break
 				}
@@ -549,6 +551,30 @@ func (b *buckets) match(js *joinScratch, sv sieve, sortT, sortI []uint64) uint64
 		}
 		if v == best {
 			break
+		}
+	}
+	return s
+}
+
+// matchRuns counts the disjoint pairs of the block t and the items of
+// [t0, t1) in the sub-buckets (bounded by iu) that hold none of the extra
+// bits in and.
+func matchRuns(t *blockTable, chunks, groups int, items []uint64, iu []int, and, t0, t1 int) uint64 {
+	if and == 0 { // every sub-bucket
+		return matchBlock(t, chunks, groups, items[t0:t1])
+	}
+	var s uint64
+	subs := len(iu) - 1
+	for e := 0; e < subs; {
+		if e&and != 0 {
+			e++
+			continue
+		}
+		from := iu[e]
+		for e++; e < subs && e&and == 0; e++ {
+		}
+		if lo, hi := max(from, t0), min(iu[e], t1); lo < hi {
+			s += matchBlock(t, chunks, groups, items[lo:hi])
 		}
 	}
 	return s
