@@ -200,5 +200,5 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 		pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], chunks)
 	}
 	r.Total = pairs * t.Weight
-	r.Nodes = js.eastH.pairs + js.westH.pairs
+	r.Nodes = js.eastH.nodes() + js.westH.nodes()
 }

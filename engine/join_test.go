@@ -170,6 +170,18 @@ func halves(p *partition.Plan) []partition.Task {
 }
 
 func TestCountPairs(t *testing.T) {
+	for _, split := range []int{wideSplit, wideCut} {
+		t.Run(fmt.Sprintf("wideSplit=%d", split), func(t *testing.T) {
+			defer func(w int) { wideSplit = w }(wideSplit)
+			wideSplit = split
+			testCountPairs(t)
+		})
+	}
+}
+
+// testCountPairs checks countPairs against all pairs, on random sides
+// (some too small to sieve, some large enough for every cut and split).
+func testCountPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	js := newJoinScratch(minJoinChunk)
 	js.tables = new([matchGroup]blockTable)
@@ -259,10 +271,17 @@ func TestJoinBounded(t *testing.T) {
 			js := &joinScratch{chunk: c.chunk}
 			qc := newQuarterCache(n, c.budget)
 			var total uint64
-			for _, task := range halves(p) {
+			for i, task := range halves(p) {
 				var r Result
 				runJoin(n, &task, qc, js, &r)
 				total += r.Total
+				// A task's nodes are the same whatever its buffers
+				// (an audit with another --memory compares them).
+				if c.chunk != 1<<20 {
+					var whole Result
+					runJoin(n, &task, newQuarterCache(n, 1<<30), &joinScratch{chunk: 1 << 20}, &whole)
+					require.Equal(t, whole.Nodes, r.Nodes, "n=%d task %d: nodes with buffers of %d and of 1M", n, i, c.chunk)
+				}
 			}
 			assert.Equal(t, known.Total[n], total, "n=%d chunk %d budget %d", n, c.chunk, c.budget)
 			if c.budget == 0 {

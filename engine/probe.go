@@ -224,7 +224,7 @@ func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, 
 
 	p = Probe{Thin: thinE, ThinWest: thinW, Elapsed: end - start, Match: (end - cut).Seconds(), Quarters: (got - start).Seconds()}
 	p.Result.Total = pairs * t.Weight
-	p.Result.Nodes = js.eastH.pairs + js.westH.pairs
+	p.Result.Nodes = js.eastH.nodes() + js.westH.nodes()
 	// The model needs the sides split by the extra bits whether or not
 	// this unit was (the whole task may be).
 	hT, hI := &s.hist[0], &s.hist[1]
@@ -302,15 +302,12 @@ func (sv sieve) work(hT, hI *[fineKeys]int, nT, nI, chunks int) float64 { // hT,
 		return float64(chunks) * groups(nT) * float64(nI+buildWork)
 	}
 	chunks = min(chunks, patternChunks(int(sv.squeeze(best).bits)))
-	shift := uint(0)
-	if sv.splits(nT, nI) {
-		shift = extraBits
-	}
+	shift := sv.splits(nT, nI)
 	subs := 1 << shift
 	// Sub-bucket bounds, as buckets.sort makes them.
 	var cT, cI [fineKeys + 1]int
 	for k := range hT {
-		j := subBucket(k, best, extraBits) >> (extraBits - shift)
+		j := subBucket(at(k, shift), best, shift)
 		cT[j+1] += hT[k]
 		cI[j+1] += hI[k]
 	}

@@ -317,6 +317,8 @@ type halfJoin struct {
 	x, y         int    // position in the two keys' placements
 	done         bool
 	pairs        uint64 // north-south pairs compared
+	firstPass    uint64 // pairs compared by the first listing, once rewound
+	rewound      bool
 }
 
 func (hj *halfJoin) reset(north, south *quarterList, w window, cols, ban1, ban2 uint64) {
@@ -326,7 +328,22 @@ func (hj *halfJoin) reset(north, south *quarterList, w window, cols, ban1, ban2 
 
 // rewind makes the next fill list the half again from the start.
 func (hj *halfJoin) rewind() {
+	if !hj.rewound {
+		hj.firstPass, hj.rewound = hj.pairs, true
+	}
 	hj.i, hj.j, hj.x, hj.y, hj.done = 0, len(hj.south.keys)-1, 0, 0, false
+}
+
+// nodes is the north-south pairs one listing of the half compares, its
+// share of a task's nodes: the passes after the first (the west side
+// listed again for each piece of the east side) are not counted, so that
+// a task's nodes, which a shard file records and an audit compares, do
+// not depend on the size of its buffers (which --memory sets).
+func (hj *halfJoin) nodes() uint64 {
+	if hj.rewound {
+		return hj.firstPass
+	}
+	return hj.pairs
 }
 
 // fill writes the next patterns into buf (len a power of two) from index k
