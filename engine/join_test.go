@@ -170,7 +170,11 @@ func halves(p *partition.Plan) []partition.Task {
 }
 
 func TestCountPairs(t *testing.T) {
-	for _, split := range []int{wideSplit, wideCut} {
+	splits := []int{wideSplit, wideCut}
+	if testing.Short() { // the race detector's run: the six-bit split only
+		splits = splits[1:]
+	}
+	for _, split := range splits {
 		t.Run(fmt.Sprintf("wideSplit=%d", split), func(t *testing.T) {
 			defer func(w int) { wideSplit = w }(wideSplit)
 			wideSplit = split
@@ -185,7 +189,11 @@ func testCountPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	js := newJoinScratch(minJoinChunk)
 	js.tables = new([matchGroup]blockTable)
-	for _, n := range []int{4, 9, 16, 18, 23, 27, 32} {
+	boards := []int{4, 9, 16, 18, 23, 27, 32}
+	if testing.Short() { // the race detector's run: all pairs of the large sides are slow there
+		boards = []int{9, 16, 27}
+	}
+	for _, n := range boards {
 		w := newWindow(n)
 		sv := newSieve(n, w)
 		assert.Equal(t, partition.JoinLong(n), sv.long, "n=%d", n)
