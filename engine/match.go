@@ -219,13 +219,6 @@ func longWeight(k1, k2 uint8) uint64 {
 	return 1
 }
 
-// key is a pattern's bucket: its four main cut bits, then its four anti
-// cut bits (the middle diagonal of each direction is the second).
-func (sv sieve) key(x uint64) uint8 {
-	m0, a0, _, _ := sv.shifts()
-	return keyAt(x, m0, a0)
-}
-
 // Extra bits split a bucket into up to 1<<extraBits sub-buckets; fineKeys
 // is how many keys and sub-buckets there are at most.
 const (
@@ -233,11 +226,17 @@ const (
 	fineKeys  = 256 << extraBits
 )
 
-// keyAt is the sieve key of x with cut runs from bits m0 and a0 (both
-// below 64), and fineAt its key and extra bits with the bits below the
-// runs at f0 and f1: [sieve.key] and [sieve.fine] as plain functions of
-// their shifts, for loops over patterns (calling the methods there copied
-// the sieve to the stack for every pattern).
+// keyAt is x's bucket with the cut runs from bits m0 and a0 (both below
+// 64, see [sieve.shifts]): its four main cut bits, then its four anti cut
+// bits (the middle diagonal of each direction is the second). fineAt is
+// its key and extra bits, key<<extraBits | extra, with the runs' lowest
+// bits less one at f0 and f1: the extra bits are, from the lowest, the
+// diagonals below and above the widest cut's four, main then anti, then
+// the second diagonal above it, main then anti (a bit beyond the pattern
+// is 0 in all of them, which only makes it useless); only with sv.extra
+// (m0 ≥ 1). Plain functions of the shifts, for loops over patterns: a
+// method on the sieve called there copied it to the stack for every
+// pattern.
 func keyAt(x uint64, m0, a0 uint) uint8 { return uint8(x>>m0&15 | (x>>a0&15)<<4) }
 
 func fineAt(x uint64, f0, f1 uint) int {
@@ -252,16 +251,6 @@ func at(k int, shift uint) int { return k>>extraBits<<shift | k&(1<<shift-1) }
 // shifts returns the shifts keyAt and fineAt take.
 func (sv sieve) shifts() (m0, a0, f0, f1 uint) {
 	return sv.m0 & 63, sv.a0 & 63, (sv.m0 - 1) & 63, (sv.a0 - 1) & 63
-}
-
-// fine is x's key and extra bits, key<<extraBits | extra: the extra bits
-// are, from the lowest, the diagonals below and above the widest cut's
-// four, main then anti, then the second diagonal above it, main then anti
-// (a bit beyond the pattern is 0 in all of them, which only makes it
-// useless). Only with sv.extra (m0 ≥ 1).
-func (sv sieve) fine(x uint64) int {
-	_, _, f0, f1 := sv.shifts()
-	return fineAt(x, f0, f1)
 }
 
 // splits returns how many extra bits split sides of nT and nI patterns
@@ -441,6 +430,19 @@ func subBucket(k int, best uint8, shift uint) int {
 	return int(uint8(k>>shift)&best)<<shift | k&(1<<shift-1)
 }
 
+// bounds fills start[:256<<shift+1] with the bounds of the sub-buckets
+// of cut best, split by shift extra bits, from a histogram h by
+// key<<hShift | extra bits (hShift ≥ shift).
+func bounds(start *[fineKeys + 1]int, h *[fineKeys]int, hShift uint, best uint8, shift uint) {
+	clear(start[:256<<shift+1])
+	for k, c := range h[:256<<hShift] {
+		start[subBucket(k>>hShift<<shift|k&(1<<shift-1), best, shift)+1] += c
+	}
+	for k := 1; k <= 256<<shift; k++ {
+		start[k] += start[k-1]
+	}
+}
+
 // blockAnd returns the extra bits every pattern of block [p, p+k) holds,
 // from the bounds of its bucket's sub-buckets, sub (1<<shift+1 of them).
 func blockAnd(sub []int, p, k int) int {
@@ -474,17 +476,8 @@ func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunk
 	sq := sv.squeeze(best)
 	b.best, b.chunks = best, min(chunks, patternChunks(int(sq.bits)))
 	subs := 256 << b.shift
-	clear(b.startT[:subs+1])
-	clear(b.startI[:subs+1])
-	for k := range subs {
-		j := subBucket(k, best, b.shift)
-		b.startT[j+1] += b.hT[k]
-		b.startI[j+1] += b.hI[k]
-	}
-	for k := 1; k <= subs; k++ {
-		b.startT[k] += b.startT[k-1]
-		b.startI[k] += b.startI[k-1]
-	}
+	bounds(&b.startT, &b.hT, b.shift, best, b.shift)
+	bounds(&b.startI, &b.hI, b.shift, best, b.shift)
 	copy(b.posT[:subs+1], b.startT[:subs+1])
 	copy(b.posI[:subs+1], b.startI[:subs+1])
 	m0, a0, f0, f1 := sv.shifts()

@@ -277,7 +277,7 @@ func pieces(x float64, chunk int) float64 {
 const buildWork = buildCost / (blockPatterns / 64)
 
 // work models the matching work of two sides whose patterns by fine key
-// (sieve.fine) are hT and hI (nT and nI in all), as buckets.sort and
+// (fineAt) are hT and hI (nT and nI in all), as buckets.sort and
 // buckets.match do it: with the sieve's cut and the extra bits' split
 // where they apply, otherwise all of transposed against all of items. The
 // unit is one item matched against one group of 64 transposed patterns,
@@ -306,15 +306,8 @@ func (sv sieve) work(hT, hI *[fineKeys]int, nT, nI, chunks int) float64 { // hT,
 	subs := 1 << shift
 	// Sub-bucket bounds, as buckets.sort makes them.
 	var cT, cI [fineKeys + 1]int
-	for k := range hT {
-		j := subBucket(at(k, shift), best, shift)
-		cT[j+1] += hT[k]
-		cI[j+1] += hI[k]
-	}
-	for k := 1; k <= 256<<shift; k++ {
-		cT[k] += cT[k-1]
-		cI[k] += cI[k-1]
-	}
+	bounds(&cT, hT, extraBits, best, shift)
+	bounds(&cI, hI, extraBits, best, shift)
 	var w float64
 	for v := uint8(0); ; v = (v - best) & best {
 		sub := cT[int(v)<<shift:][:subs+1]
