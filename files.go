@@ -25,9 +25,10 @@ type FileError struct {
 func (e *FileError) Error() string { return e.Role + " " + e.Err.Error() }
 func (e *FileError) Unwrap() error { return e.Err }
 
-// Is makes a path that is no regular file the caller's input error.
+// Is makes a path that is no regular file, or that holds another count's
+// work, the caller's input error.
 func (e *FileError) Is(target error) bool {
-	return target == ErrInvalid && errors.Is(e.Err, resultfile.ErrNotRegular)
+	return target == ErrInvalid && (errors.Is(e.Err, resultfile.ErrNotRegular) || errors.Is(e.Err, resultfile.ErrOtherCount))
 }
 
 // WithJournalFile journals the run to the file at path, so that a later
@@ -56,10 +57,13 @@ func WithShardFile(i, m int, path string) Option {
 	return func(c *config) { c.shard, c.shards, c.outPath, c.given = i, m, path, c.given|optShardFile }
 }
 
-// openFiles opens the files c names by path for a run: the journal
-// (locked) and the shard file's temporary (its path locked). done closes them, and
-// commits the shard file if ok.
-func (c *config) openFiles() (done func(ok bool) error, err error) {
+// openFiles opens the files c names by path for a run of the count h
+// describes: the journal and the shard file's temporary, each path locked
+// by [resultfile.LockPath] before its first byte (so that no other run,
+// writing either kind of file, can write the same path) and the journal
+// also by flock on itself. done closes them, and commits the shard file
+// if ok.
+func (c *config) openFiles(h resultfile.Header) (done func(ok bool) error, err error) {
 	var closers []func(ok bool) error
 	done = func(ok bool) error {
 		var first error
@@ -71,7 +75,7 @@ func (c *config) openFiles() (done func(ok bool) error, err error) {
 		return first
 	}
 	if c.outPath != "" {
-		out, err := resultfile.Create(c.outPath)
+		out, err := resultfile.Create(c.outPath, h)
 		if err != nil {
 			return nil, &FileError{"shard file", c.outPath, msg.PathError(err)}
 		}
@@ -95,6 +99,11 @@ func (c *config) openFiles() (done func(ok bool) error, err error) {
 		if st, err := os.Stat(c.jpath); err == nil && !st.Mode().IsRegular() {
 			return fail(fmt.Errorf("%s %w", c.jpath, resultfile.ErrNotRegular))
 		}
+		lock, err := resultfile.LockPath(c.jpath)
+		if err != nil {
+			return fail(err)
+		}
+		closers = append(closers, func(bool) error { lock.Release(); return nil })
 		f, err := os.OpenFile(c.jpath, os.O_RDWR|os.O_CREATE, resultfile.Mode)
 		if err != nil {
 			return fail(err)

@@ -68,7 +68,7 @@ func run(ctx context.Context, plan *partition.Plan, c *config) (counts Counts, e
 	if c.jpath != "" || c.outPath != "" {
 		cc := *c
 		var done func(ok bool) error
-		if done, err = cc.openFiles(); err != nil {
+		if done, err = cc.openFiles(header(plan)); err != nil {
 			return Counts{}, err
 		}
 		defer func() {

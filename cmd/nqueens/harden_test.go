@@ -278,3 +278,66 @@ func TestSecondSignal(t *testing.T) {
 	assert.NotContains(t, all, "grace period were abandoned", "the grace period did not end")
 	assert.Contains(t, all, "run the same command again to resume")
 }
+
+// TestOutSparesJournal: a shard file is never written over a journal,
+// whether another process is writing that journal or has been killed
+// mid-count (issue 38, case 1: --out renamed a shard file over a live
+// journal, whose resume then failed "belongs to another count"), and a
+// journal is never begun on a path a shard file's run holds. The killed
+// count resumes from its journal afterwards.
+func TestOutSparesJournal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a count in a subprocess")
+	}
+	bin := nqueensBinary(t)
+	dir := t.TempDir()
+	j := filepath.Join(dir, "J.journal")
+	first := exec.Command(bin, "count", "17", "-j", "1", "-m", "sym", "--checkpoint", j)
+	require.NoError(t, first.Start())
+	waitForJournal(t, j)
+
+	// While it runs: --out on its journal is refused (the path's one lock).
+	stdout, errs, code := runErr(t, "count", "14", "-j", "1", "--shard", "0/2", "--out", j)
+	assert.Equal(t, cli.ExitFailure, code, errs)
+	assert.Empty(t, stdout)
+	assert.Contains(t, errs, "J.journal is locked by another nqueens run")
+
+	// Killed with -9: the journal stays a journal, and --out still refuses
+	// it, now by what it holds (exit 2: pick another name).
+	require.NoError(t, first.Process.Kill())
+	first.Wait()
+	stdout, errs, code = runErr(t, "count", "14", "-j", "1", "--shard", "0/2", "--out", j)
+	assert.Equal(t, cli.ExitUsage, code, errs)
+	assert.Empty(t, stdout)
+	assert.Contains(t, errs, "J.journal is the journal of a count (n = 17 (queen, sym))")
+	assert.Equal(t, resultfile.Journal, readResult(t, j).Header.Kind)
+
+	// The reverse: a shard file's run holds its path, so a journal cannot
+	// be begun there meanwhile.
+	out := filepath.Join(dir, "O.result")
+	second := exec.Command(bin, "count", "17", "-j", "1", "-m", "mirror", "--shard", "0/2", "--out", out)
+	require.NoError(t, second.Start())
+	waitForFile(t, resultfile.LockName(out))
+	stdout, errs, code = runErr(t, "count", "16", "-j", "1", "-m", "sym", "--checkpoint", out)
+	assert.Equal(t, cli.ExitFailure, code, errs)
+	assert.Empty(t, stdout)
+	assert.Contains(t, errs, "O.result is locked by another nqueens run")
+	second.Process.Kill()
+	second.Wait()
+
+	// And the killed count resumes from its journal to the right total.
+	stdout, _ = runOK(t, "count", "17", "-j", "2", "-m", "sym", "--checkpoint", j)
+	assert.Equal(t, "95815104\n", stdout)
+}
+
+// waitForFile waits until path exists.
+func waitForFile(t *testing.T, path string) {
+	t.Helper()
+	for range 500 {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s did not appear", path)
+}

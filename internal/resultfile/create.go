@@ -1,10 +1,13 @@
 package resultfile
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,7 +36,7 @@ const Mode fs.FileMode = 0o644
 type Pending struct {
 	path string
 	tmp  *os.File
-	lock *os.File // the lock file beside path, held until Commit or Abort
+	lock *PathLock // held until Commit or Abort
 	done bool
 }
 
@@ -43,22 +46,31 @@ func LockName(path string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 }
 
-// Create checks that path can take a result file (a regular file or
-// nothing), locks it against every other run (the lock file [LockName],
-// flock on Unix: a second run on the same path fails at once with an error
-// wrapping [ErrLocked] that names the holder where the system tells),
-// removes the temporary files an earlier run on path left behind (killed
-// with -9), and creates the temporary file: a new file with a unique name
-// in path's own directory (".NAME.*.tmp", whatever $TMPDIR says, so that
-// the rename stays on one file system), created exclusively (O_EXCL), so
-// that nothing in its way (a symlink, a FIFO) is ever followed, truncated
-// or removed.
-func Create(path string) (*Pending, error) {
+// Create checks that path can take a shard file of the count that own
+// describes (nothing there, a regular file that is no nqueens file, or
+// this very shard's file from an earlier run: a journal, or another
+// count's shard file, is refused with an error wrapping [ErrOtherCount]
+// that names what it holds), locks it against every other run ([LockPath]:
+// a second run on the same path, writing a shard file or a journal, fails
+// at once with an error wrapping [ErrLocked] that names the holder where
+// the system tells), removes the temporary files an earlier run on path
+// left behind (killed with -9), and creates the temporary file: a new file
+// with a unique name in path's own directory (".NAME.*.tmp", whatever
+// $TMPDIR says, so that the rename stays on one file system), created
+// exclusively (O_EXCL), so that nothing in its way (a symlink, a FIFO) is
+// ever followed, truncated or removed.
+func Create(path string, own Header) (*Pending, error) {
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s %w (a result file replaces only a regular file)", msg.Path(path), ErrNotRegular)
 	}
-	lock, err := lockBeside(path)
+	lock, err := LockPath(path)
 	if err != nil {
+		return nil, err
+	}
+	// Under the lock, so that no run can begin a journal there between
+	// the check and the rename.
+	if err := replaceable(path, own); err != nil {
+		lock.Release()
 		return nil, err
 	}
 	dir, base := filepath.Dir(path), filepath.Base(path)
@@ -72,7 +84,7 @@ func Create(path string) (*Pending, error) {
 			continue
 		}
 		if err != nil {
-			unlock(lock)
+			lock.Release()
 			var pe *os.PathError
 			if errors.As(err, &pe) {
 				err = pe.Err
@@ -83,6 +95,73 @@ func Create(path string) (*Pending, error) {
 	}
 }
 
+// ErrOtherCount is wrapped by [Create]'s error for a path that holds a
+// journal, or a shard file of another count: replacing it would lose
+// that count's work.
+var ErrOtherCount = errors.New("holds another count's work")
+
+// replaceable checks that the file at path, if any, may be replaced by a
+// shard file of the count own describes: it holds no journal and no
+// other count's shard file (a file that is no nqueens file at all, or
+// this shard's own file from an earlier run, may go).
+func replaceable(path string, own Header) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // nothing there (or nothing readable, which the rename then replaces as before)
+	}
+	defer f.Close()
+	h, ok := peekHeader(f)
+	if !ok {
+		return nil
+	}
+	own.Kind = Shard
+	switch {
+	case h.Kind == Journal:
+		return fmt.Errorf("%s is the journal of a count (%s) and %w: a shard file would replace it; resume that count with --checkpoint %s, or write the shard file elsewhere",
+			msg.Path(path), h.Describe(), ErrOtherCount, msg.Path(path))
+	case h.Kind != own.Kind || h.Seed() != own.Seed():
+		return fmt.Errorf("%s is the shard file of another count (%s) and %w, not this one's (%s): merge or move it first, or write this shard elsewhere",
+			msg.Path(path), h.Describe(), ErrOtherCount, own.Describe())
+	}
+	return nil
+}
+
+// peekHeader reads the first line of r as a header, if it is one.
+func peekHeader(r io.Reader) (Header, bool) {
+	line, err := readLine(bufio.NewReaderSize(io.LimitReader(r, MaxLine+1), 4096))
+	if err != nil && err != io.EOF {
+		return Header{}, false
+	}
+	body, ok := checkLine(bytes.TrimSuffix(line, []byte("\n")), 0)
+	if !ok {
+		return Header{}, false
+	}
+	h, err := parseHeader(body)
+	return h, err == nil
+}
+
+// PathLock is the lock of a path that a run writes (a journal or a shard
+// file), taken by [LockPath] and held until [PathLock.Release].
+type PathLock struct{ f *os.File }
+
+// LockPath locks path for one run, before its first byte is written: the
+// lock file [LockName] beside it, opened without following a symbolic
+// link (one planted there is refused, never written through) and locked
+// with flock (LockFileEx on Windows). Every run takes it for every file it
+// writes, journals and shard files alike, so that no two runs write one
+// path whatever they write there; a second run fails at once with an
+// error wrapping [ErrLocked].
+func LockPath(path string) (*PathLock, error) {
+	f, err := lockBeside(path)
+	if err != nil {
+		return nil, err
+	}
+	return &PathLock{f}, nil
+}
+
+// Release removes the lock file and releases the lock.
+func (l *PathLock) Release() { unlock(l.f) }
+
 // lockBeside opens and locks path's lock file. The file it locked must
 // still be the one at that name (a run that finishes removes it, and one
 // that opened it just before may lock the removed file): if not, it tries
@@ -90,7 +169,10 @@ func Create(path string) (*Pending, error) {
 func lockBeside(path string) (*os.File, error) {
 	name := LockName(path)
 	for {
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, Mode)
+		if st, err := os.Lstat(name); err == nil && !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("cannot lock %s: its lock file %s %w (a symbolic link or another kind of file was put there: remove it)", msg.Path(path), msg.Path(name), ErrNotRegular)
+		}
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|oNoFollow, Mode)
 		if err != nil {
 			var pe *os.PathError
 			if errors.As(err, &pe) {
@@ -153,7 +235,7 @@ func (p *Pending) Commit() error {
 	if err := rename(p.tmp.Name(), p.path); err != nil {
 		// The count is complete in the temporary file: say where.
 		p.done = true
-		unlock(p.lock)
+		p.lock.Release()
 		return fmt.Errorf("%w (the complete file is kept as %s)", msg.PathError(err), msg.Path(p.tmp.Name()))
 	}
 	if d, err := os.Open(filepath.Dir(p.path)); err == nil {
@@ -161,7 +243,7 @@ func (p *Pending) Commit() error {
 		d.Close()
 	}
 	p.done = true
-	unlock(p.lock)
+	p.lock.Release()
 	return nil
 }
 
@@ -175,6 +257,6 @@ func (p *Pending) Abort() {
 		p.done = true
 		p.tmp.Close()
 		os.Remove(p.tmp.Name())
-		unlock(p.lock)
+		p.lock.Release()
 	}
 }

@@ -21,7 +21,7 @@ import (
 func commitIn(t *testing.T, dir, name string) {
 	t.Helper()
 	t.Chdir(dir)
-	p, err := Create(name)
+	p, err := Create(name, testHeader)
 	require.NoError(t, err)
 	_, err = p.Write([]byte("x\n"))
 	require.NoError(t, err)
@@ -67,7 +67,7 @@ func TestCreateRenameFails(t *testing.T) {
 	t.Chdir(dir)
 	rename = func(string, string) error { return &os.LinkError{Op: "rename", Old: "a", New: "b", Err: syscall.EXDEV} }
 	defer func() { rename = os.Rename }()
-	p, err := Create("s.r")
+	p, err := Create("s.r", testHeader)
 	require.NoError(t, err)
 	p.Write([]byte("done\n"))
 	err = p.Commit()
@@ -91,18 +91,18 @@ func TestCreateRenameFails(t *testing.T) {
 func TestCreateLocked(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "same.r")
-	a, err := Create(path)
+	a, err := Create(path, testHeader)
 	require.NoError(t, err)
-	_, err = Create(path)
+	_, err = Create(path, testHeader)
 	require.ErrorIs(t, err, ErrLocked)
 	assert.Contains(t, err.Error(), path+" is locked by another nqueens run")
-	_, err = Create(filepath.Join(dir, ".", "same.r"))
+	_, err = Create(filepath.Join(dir, ".", "same.r"), testHeader)
 	require.ErrorIs(t, err, ErrLocked, "another spelling of the path")
 	a.Abort()
-	b, err := Create(path)
+	b, err := Create(path, testHeader)
 	require.NoError(t, err)
 	require.NoError(t, b.Commit())
-	c, err := Create(path)
+	c, err := Create(path, testHeader)
 	require.NoError(t, err, "free after a commit")
 	c.Abort()
 
@@ -124,7 +124,7 @@ func TestCreateLocked(t *testing.T) {
 	line, err := bufio.NewReader(out).ReadString('\n')
 	require.NoError(t, err)
 	require.Equal(t, "locked\n", line)
-	_, err = Create(path)
+	_, err = Create(path, testHeader)
 	assert.ErrorIs(t, err, ErrLocked)
 	if runtime.GOOS == "linux" {
 		assert.Contains(t, err.Error(), "(process "+strconv.Itoa(holder.Process.Pid)+")")
@@ -140,7 +140,7 @@ func TestCreateStale(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o644))
 	}
 	require.NoError(t, os.Mkdir(filepath.Join(dir, ".s.r.0a.tmp"), 0o755))
-	p, err := Create(path)
+	p, err := Create(path, testHeader)
 	require.NoError(t, err)
 	require.NoError(t, p.Commit())
 	entries, err := os.ReadDir(dir)
@@ -157,10 +157,85 @@ func TestCreateMode(t *testing.T) {
 	old := syscall.Umask(0o027)
 	defer syscall.Umask(old)
 	path := filepath.Join(t.TempDir(), "s.r")
-	p, err := Create(path)
+	p, err := Create(path, testHeader)
 	require.NoError(t, err)
 	require.NoError(t, p.Commit())
 	st, err := os.Stat(path)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o640), st.Mode().Perm())
+}
+
+// testHeader is the count the tests' shard files belong to.
+var testHeader = Header{Kind: Shard, Tool: "test", N: 8, Method: "mirror", Placed: "-", Plan: "p", Tasks: 4, Shard: 0, Shards: 2}
+
+// TestCreateRefusesOtherCounts: a path holding a journal, or another
+// count's shard file, is not replaced (issue 38, case 1: --out renamed a
+// shard file over a live journal); this shard's own file from an earlier
+// run and a file that is no nqueens file are.
+func TestCreateRefusesOtherCounts(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, h Header) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, AppendHeader(nil, h), 0o644))
+		return path
+	}
+	journal := testHeader
+	journal.Kind, journal.N, journal.Shards = Journal, 17, 1
+	other := testHeader
+	other.Shard = 1
+	for _, tc := range []struct {
+		name string
+		path string
+		want string
+	}{
+		{"journal", write("j", journal), "j is the journal of a count (n = 17 (queen, mirror)) and holds another count's work: a shard file would replace it; resume that count with --checkpoint"},
+		{"other shard", write("o", other), "o is the shard file of another count (n = 8 (queen, mirror), shard 1 of 2)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Create(tc.path, testHeader)
+			require.ErrorIs(t, err, ErrOtherCount)
+			assert.Contains(t, err.Error(), tc.want)
+			b, _ := os.ReadFile(tc.path)
+			assert.True(t, len(b) > 0 && b[0] == 'n', "the file is untouched")
+			left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+			assert.Empty(t, left, "no temporary or lock file left")
+		})
+	}
+	for _, path := range []string{write("same", testHeader), filepath.Join(dir, "text")} {
+		if filepath.Base(path) == "text" {
+			require.NoError(t, os.WriteFile(path, []byte("notes\n"), 0o644))
+		}
+		p, err := Create(path, testHeader)
+		require.NoError(t, err, path)
+		p.Abort()
+	}
+}
+
+// TestLockPathShared: a journal's lock and a shard file's are one lock, so
+// neither kind of run can write a path the other holds.
+func TestLockPathShared(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "J.journal")
+	l, err := LockPath(path)
+	require.NoError(t, err)
+	_, err = Create(path, testHeader)
+	require.ErrorIs(t, err, ErrLocked)
+	l.Release()
+	p, err := Create(path, testHeader)
+	require.NoError(t, err)
+	_, err = LockPath(path)
+	require.ErrorIs(t, err, ErrLocked)
+	p.Abort()
+}
+
+// TestLockNoFollow: a symbolic link planted where the lock file goes is
+// refused, and its target is never created (issue 38, case 7).
+func TestLockNoFollow(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	require.NoError(t, os.Symlink(victim, filepath.Join(dir, ".v.result.lock")))
+	_, err := Create(filepath.Join(dir, "v.result"), testHeader)
+	require.ErrorIs(t, err, ErrNotRegular)
+	assert.Contains(t, err.Error(), "lock file")
+	_, err = os.Lstat(victim)
+	assert.True(t, os.IsNotExist(err), "the link's target was not created")
 }

@@ -26,3 +26,6 @@ func lockAs(f *os.File, name string) error {
 	}
 	return fmt.Errorf("locking %s: %w", name, err)
 }
+
+// oNoFollow: Windows has no O_NOFOLLOW; the Lstat before the open checks.
+const oNoFollow = 0

@@ -114,6 +114,19 @@ type File struct {
 // has none), and " torus" after it when the diagonals wrap around.
 func (h Header) Board() string { return partition.BoardName(partition.Piece(h.Piece), h.Torus) }
 
+// Describe names the count a header belongs to in words: "n = 17
+// (queen, sym), shard 0 of 2", with the placed pieces where there are any.
+func (h Header) Describe() string {
+	s := fmt.Sprintf("n = %d (%s, %s)", h.N, h.Board(), h.Method)
+	if h.Placed != "" && h.Placed != "-" {
+		s += " placed " + h.Placed
+	}
+	if h.Shards > 1 {
+		s += fmt.Sprintf(", shard %d of %d", h.Shard, h.Shards)
+	}
+	return s
+}
+
 // Seed is the header's identity as the task and end lines' checksums are
 // seeded with it: the CRC-32C of the count's n, method, placement, pieces,
 // plan fingerprint, task count and shard.
