@@ -34,4 +34,5 @@ func lockAs(f *os.File, name string) error {
 	}
 	return fmt.Errorf("locking %s: %w", msg.Path(name), err)
 }
+
 const oNoFollow = unix.O_NOFOLLOW
