@@ -2,6 +2,7 @@ package nqueens
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -45,29 +46,41 @@ func openJournal(j journal, name string, h resultfile.Header, l *ledger) (*journ
 		if _, err := j.Seek(0, io.SeekStart); err != nil {
 			return nil, nil, fmt.Errorf("journal %s: %w", name, err)
 		}
-		old, err := resultfile.Read(j)
-		if err != nil {
+		// The header is checked before any record is read, and the
+		// records go straight into the ledger (which holds one result a
+		// task of the plan): reading a journal costs what the plan's tasks
+		// do, however many lines it has.
+		check := func(got resultfile.Header) error {
+			if got.Kind == resultfile.Journal && got.N == h.N && got.Method == h.Method && got.Placed == h.Placed && got.Board() == h.Board() &&
+				got.Shard == h.Shard && got.Shards == h.Shards && got.Plan != h.Plan && got.Tool != h.Tool {
+				return invalidf("journal %s was written by nqueens %s for plan %s, whose planning rules differ from this version's (plan %s): finish it with nqueens %s, or count again with another journal",
+					name, got.Tool, got.Plan, h.Plan, got.Tool)
+			}
+			if got.Kind != resultfile.Journal || got.N != h.N || got.Method != h.Method || got.Placed != h.Placed ||
+				got.Board() != h.Board() || got.Plan != h.Plan || got.Shard != h.Shard || got.Shards != h.Shards {
+				return invalidf("journal %s belongs to another count (%s n=%d method=%s placed=%s plan=%s shard=%d/%d), not this one (n=%d method=%s placed=%s plan=%s shard=%d/%d): use another file",
+					name, got.Kind, got.N, got.Method, got.Placed, got.Plan, got.Shard, got.Shards, h.N, h.Method, h.Placed, h.Plan, h.Shard, h.Shards)
+			}
+			return nil
+		}
+		var lineErr error
+		old, err := resultfile.Scan(j, check, func(r resultfile.Record, line int) error {
+			if _, err := l.add(r, name); err != nil {
+				lineErr = fmt.Errorf("journal %s: line %d: %w", name, line, err)
+				return lineErr
+			}
+			return nil
+		})
+		switch {
+		case lineErr != nil:
+			return nil, nil, lineErr
+		case errors.Is(err, ErrInvalid):
+			return nil, nil, err
+		case err != nil:
 			return nil, nil, fmt.Errorf("journal %s: %w", name, err)
-		}
-		got := old.Header
-		if got.Kind == resultfile.Journal && got.N == h.N && got.Method == h.Method && got.Placed == h.Placed && got.Board() == h.Board() &&
-			got.Shard == h.Shard && got.Shards == h.Shards && got.Plan != h.Plan && got.Tool != h.Tool {
-			return nil, nil, invalidf("journal %s was written by nqueens %s for plan %s, whose planning rules differ from this version's (plan %s): finish it with nqueens %s, or count again with another journal",
-				name, got.Tool, got.Plan, h.Plan, got.Tool)
-		}
-		if got.Kind != resultfile.Journal || got.N != h.N || got.Method != h.Method || got.Placed != h.Placed ||
-			got.Board() != h.Board() || got.Plan != h.Plan || got.Shard != h.Shard || got.Shards != h.Shards {
-			return nil, nil, invalidf("journal %s belongs to another count (%s n=%d method=%s placed=%s plan=%s shard=%d/%d), not this one (n=%d method=%s placed=%s plan=%s shard=%d/%d): use another file",
-				name, got.Kind, got.N, got.Method, got.Placed, got.Plan, got.Shard, got.Shards, h.N, h.Method, h.Placed, h.Plan, h.Shard, h.Shards)
 		}
 		if old.End != nil {
 			return nil, nil, fmt.Errorf("journal %s has an end line, which journals never have: it was edited or is not a journal", name)
-		}
-		for k, r := range old.Records {
-			_, err := l.add(r, name)
-			if err != nil {
-				return nil, nil, fmt.Errorf("journal %s: line %d: %w", name, k+2, err)
-			}
 		}
 		if d := l.duplicatesNote(); d != "" {
 			notes = append(notes, fmt.Sprintf("%s: %s", name, d))

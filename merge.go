@@ -1,13 +1,14 @@
 package nqueens
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/internal/regular"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -30,162 +32,292 @@ type File struct {
 	ModTime time.Time
 }
 
-// read reads f, opening it by its name when it has no reader; its errors
-// name the file.
-func (f File) read() (*resultfile.File, File, error) {
+// open opens f for reading: its reader, or the file at its path
+// (regular files only, opened without blocking, so that a FIFO or a
+// device put in its place is refused, never waited on), with its
+// modification time. Errors name the file.
+func (f File) open() (io.ReadCloser, File, error) {
 	if f.R != nil {
-		rf, err := resultfile.Read(f.R)
-		if err != nil {
-			err = fmt.Errorf("%s: %w", msg.Path(f.Name), err)
-		}
-		return rf, f, err
+		return io.NopCloser(f.R), f, nil
 	}
-	st, err := os.Stat(f.Name)
-	if err == nil && !st.Mode().IsRegular() {
-		err = fmt.Errorf("%s is not a regular file (shard files and journals are)", msg.Path(f.Name))
-	}
-	var h *os.File
-	if err == nil {
-		h, err = os.Open(f.Name)
+	h, st, err := regular.Open(f.Name)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, regular.ErrNotRegular) {
+		return nil, f, invalid(err) // the caller named a file that is not there to read
 	}
 	if err != nil {
-		return nil, f, msg.PathError(err)
+		return nil, f, err
 	}
-	defer h.Close()
 	f.Name, f.ModTime = msg.Path(f.Name), st.ModTime()
-	rf, err := resultfile.Read(h)
-	if err != nil {
-		err = fmt.Errorf("%s: %w", f.Name, err)
-	}
-	return rf, f, err
+	return h, f, nil
 }
 
-// piece is a file read and checked.
+// piece is one file of a count, its header read first and its records
+// later, straight into the count's ledger.
 type piece struct {
 	name string
-	file *resultfile.File
+	head resultfile.Header
 	mod  time.Time
+	// src is the file, f its reader once its header line is read
+	// (the line kept in first): a file named by path is opened again for
+	// its records, so that reading many files holds one open at a time.
+	src   File
+	first []byte
+	r     io.Reader
+	// Filled in as the records are read: torn, the tasks its lines held,
+	// and, of a journal, the estimated work of its tasks (status' rate).
+	torn  bool
+	lines int
+	work  float64
 }
 
-// readPieces reads the files, checks that they are pieces of one count and
-// rebuilds its plan (the fingerprint proves the files were made by the same
-// planning rules). What the headers and records can tell is checked before
-// the plan is made (its cost is that of the count's planning: seconds and
-// gigabytes at n = 25): the task count the planner knows beforehand and,
-// with complete (merge), that the files hold that many tasks.
-func readPieces(ctx context.Context, files []File, complete bool) ([]piece, *partition.Plan, []string, error) {
+// head reads f's header line and, with lines, reads the rest too,
+// checking every line and counting the task lines without keeping them
+// (a bound on the tasks it holds that costs no memory), where it can
+// read f again: a file named by path, or a reader that can seek back.
+func head(f File, lines bool) (piece, error) {
+	var start int64
+	seeker, again := f.R.(io.Seeker)
+	if f.R == nil {
+		again = true
+	} else if again {
+		var err error
+		if start, err = seeker.Seek(0, io.SeekCurrent); err != nil {
+			again = false
+		}
+	}
+	rc, f, err := f.open()
+	if err != nil {
+		return piece{}, err
+	}
+	defer rc.Close()
+	br := bufio.NewReader(rc)
+	line, h, err := resultfile.ReadHeader(br)
+	if err != nil {
+		return piece{}, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	p := piece{name: f.Name, head: h, mod: f.ModTime, src: f}
+	if !again {
+		p.first, p.r, p.lines = line, br, -1 // read on from here; lines unknown
+		return p, nil
+	}
+	if lines {
+		// Every line checked (a damaged or foreign line is named before
+		// anything else is said of the files) and counted, none kept.
+		f, err := resultfile.Scan(io.MultiReader(bytes.NewReader(line), br), nil, func(resultfile.Record, int) error { return nil })
+		if err != nil {
+			return piece{}, fmt.Errorf("%s: %w", p.name, err)
+		}
+		p.lines = f.Lines
+	}
+	if seeker != nil {
+		if _, err := seeker.Seek(start, io.SeekStart); err != nil {
+			return piece{}, fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	return p, nil
+}
+
+// readPieces reads the files of one count: their headers first (one line
+// each), which must describe one count (n, method, placement, pieces,
+// plan and split, with the task count the planner gives before any task
+// is made: a forged header is refused at once); then, when complete
+// (merge) and every file is a shard file, that no shard is missing; then
+// the plan; then every file's records, straight into one ledger that
+// holds one result per task of the plan (so reading costs what the plan's
+// tasks need, however many lines the files have), each line checked to
+// belong to its file's shard.
+func readPieces(ctx context.Context, files []File, complete bool) ([]piece, *partition.Plan, *ledger, []string, error) {
 	if len(files) == 0 {
-		return nil, nil, nil, invalidf("no files to read")
+		return nil, nil, nil, nil, invalidf("no files to read")
 	}
-	var ps []piece
-	var notes []string
+	ps := make([]piece, 0, len(files))
 	for _, f := range files {
-		rf, f, err := f.read()
+		if err := ctx.Err(); err != nil {
+			return nil, nil, nil, nil, fmt.Errorf("reading the files stopped: %w", context.Cause(ctx))
+		}
+		p, err := head(f, complete)
 		if err != nil { // names the file
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
-		if rf.Torn {
-			notes = append(notes, fmt.Sprintf("%s: the journal's last record was incomplete and is ignored", f.Name))
-		}
-		ps = append(ps, piece{f.Name, rf, f.ModTime})
+		ps = append(ps, p)
 	}
-	first := ps[0].file.Header
+	first := ps[0].head
+	for _, p := range ps[1:] {
+		h := p.head
+		if h.N != first.N || h.Method != first.Method || h.Placed != first.Placed || h.Board() != first.Board() {
+			return nil, nil, nil, nil, fmt.Errorf("%s holds %s, but %s holds %s: they are not pieces of one count",
+				p.name, h.Describe(), ps[0].name, first.Describe())
+		}
+		if h.Plan != first.Plan {
+			return nil, nil, nil, nil, fmt.Errorf("%s is of plan %s (nqueens %s), but %s of plan %s (nqueens %s), both %s: pieces of one count share one plan (count them with one version)",
+				p.name, h.Plan, h.Tool, ps[0].name, first.Plan, first.Tool, resultfile.Header{N: h.N, Method: h.Method, Placed: h.Placed, Piece: h.Piece, Torus: h.Torus}.Describe())
+		}
+	}
 	split := -1 // the first file of a shard, whose shard count every shard's file shares
 	for k, p := range ps {
-		if h := p.file.Header; h.Shards > 1 {
+		if h := p.head; h.Shards > 1 {
 			if split < 0 {
 				split = k
-			} else if s := ps[split].file.Header; h.Shards != s.Shards {
-				return nil, nil, nil, fmt.Errorf("%s is shard %d of %d, but %s is shard %d of %d: shards of different splits are not pieces of one count (a journal of the whole count mixes with either)",
+			} else if s := ps[split].head; h.Shards != s.Shards {
+				return nil, nil, nil, nil, fmt.Errorf("%s is shard %d of %d, but %s is shard %d of %d: shards of different splits are not pieces of one count (a journal of the whole count mixes with either)",
 					p.name, h.Shard, h.Shards, ps[split].name, s.Shard, s.Shards)
 			}
 		}
 	}
-	for _, p := range ps[1:] {
-		h := p.file.Header
-		if h.N != first.N || h.Method != first.Method || h.Placed != first.Placed || h.Board() != first.Board() || h.Plan != first.Plan {
-			return nil, nil, nil, fmt.Errorf("%s is for n=%d method=%s placed=%s plan=%s shards=%d, but %s is for n=%d method=%s placed=%s plan=%s shards=%d: they are not pieces of one count",
-				p.name, h.N, h.Method, h.Placed, h.Plan, h.Shards, ps[0].name, first.N, first.Method, first.Placed, first.Plan, first.Shards)
-		}
-	}
 	method, err := partition.ParseMethod(first.Method)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
+		return nil, nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 	}
 	var placed []partition.Square
 	if first.Placed != "-" {
 		if placed, err = partition.ParseSquares(first.Placed); err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
+			return nil, nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 		}
 	}
 	job := partition.Job{N: first.N, Method: method, Placed: placed, Piece: partition.Piece(first.Piece), Torus: first.Torus}
 	pl, err := partition.NewPlanner(ctx, job)
 	if err != nil && ctx.Err() != nil {
-		return nil, nil, nil, fmt.Errorf("planning n = %d stopped: %w", job.N, context.Cause(ctx))
+		return nil, nil, nil, nil, fmt.Errorf("planning n = %d stopped: %w", job.N, context.Cause(ctx))
 	}
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
+		return nil, nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 	}
 	tasks := pl.Size().Tasks
 	for _, p := range ps {
-		if h := p.file.Header; h.Shards > partition.MaxShards(tasks) || h.Tasks != tasks {
-			return nil, nil, nil, fmt.Errorf("%s: its header claims %d tasks in %d shards, but the plan has %d tasks (and at most %d shards): the header was edited or damaged",
+		if h := p.head; h.Shards > partition.MaxShards(tasks) || h.Tasks != tasks {
+			return nil, nil, nil, nil, fmt.Errorf("%s: its header claims %d tasks in %d shards, but the plan has %d tasks (and at most %d shards): the header was edited or damaged",
 				p.name, h.Tasks, h.Shards, tasks, partition.MaxShards(tasks))
 		}
 	}
 	if complete {
-		if err := heldTasks(ps, tasks); err != nil {
-			return nil, nil, nil, err
+		if err := shardsPresent(ps, tasks); err != nil {
+			return nil, nil, nil, nil, err
 		}
 	}
 	plan, err := wholePlan(ctx, pl, job)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
+		return nil, nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 	}
 	if fp := plan.Fingerprint(); fp != first.Plan {
-		return nil, nil, nil, fmt.Errorf("the files' plan %s is not this version's plan %s for n=%d method=%s (made by nqueens %s; use that version)",
+		return nil, nil, nil, nil, fmt.Errorf("the files' plan %s is not this version's plan %s for n=%d method=%s (made by nqueens %s; use that version)",
 			first.Plan, fp, first.N, first.Method, first.Tool)
 	}
 	if len(plan.Tasks) != tasks {
-		return nil, nil, nil, fmt.Errorf("n = %d's plan has %d tasks, not the %d its planner said", job.N, len(plan.Tasks), tasks)
+		return nil, nil, nil, nil, fmt.Errorf("n = %d's plan has %d tasks, not the %d its planner said", job.N, len(plan.Tasks), tasks)
 	}
-	return ps, plan, notes, nil
-}
-
-// heldTasks is merge's check before the plan is made: the files must hold
-// at least the plan's number of distinct tasks (the plan then tells which
-// are missing; before it, the shards with no file, when every file there
-// is is a complete shard file).
-func heldTasks(ps []piece, tasks int) error {
-	ids := map[string]struct{}{}
-	for _, p := range ps {
-		for _, r := range p.file.Records {
-			ids[r.ID] = struct{}{}
+	l := newLedger(plan)
+	shardOf := map[int][]int{}
+	var notes []string
+	for k := range ps {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, nil, nil, fmt.Errorf("reading the files stopped: %w", context.Cause(ctx))
+		}
+		p := &ps[k]
+		h := p.head
+		var own []int
+		if h.Shards > 1 {
+			if shardOf[h.Shards] == nil {
+				s, err := plan.Split(h.Shards)
+				if err != nil {
+					return nil, nil, nil, nil, fmt.Errorf("%s: %w", p.name, err)
+				}
+				shardOf[h.Shards] = s
+			}
+			own = shardOf[h.Shards]
+		}
+		if err := p.records(l, own); err != nil {
+			return nil, nil, nil, nil, err
+		}
+		if p.torn {
+			notes = append(notes, fmt.Sprintf("%s: the journal's last record was incomplete and is ignored", p.name))
 		}
 	}
-	if len(ids) >= tasks {
-		return nil
+	return ps, plan, l, notes, nil
+}
+
+// records reads p's records into the ledger, each checked to belong to
+// the file's shard (own: the shard of each task; nil for a whole count).
+func (p *piece) records(l *ledger, own []int) error {
+	r := p.r
+	if r == nil {
+		rc, _, err := p.src.open()
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		r = rc
+	} else {
+		r = io.MultiReader(bytes.NewReader(p.first), r)
 	}
-	m := ps[0].file.Header.Shards
-	msg := fmt.Sprintf("%d of %d tasks are missing (the files hold %d)", tasks-len(ids), tasks, len(ids))
+	h, plan := p.head, l.plan
+	var lineErr error
+	f, err := resultfile.Scan(r, func(got resultfile.Header) error {
+		if got != h {
+			return fmt.Errorf("%s changed while it was read (its header is not what it was): read it again once it is complete", p.name)
+		}
+		return nil
+	}, func(rec resultfile.Record, line int) error {
+		i, err := l.add(rec, p.name)
+		switch {
+		case err != nil:
+			lineErr = err
+		case own != nil && own[i] != h.Shard:
+			lineErr = fmt.Errorf("%s: line %d: task %s belongs to shard %d/%d, not to the file's shard %d", p.name, line, rec.ID, own[i], h.Shards, h.Shard)
+		case h.Kind == resultfile.Journal:
+			p.work += float64(plan.Tasks[i].Cost)
+		}
+		return lineErr
+	})
+	switch {
+	case lineErr != nil:
+		return lineErr
+	case err != nil:
+		return fmt.Errorf("%s: %w", p.name, err)
+	}
+	p.torn, p.lines = f.Torn, f.Lines
+	return nil
+}
+
+// shardsPresent is merge's check before the plan is made (planning costs
+// seconds and gigabytes from n = 25 on): when every file is a complete
+// shard file (the kind with an end line), every shard of the split must
+// have one; and the files named by path must have at least as many task
+// lines as the plan has tasks.
+func shardsPresent(ps []piece, tasks int) error {
+	held, known := 0, true
+	for _, p := range ps {
+		held += max(0, p.lines)
+		known = known && p.lines >= 0
+	}
+	missing := ""
+	if known && held < tasks {
+		missing = fmt.Sprintf("%d of %d tasks are missing (the files hold %d)", tasks-held, tasks, held)
+	}
+	m := ps[0].head.Shards
 	if m <= 1 {
-		return errors.New(msg + "; resume the count to finish them")
+		if missing != "" {
+			return errors.New(missing + "; resume the count to finish them")
+		}
+		return nil
 	}
 	have := make([]bool, m)
 	for _, p := range ps {
-		h := p.file.Header
-		if h.Kind == resultfile.Journal || h.Shards <= 1 {
-			return nil // in progress: the plan tells which shards are incomplete
+		h := p.head
+		if h.Kind != resultfile.Shard || h.Shards <= 1 {
+			return nil // in progress, or a whole count's journal: the plan tells which tasks are missing
 		}
 		have[h.Shard] = true
 	}
-	var gone []string
+	var gone []int
 	for s, ok := range have {
 		if !ok {
-			gone = append(gone, strconv.Itoa(s))
+			gone = append(gone, s)
 		}
 	}
-	return fmt.Errorf("%s; missing or incomplete shards of %d: %s", msg, m, strings.Join(gone, ", "))
+	if len(gone) > 0 {
+		return fmt.Errorf("%d of %d shards have no file; missing or incomplete shards of %d: %s", len(gone), m, m, msg.Ranges(gone))
+	}
+	return nil // each shard has a file: the plan tells which lacks what
 }
 
 // wholePlan makes every task of job's plan, which merge and status check
@@ -204,37 +336,6 @@ func wholePlan(ctx context.Context, pl *partition.Planner, job partition.Job) (*
 	return plan, err
 }
 
-// ledgerOf puts every piece's records in one ledger, checking that each
-// file holds only tasks of its own shard.
-func ledgerOf(ps []piece, plan *partition.Plan) (*ledger, error) {
-	l := newLedger(plan)
-	shardOf := map[int][]int{}
-	for _, p := range ps {
-		h := p.file.Header
-		var own []int
-		if h.Shards > 1 {
-			if shardOf[h.Shards] == nil {
-				s, err := plan.Split(h.Shards)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", p.name, err)
-				}
-				shardOf[h.Shards] = s
-			}
-			own = shardOf[h.Shards]
-		}
-		for k, r := range p.file.Records {
-			i, err := l.add(r, p.name)
-			if err != nil {
-				return nil, err
-			}
-			if own != nil && own[i] != h.Shard {
-				return nil, fmt.Errorf("%s: line %d: task %s belongs to shard %d/%d, not to the file's shard %d", p.name, k+2, r.ID, own[i], h.Shards, h.Shard)
-			}
-		}
-	}
-	return l, nil
-}
-
 // Merge reads the shard files and journals of one count, in any order, and
 // returns its counts. It checks that every file belongs to the same plan
 // (n, method, placed queens and the plan's fingerprint), that every line's
@@ -243,11 +344,7 @@ func ledgerOf(ps []piece, plan *partition.Plan) (*ledger, error) {
 // the plan is present; the error of a failed check names the missing
 // shards or the offending file.
 func Merge(ctx context.Context, files ...File) (Counts, error) {
-	ps, plan, notes, err := readPieces(ctx, files, true)
-	if err != nil {
-		return Counts{}, err
-	}
-	l, err := ledgerOf(ps, plan)
+	ps, plan, l, notes, err := readPieces(ctx, files, true)
 	if err != nil {
 		return Counts{}, err
 	}
@@ -271,25 +368,57 @@ func describeMissing(plan *partition.Plan, ps []piece, missing []int) string {
 	for _, i := range missing[:min(3, len(missing))] {
 		ids = append(ids, plan.Tasks[i].ID)
 	}
-	msg := fmt.Sprintf("%d of %d tasks are missing (e.g. %s)", len(missing), len(plan.Tasks), strings.Join(ids, ", "))
-	m := ps[0].file.Header.Shards
+	say := fmt.Sprintf("%d of %d tasks are missing (e.g. %s)", len(missing), len(plan.Tasks), strings.Join(ids, ", "))
+	m := ps[0].head.Shards
 	if m > 1 {
 		shardOf, _ := plan.Split(m)
+		seen := map[int]bool{}
 		var gone []int
 		for _, i := range missing {
-			if !slices.Contains(gone, shardOf[i]) {
+			if !seen[shardOf[i]] {
+				seen[shardOf[i]] = true
 				gone = append(gone, shardOf[i])
 			}
 		}
 		slices.Sort(gone)
-		names := make([]string, len(gone))
-		for k, s := range gone {
-			names[k] = strconv.Itoa(s)
-		}
-		msg += fmt.Sprintf("; missing or incomplete shards of %d: %s", m, strings.Join(names, ", "))
+		say += fmt.Sprintf("; missing or incomplete shards of %d: %s", m, msg.Ranges(gone))
+	} else {
+		say += "; resume the count to finish them"
 	}
-	return msg
+	return say
 }
+
+// rate is the work per second a journal shows: the work of its tasks over
+// the time from its start to its last write, or 0 when that is unknown
+// (no start recorded, or a start that a wrong clock put after the last
+// write or decades before it: a rate from it would give an ETA that is
+// nonsense, or that overflows).
+func rate(work float64, started, last time.Time) float64 {
+	elapsed := last.Sub(started)
+	if started.Unix() <= 0 || elapsed <= 0 || elapsed > maxElapsed || work <= 0 {
+		return 0
+	}
+	return work / elapsed.Seconds()
+}
+
+// maxElapsed is the longest a journal's count is believed to have run.
+const maxElapsed = 20 * 365 * 24 * time.Hour
+
+// eta is the time left for work at rate, 0 when unknown; it is capped
+// below what a time.Duration holds.
+func eta(work, rate float64) time.Duration {
+	if rate <= 0 || work <= 0 {
+		return 0
+	}
+	secs := work / rate
+	if secs >= float64(maxETA/time.Second) {
+		return maxETA
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+// maxETA caps an ETA: a rate that small says "unknown" as well as any.
+const maxETA = 100 * 365 * 24 * time.Hour
 
 // StatusReport is what [Status] found of a count in progress, per shard and
 // in all. Work is the planner's cost estimate, the unit of [Progress].
@@ -342,17 +471,13 @@ func (s ShardStatus) Fraction() float64 {
 // share of the work done, which shards have no file yet, and a rate and
 // ETA where journals tell when they started.
 func Status(ctx context.Context, files ...File) (StatusReport, error) {
-	ps, plan, _, err := readPieces(ctx, files, false)
-	if err != nil {
-		return StatusReport{}, err
-	}
-	l, err := ledgerOf(ps, plan)
+	ps, plan, l, _, err := readPieces(ctx, files, false)
 	if err != nil {
 		return StatusReport{}, err
 	}
 	m := 1
 	for _, p := range ps {
-		m = max(m, p.file.Header.Shards)
+		m = max(m, p.head.Shards)
 	}
 	shardOf, err := plan.Split(m)
 	if err != nil {
@@ -375,7 +500,7 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 		}
 	}
 	for _, p := range ps {
-		h := p.file.Header
+		h := p.head
 		s := &rep.PerShard[h.Shard]
 		if h.Shards <= 1 && m > 1 {
 			s = &rep.Total // a journal of the whole plan
@@ -384,15 +509,8 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 		if h.Kind != resultfile.Journal || h.Started == 0 || p.mod.IsZero() {
 			continue
 		}
-		elapsed := p.mod.Sub(time.Unix(h.Started, 0)).Seconds()
-		var work float64
-		for _, r := range p.file.Records {
-			if i, ok := l.lookup(r.ID); ok {
-				work += float64(plan.Tasks[i].Cost)
-			}
-		}
-		if elapsed > 0 {
-			s.Rate += work / elapsed
+		if r := rate(p.work, time.Unix(h.Started, 0), p.mod); r > 0 {
+			s.Rate += r
 		}
 	}
 	t := &rep.Total
@@ -403,7 +521,7 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 			rep.Missing = append(rep.Missing, s) // (a whole-count journal may hold its tasks)
 		}
 		if ss.Rate > 0 && !ss.Complete() {
-			ss.ETA = time.Duration((ss.Work - ss.WorkDone) / ss.Rate * float64(time.Second))
+			ss.ETA = eta(ss.Work-ss.WorkDone, ss.Rate)
 			t.Rate += ss.Rate
 		}
 		t.TasksDone += ss.TasksDone
@@ -412,7 +530,7 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 		t.WorkDone += ss.WorkDone
 	}
 	if t.Rate > 0 && !t.Complete() {
-		t.ETA = time.Duration((t.Work - t.WorkDone) / t.Rate * float64(time.Second))
+		t.ETA = eta(t.Work-t.WorkDone, t.Rate)
 	}
 	return rep, nil
 }
@@ -438,11 +556,7 @@ func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opt
 	if err != nil {
 		return 0, err
 	}
-	ps, plan, _, err := readPieces(ctx, files, false)
-	if err != nil {
-		return 0, err
-	}
-	l, err := ledgerOf(ps, plan)
+	_, plan, l, _, err := readPieces(ctx, files, false)
 	if err != nil {
 		return 0, err
 	}

@@ -267,7 +267,7 @@ func TestShardsMergeStatus(t *testing.T) {
 		return out
 	}
 	_, err = Merge(ctx, reread(files[:3])...)
-	assert.ErrorContains(t, err, "missing or incomplete shards of 5: 3, 4")
+	assert.ErrorContains(t, err, "missing or incomplete shards of 5: 3-4")
 	st, err := Status(ctx, reread(files[:3])...)
 	require.NoError(t, err)
 	assert.Equal(t, []int{3, 4}, st.Missing)
@@ -403,6 +403,26 @@ func TestStatusRate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, st.PerShard[0].Rate)
 	assert.Zero(t, st.Total.ETA)
+
+	// A start time from a wrong clock (1970, or after the last write)
+	// gives no rate and no ETA, never a negative or overflowing one
+	// (issue 38, case 6: eta_seconds was -9223372036.85).
+	for _, start := range []int64{1, time.Now().Add(time.Hour).Unix()} {
+		h := f.Header
+		h.Started = start
+		bad := resultfile.AppendHeader(nil, h)
+		for _, r := range f.Records[:len(f.Records)/2] {
+			bad = resultfile.AppendRecord(bad, h, r)
+		}
+		st, err = Status(context.Background(), File{Name: "j", R: bytes.NewReader(bad), ModTime: time.Now()})
+		require.NoError(t, err)
+		assert.Zero(t, st.PerShard[0].Rate, "started %d", start)
+		assert.Zero(t, st.Total.ETA, "started %d", start)
+	}
+	// A rate so small that the time left passes what a Duration holds is
+	// capped, never wrapped to a negative.
+	assert.Equal(t, maxETA, eta(1e300, 1e-300))
+	assert.Equal(t, 2*time.Second, eta(4, 2))
 }
 
 // TestCheck counts with a second method, and agree refuses counts that
@@ -464,7 +484,7 @@ func TestFiles(t *testing.T) {
 	_, err = Count(ctx, 12, WithShardFile(0, 2, dir))
 	assert.ErrorIs(t, err, ErrInvalid)
 	_, err = Merge(ctx, File{Name: dir})
-	assert.ErrorContains(t, err, "is not a regular file (shard files and journals are)")
+	assert.ErrorContains(t, err, "is not a regular file (it is a directory)")
 }
 
 // withJournal journals the run to j, as [WithJournalFile] does to a file;

@@ -64,3 +64,25 @@ func PathError(err error) error {
 	}
 	return err
 }
+
+// Ranges writes sorted, distinct numbers as ranges: "0-49999, 50001-99998"
+// for 99,998 numbers, so that a list of missing shards reads at any count.
+func Ranges(xs []int) string {
+	var b []byte
+	for i := 0; i < len(xs); {
+		j := i
+		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
+			j++
+		}
+		if len(b) > 0 {
+			b = append(b, ", "...)
+		}
+		b = strconv.AppendInt(b, int64(xs[i]), 10)
+		if j > i {
+			b = append(b, '-')
+			b = strconv.AppendInt(b, int64(xs[j]), 10)
+		}
+		i = j + 1
+	}
+	return string(b)
+}

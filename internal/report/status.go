@@ -31,6 +31,8 @@ func WriteStatus(w io.Writer, r nqueens.StatusReport) error {
 			eta = s.ETA.Round(time.Second).String()
 		case len(s.Files) == 0 && name != "total":
 			eta = "no file yet"
+		default:
+			eta = "unknown" // no journal that tells its start (or a start a wrong clock wrote)
 		}
 		fmt.Fprintf(tw, "%s\t%d/%d\t%.1f%%\t%s\t%s\n", name, s.TasksDone, s.Tasks, 100*s.Fraction(), eta, strings.Join(s.Files, " "))
 	}
@@ -74,7 +76,8 @@ type Status struct {
 
 // ShardStatus is one shard's progress in [Status] (all shards' in its
 // Total, without a shard number): its share of the work done in percent,
-// whether it is complete, and the ETA in seconds.
+// whether it is complete, and the ETA in seconds (omitted when unknown:
+// no journal tells when it started, or a wrong clock wrote its start).
 type ShardStatus struct {
 	Shard       *int     `json:"shard,omitempty"`
 	Files       []string `json:"files,omitempty"`

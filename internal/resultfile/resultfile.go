@@ -101,6 +101,9 @@ type Sums struct {
 type File struct {
 	Header  Header
 	Records []Record
+	// Lines is how many task lines it holds (Records' length, when Read
+	// holds them).
+	Lines int
 	// End is the end line's sums; nil for a journal.
 	End *Sums
 	// Torn is set when a journal's last line was incomplete or damaged
@@ -166,16 +169,26 @@ func AppendRecord(dst []byte, h Header, r Record) []byte {
 
 // SumRecords adds up records exactly.
 func SumRecords(recs []Record) Sums {
-	s := Sums{Records: len(recs), Total: new(big.Int), Unique: new(big.Int), Point: new(big.Int), Rot90: new(big.Int), Nodes: new(big.Int)}
-	var x big.Int
+	s := newSums()
 	for _, r := range recs {
-		s.Total.Add(s.Total, r.BigTotal())
-		s.Unique.Add(s.Unique, x.SetUint64(r.Unique))
-		s.Point.Add(s.Point, x.SetUint64(r.Point))
-		s.Rot90.Add(s.Rot90, x.SetUint64(r.Rot90))
-		s.Nodes.Add(s.Nodes, x.SetUint64(r.Nodes))
+		s.add(r)
 	}
 	return s
+}
+
+func newSums() Sums {
+	return Sums{Total: new(big.Int), Unique: new(big.Int), Point: new(big.Int), Rot90: new(big.Int), Nodes: new(big.Int)}
+}
+
+// add adds one record to s.
+func (s *Sums) add(r Record) {
+	var x big.Int
+	s.Records++
+	s.Total.Add(s.Total, r.BigTotal())
+	s.Unique.Add(s.Unique, x.SetUint64(r.Unique))
+	s.Point.Add(s.Point, x.SetUint64(r.Point))
+	s.Rot90.Add(s.Rot90, x.SetUint64(r.Rot90))
+	s.Nodes.Add(s.Nodes, x.SetUint64(r.Nodes))
 }
 
 // AppendEnd appends the end line for records in the file of header h.
@@ -185,11 +198,32 @@ func AppendEnd(dst []byte, h Header, recs []Record) []byte {
 	return append(dst, seal(line, h.Seed())...)
 }
 
-// Read parses a journal or shard file. Errors name the line and wrap
-// [ErrCorrupt].
+// Read parses a journal or shard file, holding all its records. Errors
+// name the line and wrap [ErrCorrupt].
 func Read(r io.Reader) (*File, error) {
+	var recs []Record
+	f, err := Scan(r, nil, func(rec Record, _ int) error {
+		recs = append(recs, rec)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	f.Records = recs
+	return f, nil
+}
+
+// Scan reads a journal or shard file as [Read] does, without holding its
+// records, so that what reading costs does not grow with the file: check,
+// if not nil, is called with the header before any record is read, and
+// each with every task record and its line number, in file order; an
+// error from either stops the reading and is returned as it is. The end
+// line's sums are checked against the records as they pass. The File it
+// returns has no Records.
+func Scan(r io.Reader, check func(Header) error, each func(rec Record, line int) error) (*File, error) {
 	br := bufio.NewReader(r)
 	f := &File{}
+	sums := newSums()
 	var offset int64
 	for lineNo := 1; ; lineNo++ {
 		raw, err := readLine(br)
@@ -228,6 +262,11 @@ func Read(r io.Reader) (*File, error) {
 				return nil, fmt.Errorf("%w: line 1: %v", ErrCorrupt, err)
 			}
 			f.Header = h
+			if check != nil {
+				if err := check(h); err != nil {
+					return nil, err
+				}
+			}
 		} else {
 			if f.End != nil {
 				return nil, fmt.Errorf("%w: line %d: data after the end line", ErrCorrupt, lineNo)
@@ -239,7 +278,10 @@ func Read(r io.Reader) (*File, error) {
 				if err != nil {
 					return nil, fmt.Errorf("%w: line %d: %v", ErrCorrupt, lineNo, err)
 				}
-				f.Records = append(f.Records, rec)
+				sums.add(rec)
+				if err := each(rec, lineNo); err != nil {
+					return nil, err
+				}
 			case len(fields) > 0 && fields[0] == "end":
 				s, err := parseEnd(fields)
 				if err != nil {
@@ -262,14 +304,41 @@ func Read(r io.Reader) (*File, error) {
 	if f.Header.Kind == Shard && f.End == nil {
 		return nil, fmt.Errorf("%w: no end line (the file is truncated)", ErrCorrupt)
 	}
-	if f.End != nil {
-		got := SumRecords(f.Records)
-		if got.Records != f.End.Records || got.Total.Cmp(f.End.Total) != 0 || got.Unique.Cmp(f.End.Unique) != 0 ||
-			got.Point.Cmp(f.End.Point) != 0 || got.Rot90.Cmp(f.End.Rot90) != 0 || got.Nodes.Cmp(f.End.Nodes) != 0 {
+	f.Lines = sums.Records
+	if e := f.End; e != nil {
+		if sums.Records != e.Records || sums.Total.Cmp(e.Total) != 0 || sums.Unique.Cmp(e.Unique) != 0 ||
+			sums.Point.Cmp(e.Point) != 0 || sums.Rot90.Cmp(e.Rot90) != 0 || sums.Nodes.Cmp(e.Nodes) != 0 {
 			return nil, fmt.Errorf("%w: the end line's sums do not match the task lines", ErrCorrupt)
 		}
 	}
 	return f, nil
+}
+
+// ReadHeader reads a file's first line and parses it as a header,
+// returning the line as read. Errors wrap [ErrCorrupt].
+func ReadHeader(br *bufio.Reader) ([]byte, Header, error) {
+	raw, err := readLine(br)
+	switch {
+	case errors.Is(err, errLong):
+		return nil, Header{}, fmt.Errorf("%w: line 1 is longer than %d bytes: this is not a journal or shard file", ErrCorrupt, MaxLine)
+	case len(raw) == 0 && err == io.EOF:
+		return nil, Header{}, fmt.Errorf("%w: empty file", ErrCorrupt)
+	case err != nil && err != io.EOF:
+		return nil, Header{}, err
+	case !bytes.HasSuffix(raw, []byte("\n")):
+		return raw, Header{}, fmt.Errorf("%w: line 1 is incomplete (the file is truncated)", ErrCorrupt)
+	case bytes.HasSuffix(raw, []byte("\r\n")):
+		return raw, Header{}, fmt.Errorf("%w: line 1 ends in CR LF: the file was converted to Windows line endings (convert it back, e.g. with dos2unix; the checksums cover LF endings)", ErrCorrupt)
+	}
+	line, ok := checkLine(bytes.TrimSuffix(raw, []byte("\n")), 0)
+	if !ok {
+		return raw, Header{}, fmt.Errorf("%w: line 1: checksum mismatch or missing (the line was damaged or edited, or copied from another count's file)", ErrCorrupt)
+	}
+	h, err := parseHeader(line)
+	if err != nil {
+		return raw, Header{}, fmt.Errorf("%w: line 1: %v", ErrCorrupt, err)
+	}
+	return raw, h, nil
 }
 
 // MaxLine bounds a line's length: real lines are a few hundred bytes.
