@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/nqueens/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/machine"
+	"github.com/nqueens/nqueens/internal/regular"
 )
 
 type benchFlags struct {
@@ -81,14 +84,18 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 					return cli.Usage(err)
 				}
 			}
-			// Fail now, not after the benchmark, if the files cannot be written.
-			for _, path := range []string{f.csvFile, f.plot} {
-				if path == "" {
-					continue
+			// Fail now, not after the benchmark, if the files cannot be
+			// written: each must be a regular file (or none yet), and the
+			// CSV file bench's own.
+			if f.csvFile != "" {
+				if err := benchmark.CheckCSV(f.csvFile); err != nil {
+					return fileFlag("csv", err)
 				}
-				fh, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+			}
+			if f.plot != "" {
+				fh, _, err := regular.OpenFile(f.plot, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 				if err != nil {
-					return err
+					return fileFlag("plot", err)
 				}
 				fh.Close()
 			}
@@ -121,14 +128,12 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 		return err
 	}
 	if f.compare != "" {
-		fh, err := os.Open(f.compare)
+		b, err := regular.ReadAll(f.compare, maxCompare)
 		if err != nil {
-			return cli.Usagef("--compare: %v", err)
+			return fileFlag("compare", err)
 		}
-		refs, err = benchmark.ReadReferences(fh)
-		fh.Close()
-		if err != nil {
-			return cli.Usagef("--compare %s: %v", f.compare, err)
+		if refs, err = benchmark.ReadReferences(bytes.NewReader(b)); err != nil {
+			return fmt.Errorf("--compare %s: %w", f.compare, err) // a damaged file: exit 1
 		}
 	}
 	prog := f.progress.Start(stderr, func(p nqueens.Progress) string {
@@ -150,16 +155,31 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	m := machine.Detect()
 	if f.csvFile != "" {
 		if err := benchmark.AppendCSV(f.csvFile, m, wl, rows); err != nil {
-			return fmt.Errorf("--csv: %w", err)
+			return fileFlag("csv", err)
 		}
 	}
 	if f.plot != "" {
 		if err := benchmark.Plot(f.plot, m, wl, rows); err != nil {
-			return fmt.Errorf("--plot: %w", err)
+			return fileFlag("plot", err)
 		}
 	}
 	if err := benchmark.Write(stdout, f.format, m, wl, rows, refs); err != nil {
 		return fmt.Errorf("writing the benchmark: %w", err)
 	}
 	return nil
+}
+
+// maxCompare bounds a --compare file: bench --csv writes about 150 bytes a
+// row, so 16 MiB is a hundred thousand rows.
+const maxCompare = 16 << 20
+
+// fileFlag words an error about the file a flag names: one that does not
+// exist, is not a regular file or is not bench's own CSV is the command
+// line's mistake (exit 2); anything else (a damaged or too large file, a
+// failed write) is a failure (exit 1).
+func fileFlag(flag string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, regular.ErrNotRegular) || errors.Is(err, benchmark.ErrNotCSV) {
+		return cli.Usagef("--%s: %w", flag, err)
+	}
+	return fmt.Errorf("--%s: %w", flag, err)
 }

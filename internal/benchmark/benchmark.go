@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,8 @@ import (
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/machine"
+	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/internal/regular"
 )
 
 // Version changes whenever the workloads change, so that results from
@@ -215,15 +218,16 @@ func csvRow(m machine.Machine, wl Workload, r Row, date string) []string {
 }
 
 // AppendCSV appends the rows to the CSV file at path, with a header if
-// the file is new.
+// the file is new or empty. A file that is not bench's own (its first line
+// is not [CSVHeader]: a journal, a shard file, anything else) or not a
+// regular file is refused, never appended to ([CheckCSV]).
 func AppendCSV(path string, m machine.Machine, wl Workload, rows []Row) error {
-	fi, statErr := os.Stat(path)
-	file, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	file, empty, err := openCSV(path)
 	if err != nil {
 		return err
 	}
 	w := csv.NewWriter(file)
-	if statErr != nil || fi.Size() == 0 {
+	if empty {
 		_ = w.Write(CSVHeader)
 	}
 	date := time.Now().UTC().Format(time.RFC3339)
@@ -236,6 +240,41 @@ func AppendCSV(path string, m machine.Machine, wl Workload, rows []Row) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return file.Close()
+}
+
+// ErrNotCSV is wrapped by [CheckCSV]'s error for a file that is not a
+// bench --csv file.
+var ErrNotCSV = errors.New("is not a bench --csv file")
+
+// CheckCSV checks, before a benchmark runs, that its rows can be appended
+// to path: a new file, an empty one, or one whose first line is bench's
+// [CSVHeader]. Errors wrap [regular.ErrNotRegular] or [ErrNotCSV] for a
+// file that must not be written.
+func CheckCSV(path string) error {
+	f, _, err := openCSV(path)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// openCSV opens path to append rows, checking its first line; empty says
+// it has none yet.
+func openCSV(path string) (f *os.File, empty bool, err error) {
+	f, st, err := regular.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, false, err
+	}
+	if st.Size() == 0 {
+		return f, true, nil
+	}
+	want := strings.Join(CSVHeader, ",") + "\n"
+	first := make([]byte, len(want))
+	if _, err := io.ReadFull(f, first); err != nil || string(first) != want {
+		f.Close()
+		return nil, false, fmt.Errorf("%s %w (its first line is not bench's header %q): bench appends only to its own CSV files; name a new file", msg.Path(path), ErrNotCSV, strings.Join(CSVHeader, ","))
+	}
+	return f, false, nil
 }
 
 // Formats lists what [Write] writes.

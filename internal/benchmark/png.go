@@ -3,6 +3,7 @@
 package benchmark
 
 import (
+	"io"
 	"fmt"
 	"image/color"
 
@@ -62,8 +63,12 @@ func plotPNG(path string, m machine.Machine, wl Workload, rows []Row) error {
 	}
 	p.X.Min, p.Y.Min = 0, 0
 	p.X.Max, p.Y.Max = float64(maxW)+0.5, float64(maxW)+0.5
-	if err := p.Save(6*vg.Inch, 4.5*vg.Inch, path); err != nil {
+	wt, err := p.WriterTo(6*vg.Inch, 4.5*vg.Inch, "png")
+	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return nil
+	return writeChart(path, func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
+		return err
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens/internal/machine"
+	"github.com/nqueens/nqueens/internal/regular"
 	"github.com/nqueens/nqueens/internal/version"
 )
 
@@ -42,12 +43,18 @@ func Plot(path string, m machine.Machine, wl Workload, rows []Row) error {
 	default:
 		return fmt.Errorf("%s: a chart is an .svg or .png file", path)
 	}
-	f, err := os.Create(path)
+	return writeChart(path, func(w io.Writer) error { return WriteSVG(w, m, wl, rows) })
+}
+
+// writeChart writes a chart to path, a regular file (or a new one: a FIFO
+// or a device is refused at once, never waited on).
+func writeChart(path string, write func(io.Writer) error) error {
+	f, _, err := regular.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(f)
-	err = WriteSVG(w, m, wl, rows)
+	err = write(w)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}

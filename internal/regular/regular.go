@@ -45,7 +45,7 @@ func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, e
 		if errors.As(err, &pe) {
 			switch {
 			case errors.Is(pe.Err, fs.ErrNotExist):
-				return nil, nil, &pathError{path, "no such file", fs.ErrNotExist}
+				return nil, nil, &pathError{path, "no such file or directory", fs.ErrNotExist}
 			case errors.Is(pe.Err, fs.ErrPermission):
 				return nil, nil, &pathError{path, "permission denied", fs.ErrPermission}
 			}

@@ -39,7 +39,7 @@ func TestFIFORefusedAtOnce(t *testing.T) {
 func TestOpenErrors(t *testing.T) {
 	dir := t.TempDir()
 	_, _, err := Open(filepath.Join(dir, "nope.csv"))
-	if !errors.Is(err, fs.ErrNotExist) || err.Error() != filepath.Join(dir, "nope.csv")+": no such file" {
+	if !errors.Is(err, fs.ErrNotExist) || err.Error() != filepath.Join(dir, "nope.csv")+": no such file or directory" {
 		t.Errorf("Open(missing) = %v", err)
 	}
 	_, _, err = Open(dir)
