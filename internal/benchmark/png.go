@@ -3,9 +3,9 @@
 package benchmark
 
 import (
-	"io"
 	"fmt"
 	"image/color"
+	"io"
 
 	"github.com/nqueens/nqueens/internal/machine"
 	"gonum.org/v1/plot"
