@@ -324,7 +324,10 @@ func WithStopNow(now <-chan struct{}) Option {
 // which honours the options in honoured and refuses any other.
 func newConfig(call string, honoured opt, opts []Option) (*config, error) {
 	c := &config{method: Auto, shards: 1, grace: 30 * time.Second}
-	for _, o := range opts {
+	for k, o := range opts {
+		if o == nil {
+			return nil, invalidf("%s: option %d of %d is nil (leave out an option not wanted)", call, k+1, len(opts))
+		}
 		o(c)
 	}
 	if err := c.only(call, honoured); err != nil {
@@ -381,6 +384,10 @@ func (c *config) rules() error {
 		return say("WithCheck", "WithPlaced", "%s counts the whole board twice: it does not work with %s", named{"WithCheck", ""}, named{"WithPlaced", ""})
 	case c.check && c.shards > 1:
 		return say("WithCheck", shardOpt, "%s counts the whole board twice: it does not work with %s", named{"WithCheck", ""}, named{shardOpt, ""})
+	case c.given&optJournalFile != 0 && c.jpath == "":
+		return say("WithJournalFile", "", "%s names no file (accepted: a path)", named{"WithJournalFile", `""`})
+	case c.given&optShardFile != 0 && c.outPath == "":
+		return say("WithShardFile", "", "%s names no file (accepted: a path)", named{"WithShardFile", `""`})
 	case c.jpath != "" && c.outPath != "" && (samePath(c.jpath, c.outPath) || samePath(c.jpath, resultfile.LockName(c.outPath))):
 		return say("WithJournalFile", "WithShardFile", "%s and %s name one file: the journal and the shard file are two (accepted: two paths)", named{"WithJournalFile", c.jpath}, named{"WithShardFile", c.outPath})
 	}

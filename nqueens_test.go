@@ -563,3 +563,20 @@ func TestCommittedN23(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, fmt.Sprint(known.Unique[23]), u.String())
 }
+
+// TestNilAndEmptyOptions: a nil Option and a journal or shard file named
+// "" are input errors, never a panic or a run without the file (issue 38,
+// case 7).
+func TestNilAndEmptyOptions(t *testing.T) {
+	_, err := Count(context.Background(), 8, nil)
+	require.ErrorIs(t, err, ErrInvalid)
+	assert.EqualError(t, err, "Count: option 1 of 1 is nil (leave out an option not wanted)")
+	_, err = Count(context.Background(), 8, WithWorkers(1), nil)
+	assert.ErrorContains(t, err, "option 2 of 2 is nil")
+	_, err = Count(context.Background(), 8, WithJournalFile(""))
+	require.ErrorIs(t, err, ErrInvalid)
+	assert.ErrorContains(t, err, `WithJournalFile("") names no file`)
+	_, err = Count(context.Background(), 8, WithShardFile(0, 2, ""))
+	require.ErrorIs(t, err, ErrInvalid)
+	assert.ErrorContains(t, err, `names no file`)
+}

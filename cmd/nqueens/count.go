@@ -94,6 +94,10 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 			if err := cli.CheckEmpty(cmd, "place", "shard", "memory", "checkpoint", "out", "piece"); err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("shards") && f.shards < 1 {
+				// 0 is the flag's "not given"; given, it must name a split.
+				return cli.Usagef("--shards must be at least 1, got %d (accepted: the Job's completions, 1 or more)", f.shards)
+			}
 			n, placed, err := cli.Board(args[0], f.place, f.Pieces.Queens(), cmd.ErrOrStderr())
 			if err != nil {
 				return err
