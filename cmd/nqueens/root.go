@@ -31,6 +31,9 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
+				if s := cli.SuggestCommand(cmd, args[0]); s != "" {
+					return cli.Usagef("unknown command %q (did you mean %s? commands: count, plan, merge, status, table, bench, solve, list, verify, devices, version, completion)", args[0], s)
+				}
 				return cli.Usagef("unknown command %q (commands: count, plan, merge, status, table, bench, solve, list, verify, devices, version, completion; see --help)", args[0])
 			}
 			return cmd.Help()

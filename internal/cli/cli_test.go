@@ -150,3 +150,31 @@ func TestMemoryLimit(t *testing.T) {
 		assert.ErrorContains(t, err, "invalid --memory", in)
 	}
 }
+
+// TestSuggest: an unknown flag or command is met with the nearest one
+// (issue 38, case 8), or with nothing when none is near.
+func TestSuggest(t *testing.T) {
+	cmd := &cobra.Command{Use: "count"}
+	cmd.Flags().IntP("workers", "j", 0, "")
+	cmd.Flags().Bool("json", false, "")
+	cmd.Flags().String("checkpoint", "", "")
+	cmd.Flags().String("method", "", "")
+	for in, want := range map[string]string{
+		"--threads": "--workers", "--jobs": "--workers", "--wrokers": "--workers", "--worker": "--workers",
+		"--jsn": "--json", "--checkpiont": "--checkpoint", "--resume": "--checkpoint", "--metod": "--method",
+		"--frobnicate": "", "--x": "", "--threads=4": "--workers", "--treads": "--workers",
+	} {
+		if got := Suggest(cmd, in); got != want {
+			t.Errorf("Suggest(%q) = %q, want %q", in, got, want)
+		}
+	}
+	root := &cobra.Command{Use: "nqueens"}
+	for _, n := range []string{"count", "plan", "merge", "status", "table", "solve", "list", "verify"} {
+		root.AddCommand(&cobra.Command{Use: n})
+	}
+	for in, want := range map[string]string{"cuont": "count", "stauts": "status", "tabel": "table", "frobnicate": "", "pla": "plan"} {
+		if got := SuggestCommand(root, in); got != want {
+			t.Errorf("SuggestCommand(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

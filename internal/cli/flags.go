@@ -28,6 +28,12 @@ func FlagError(cmd *cobra.Command, err error) error {
 			return Usagef("board size %s out of range (accepted: 0..%d)", arg, largest)
 		}
 	}
+	if name, ok := strings.CutPrefix(text, "unknown flag: "); ok {
+		if s := Suggest(cmd, name); s != "" {
+			return Usagef("unknown flag: %s (did you mean %s? see --help)", name, s)
+		}
+		return Usagef("unknown flag: %s (see --help)", name)
+	}
 	if strings.Contains(text, `for "-j, --workers" flag`) && strings.Contains(text, `"son"`) {
 		return Usagef("%v (did you mean --json?)", err)
 	}
@@ -67,10 +73,31 @@ func flagType(cmd *cobra.Command, name string) string {
 func ExactArgs(k int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != k {
+			if lo, hi, ok := sizes(args); ok && k == 1 && len(args) > 1 && cmd.Name() == "count" {
+				return Usagef("%s takes %s, got %d arguments (did you mean nqueens table %d %d? it prints a row per board size)", cmd.Name(), what, len(args), lo, hi)
+			}
 			return Usagef("%s takes %s, got %d arguments (see --help)", cmd.Name(), what, len(args))
 		}
 		return nil
 	}
+}
+
+// sizes reports whether every argument is a board size, with the least
+// and the largest.
+func sizes(args []string) (lo, hi int, ok bool) {
+	for i, a := range args {
+		n, err := strconv.Atoi(a)
+		if err != nil || n < 0 || n > nqueens.MaxN {
+			return 0, 0, false
+		}
+		if i == 0 || n < lo {
+			lo = n
+		}
+		if i == 0 || n > hi {
+			hi = n
+		}
+	}
+	return lo, hi, len(args) > 0
 }
 
 // MinArgs requires at least one argument, with the message given.
