@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -54,6 +55,16 @@ type Cost struct {
 	CoreSeconds     float64
 	CoreSecondsLow  float64
 	CoreSecondsHigh float64
+	// Calibrated is set when the core-seconds come from a calibration
+	// rather than a sample of the board's own tasks: a sample as short as
+	// a calibration (under [calibrateBelow]) of the join's boards from
+	// n = 24 on, whose tasks a few seconds cannot sample, is taken of n =
+	// 21 instead, and this machine's speed on it (against the reference
+	// machine's count of n = 21) scales the reference machine's measured
+	// cost per solution of the board asked; the interval adds that
+	// cost's own uncertainty. Sampled and SampleTime are then the
+	// calibration's.
+	Calibrated bool
 }
 
 // WithSample makes [Estimate] count a random sample of the plan's tasks
@@ -105,13 +116,81 @@ func Estimate(ctx context.Context, n int, opts ...Option) (Cost, error) {
 	if st.Sweep {
 		e.ShardMemory += engine.SweepBytes(n)
 	}
-	if c.sample > 0 {
+	switch {
+	case c.sample > 0 && c.calibrates(n, st.Method):
+		if err := c.calibrate(ctx, &e); err != nil {
+			return Cost{}, err
+		}
+	case c.sample > 0:
 		if err := c.sampleCost(ctx, pl, &e); err != nil {
 			return Cost{}, err
 		}
 	}
 	return e, nil
 }
+
+// calibrateBelow is the longest sample that is a calibration: shorter
+// samples of the join's large boards would hold a task or two.
+const calibrateBelow = 20 * time.Second
+
+// calibrates reports whether an estimate of n by method calibrates
+// instead of sampling: a short sample of the join's plain queens from n =
+// 24 on, where the reference costs are known.
+func (c *config) calibrates(n int, method partition.Method) bool {
+	_, ok := refJoin[n]
+	return ok && n >= 24 && method == partition.Join && c.sample < calibrateBelow && c.queens() && len(c.placed) == 0
+}
+
+// refJoin is the join's cost per solution on one worker of the reference
+// machine (a 2-core AMD EPYC, Zen 5, 2026-12-04, the engine of 69e35b2;
+// bench/data/estimate-2026-12-04-epyc-2core.csv: samples of 75-200 s), in
+// core-nanoseconds, with its relative uncertainty at 95% (the samples'
+// intervals, and what the ratio of two boards' costs varies between
+// machines: about ±10% between the EPYC and a Xeon at n = 24..27). n = 28
+// is extrapolated: a(28) is unknown (taken as 2.57 × 10^18, a(n+1)/a(n)
+// extrapolated from n = 24..27) and its cost per solution is n = 27's
+// times 1.96, the ratio measured on a Xeon (issue 39), hence ±50%.
+var refJoin = map[int]struct{ ns, err float64 }{
+	21: {2.13, 0}, // counted: 670.9 core-seconds
+	24: {1.62, 0.18}, 25: {1.70, 0.18}, 26: {1.95, 0.2}, 27: {2.08, 0.2}, 28: {4.08, 0.5},
+}
+
+// solutions28 is a(28) as refJoin takes it.
+const solutions28 = 2.57e18
+
+// calibrate estimates e's core-seconds from a sample of n = 21 by join
+// (whole tasks of milliseconds: hundreds in a second) and [refJoin].
+func (c *config) calibrate(ctx context.Context, e *Cost) error {
+	cc := *c
+	cc.shards, cc.shard, cc.placed = 1, 0, nil
+	pl, err := cc.planner(ctx, calibrationN)
+	if err != nil {
+		return err
+	}
+	cal := Cost{N: calibrationN, Method: Join, Piece: Queen, Tasks: pl.Size().Tasks}
+	if err := cc.sampleCost(ctx, pl, &cal); err != nil {
+		return err
+	}
+	ref := float64(known.Total[calibrationN]) * refJoin[calibrationN].ns * 1e-9
+	speed := cal.CoreSeconds / ref
+	var calErr float64 // the calibration's relative uncertainty
+	if cal.CoreSecondsHigh > 0 {
+		calErr = (cal.CoreSecondsHigh - cal.CoreSecondsLow) / 2 / cal.CoreSeconds
+	}
+	solutions := solutions28
+	if e.N <= known.MaxN {
+		solutions = float64(known.Total[e.N])
+	}
+	r := refJoin[e.N]
+	e.CoreSeconds = solutions * r.ns * 1e-9 * speed
+	d := math.Hypot(calErr, r.err) * e.CoreSeconds
+	e.CoreSecondsLow, e.CoreSecondsHigh = max(0, e.CoreSeconds-d), e.CoreSeconds+d
+	e.Sampled, e.SampleTime, e.Calibrated = cal.Sampled, cal.SampleTime, true
+	return nil
+}
+
+// calibrationN is the board a calibration samples.
+const calibrationN = 21
 
 // planError words a planner's error for the caller.
 func (c *config) planError(ctx context.Context, n int, err error) error {

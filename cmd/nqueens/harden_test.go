@@ -419,3 +419,42 @@ func liveHeapGrowth(f func()) uint64 {
 	<-stopped
 	return max(peak, base) - base
 }
+
+// TestLongCountSaysSo: a count past an hour on its workers says so on
+// stderr within seconds, before counting, with core-hours, the wall time
+// and the command for a closer figure (issue 38, case 9); a short one
+// says nothing and spends nothing on it.
+func TestLongCountSaysSo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plans n = 24 and calibrates for 2 s")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &watchWriter{want: "is long", found: cancel}
+	start := time.Now()
+	err := run(ctx, []string{"count", "24", "-j", "1", "--grace", "0s"}, strings.NewReader(""), io.Discard, w)
+	require.Error(t, err, "cancelled once it spoke")
+	assert.Less(t, time.Since(start), 30*time.Second)
+	assert.Regexp(t, `^nqueens: count 24 \(join\) is long: about [0-9.,]+ core-hours \(95%: [0-9.,]+ core-hours to [0-9.,]+ core-hours\) on this machine, [0-9.]+ (days|hours) on 1 workers; 'nqueens plan 24 -m join --sample 5m' gives a closer figure`, w.String())
+
+	assert.False(t, mayBeLong(20, "join", 2, 1), "n = 20 takes a minute")
+	assert.True(t, mayBeLong(23, "join", 2, 1))
+	assert.False(t, mayBeLong(23, "join", 2, 128), "a shard of 128")
+	assert.True(t, mayBeLong(28, "join", 10000, 100000), "past the published counts")
+	assert.False(t, mayBeLong(29, "join", 2, 1), "not calibrated")
+}
+
+// watchWriter keeps what is written and calls found once it holds want.
+type watchWriter struct {
+	bytes.Buffer
+	want  string
+	found func()
+}
+
+func (w *watchWriter) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	if strings.Contains(w.Buffer.String(), w.want) {
+		w.found()
+	}
+	return n, err
+}

@@ -23,16 +23,19 @@ func planCmd() *cobra.Command {
 		Use:   "plan N",
 		Short: "Say what counting the N×N board will cost, before it starts",
 		Long: `plan describes the count that 'nqueens count N' with the same flags would
-run, without counting: the plan's tasks and fingerprint, its estimated
-work, how the tasks fall into --shards M shards (the split --shard I/M
-counts), and the memory the largest shard (or the whole board) needs on
--j workers. It walks the plan twice and holds none of it (n = 27 by join,
-70 million tasks: about 13 s and 11 MB here).
+run, without counting: the plan's tasks and fingerprint, how the tasks
+fall into --shards M shards (the split --shard I/M counts), the memory the
+largest shard (or the whole board) needs on -j workers, and the time it
+will take on this machine: core-hours with a 95% interval, and the wall
+time on -j workers (and per shard). It walks the plan twice and holds none
+of it (n = 27 by join, 70 million tasks: about 13 s and 11 MB here).
 
---sample DURATION counts a random sample of the tasks on one worker for
-about that long (at least one task) and estimates the core-seconds of the
+The time comes from a sample: --sample DURATION (default 2s, a
+calibration) counts a random sample of the tasks on one worker for about
+that long (at least one task) and estimates the core-seconds of the
 whole board on this machine, with a 95% interval from the sample's
-spread; the sample depends only on the plan, so every machine counts the
+spread (a 2 s calibration is rough from n = 24 on, its interval says how
+rough: --sample 5m gives a closer figure; --sample 0 skips it); the sample depends only on the plan, so every machine counts the
 same tasks. Tasks too long to sample a few hundred of (the join's from n =
 24 on) are counted in parts: every k-th placement of the east half's north
 quarter, k picked so that a part takes about 1/800 of the sample, and the
@@ -82,7 +85,7 @@ and estimated_core_seconds_per_shard.`,
 	fs := cmd.Flags()
 	counting.Register(fs, "counting method: auto, join, sym or mirror")
 	fs.IntVar(&shards, "shards", 1, "describe the split into this many shards")
-	fs.DurationVar(&sample, "sample", 0, "count a random sample of tasks for about this long and estimate the core-seconds (e.g. 10s)")
+	fs.DurationVar(&sample, "sample", 2*time.Second, "count a random sample of tasks for about this long on one worker and estimate the core-hours (2s: a calibration; 5m: a closer figure; 0: none)")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
 	cli.PlaceFlag(fs, &place)
 	return cmd

@@ -34,6 +34,7 @@ type Plan struct {
 	SampledParts     int      `json:"sampled_in_parts,omitempty"`
 	MaxThin          int      `json:"max_thinning,omitempty"`
 	SampleSeconds    float64  `json:"sample_seconds,omitempty"`
+	Calibrated       bool     `json:"calibrated,omitempty"`
 	CoreSeconds      *float64 `json:"estimated_core_seconds,omitempty"`
 	CoreSecondsLow   *float64 `json:"estimated_core_seconds_low,omitempty"`
 	CoreSecondsHigh  *float64 `json:"estimated_core_seconds_high,omitempty"`
@@ -52,7 +53,7 @@ func PlanOf(e nqueens.Cost) Plan {
 	p.ShardTasksMean = round3(float64(e.Tasks) / float64(e.Shards))
 	if e.Sampled > 0 {
 		p.Sampled, p.SampleSeconds = e.Sampled, round3(e.SampleTime.Seconds())
-		p.SampledParts, p.MaxThin = e.SampledParts, e.MaxThin
+		p.SampledParts, p.MaxThin, p.Calibrated = e.SampledParts, e.MaxThin, e.Calibrated
 		cs, lo, hi, per := round3(e.CoreSeconds), round3(e.CoreSecondsLow), round3(e.CoreSecondsHigh), round3(e.CoreSeconds/float64(e.Shards))
 		p.CoreSeconds, p.ShardCoreSeconds = &cs, &per
 		if e.CoreSecondsHigh > 0 {
@@ -75,8 +76,8 @@ func WritePlan(w io.Writer, e nqueens.Cost) error {
 			_, err = fmt.Fprintf(w, format, args...)
 		}
 	}
-	pr("plan %d%s (%s): %s tasks, estimated work %s, plan %s\n", e.N, board(e.Piece, e.Torus), e.Method,
-		humanize.Comma(int64(e.Tasks)), humanize.Comma(int64(e.Work)), e.Fingerprint)
+	pr("plan %d%s (%s): %s tasks, plan %s\n", e.N, board(e.Piece, e.Torus), e.Method,
+		humanize.Comma(int64(e.Tasks)), e.Fingerprint)
 	if e.Shards > 1 {
 		pr("shards: %s, of %s to %s tasks (%s on average)", humanize.Comma(int64(e.Shards)), humanize.Comma(int64(e.ShardTasksMin)),
 			humanize.Comma(int64(e.ShardTasksMax)), strconv.FormatFloat(float64(e.Tasks)/float64(e.Shards), 'f', 1, 64))
@@ -91,23 +92,36 @@ func WritePlan(w io.Writer, e nqueens.Cost) error {
 	}
 	pr("memory: at least %s for %s on %d workers (%s more per worker); --memory is the limit\n",
 		humanize.IBytes(uint64(e.ShardMemory)), what, e.Workers, humanize.IBytes(uint64(e.WorkerMemory)))
+	if e.Sampled == 0 {
+		pr("time: not estimated (--sample 0); --sample 2s, the default, calibrates on this machine\n")
+	}
+	if e.Sampled > 0 && e.Calibrated {
+		pr("calibration: %d tasks of n = 21 counted in %s on one worker, against the reference machine's count; the cost per solution of n = %d measured there\n",
+			e.Sampled, e.SampleTime.Round(10*time.Millisecond), e.N)
+	}
 	if e.Sampled > 0 {
-		pr("sample: %d tasks counted in %s on one worker", e.Sampled, e.SampleTime.Round(10*time.Millisecond))
-		if e.SampledParts > 0 {
-			pr(", %d of them in parts (down to 1/%d of a side's half-boards)", e.SampledParts, e.MaxThin)
+		if !e.Calibrated {
+			pr("sample: %d tasks counted in %s on one worker", e.Sampled, e.SampleTime.Round(10*time.Millisecond))
+			if e.SampledParts > 0 {
+				pr(", %d of them in parts (down to 1/%d of a side's half-boards)", e.SampledParts, e.MaxThin)
+			}
+			pr("\n")
 		}
-		pr("\n")
-		pr("estimated time: %s core-seconds (%s)", sig(e.CoreSeconds), human(e.CoreSeconds))
+		pr("estimated time: %s (%s core-seconds)", CoreTime(e.CoreSeconds), sig(e.CoreSeconds))
 		if e.CoreSecondsHigh > 0 {
-			pr(", 95%% between %s and %s", sig(e.CoreSecondsLow), sig(e.CoreSecondsHigh))
-			if e.Sampled < 30 && e.Sampled < e.Tasks {
+			pr(", 95%% between %s and %s", CoreTime(e.CoreSecondsLow), CoreTime(e.CoreSecondsHigh))
+			if e.Sampled < 30 && e.Sampled < e.Tasks && !e.Calibrated {
 				pr(" (only %d tasks: a rough estimate; sample for longer)", e.Sampled)
 			}
-		} else {
+		} else if e.Sampled < e.Tasks {
 			pr(" from a single task: no interval (sample for longer)")
 		}
+		pr("; %s on %d workers", Human(e.CoreSeconds/float64(max(1, e.Workers))), e.Workers)
+		if e.Calibrated {
+			pr(" (a calibration: --sample 5m samples n = %d itself)", e.N)
+		}
 		if e.Shards > 1 {
-			pr("; %s (%s) per shard", sig(e.CoreSeconds/float64(e.Shards)), human(e.CoreSeconds/float64(e.Shards)))
+			pr("; %s (%s) per shard", CoreTime(e.CoreSeconds/float64(e.Shards)), Human(e.CoreSeconds/float64(e.Shards)/float64(max(1, e.Workers))))
 		}
 		pr("\n")
 	}
@@ -120,8 +134,33 @@ func WritePlan(w io.Writer, e nqueens.Cost) error {
 // sig prints x with 3 significant digits.
 func sig(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 
-// human says how long x seconds is in the largest unit that fits.
-func human(x float64) string {
+// CoreTime says how much computing x core-seconds are, in core-hours from
+// an hour on ("5.1 million core-hours", "2.3 core-hours", "12 core-seconds").
+func CoreTime(x float64) string {
+	h := x / 3600
+	switch {
+	case h >= 1e9:
+		return fmt.Sprintf("%.3g billion core-hours", h/1e9)
+	case h >= 1e6:
+		return fmt.Sprintf("%.3g million core-hours", h/1e6)
+	case h >= 100:
+		return fmt.Sprintf("%s core-hours", humanize.Comma(int64(roundSig(h, 3))))
+	case h >= 1:
+		return fmt.Sprintf("%.3g core-hours", h)
+	case x >= 60:
+		return fmt.Sprintf("%.3g core-minutes", x/60)
+	}
+	return fmt.Sprintf("%.3g core-seconds", x)
+}
+
+// roundSig rounds x to d significant digits.
+func roundSig(x float64, d int) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', d, 64), 64)
+	return v
+}
+
+// Human says how long x seconds is in the largest unit that fits.
+func Human(x float64) string {
 	switch {
 	case x >= 365.25*86400:
 		return fmt.Sprintf("%.3g years", x/(365.25*86400))
