@@ -57,6 +57,10 @@ and on one, with the cells' spread; it is compared with the reference
 rows built in (the project's machines, bench --csv rows) or with
 --compare FILE, rows that bench --csv wrote on other machines.
 
+Timings on a busy machine mislead: bench warns on stderr ("nqueens:
+warning: ...") when the load average was 0.5 or more as it started, or
+when a row's cells lie more than ±10%% from their median.
+
 --device opencl (or opencl:N, all) times the workload's sym and mirror
 counts on that device instead, one row a count, the device named (the
 join counts on the CPU only).
@@ -136,6 +140,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 			return fmt.Errorf("--compare %s: %w", f.compare, err) // a damaged file: exit 1
 		}
 	}
+	load, loadKnown := benchmark.Load() // before bench's own work adds to it
 	prog := f.progress.Start(stderr, func(p nqueens.Progress) string {
 		return fmt.Sprintf("bench %s: n = %d %s", wl.Name, p.N, p.Method)
 	})
@@ -153,6 +158,9 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 		return err
 	}
 	m := machine.Detect()
+	for _, w := range benchmark.Warnings(rows, load, loadKnown, m.LogicalCores) {
+		fmt.Fprintf(stderr, "nqueens: warning: %s\n", w)
+	}
 	if f.csvFile != "" {
 		if err := benchmark.AppendCSV(f.csvFile, m, wl, rows); err != nil {
 			return fileFlag("csv", err)
