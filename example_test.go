@@ -3,7 +3,9 @@ package nqueens_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/nqueens/nqueens"
 )
@@ -54,6 +56,31 @@ func ExampleWithProgress() {
 	}
 	fmt.Println(c, last.Done == last.Planned, last.TasksDone == last.Tasks)
 	// Output: 365596 true true
+}
+
+// A long count shows its progress and stops when its context is
+// cancelled: here after its first finished task, as a Ctrl-C or a time
+// limit would. The error is a *StoppedError that names its cause and what
+// was done; with WithJournalFile the same call resumes from there.
+func ExampleWithProgress_cancel() {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	_, err := nqueens.Count(ctx, 16, nqueens.WithWorkers(1), nqueens.WithMethod(nqueens.Mirror),
+		nqueens.WithProgress(func(p nqueens.Progress) {
+			if p.TasksDone >= 1 {
+				cancel(errors.New("enough for the example"))
+			}
+		}))
+	var stopped *nqueens.StoppedError
+	if errors.As(err, &stopped) {
+		fmt.Println(stopped.Cause)
+		fmt.Println(stopped.Done > 0 && stopped.Done < stopped.Tasks)
+		fmt.Println(strings.HasPrefix(err.Error(), "enough for the example: stopped after "))
+	}
+	// Output:
+	// enough for the example
+	// true
+	// true
 }
 
 // Three machines count a shard each; merging their shard files gives the

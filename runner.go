@@ -39,8 +39,13 @@ type StoppedError struct {
 	Cause     error
 }
 
+// Error names the cause first ("context deadline exceeded: stopped after
+// 3 of 276 tasks"), then what was done and where it is saved.
 func (e *StoppedError) Error() string {
 	msg := fmt.Sprintf("stopped after %d of %d tasks", e.Done, e.Tasks)
+	if e.Cause != nil {
+		msg = e.Cause.Error() + ": " + msg
+	}
 	switch {
 	case e.Abandoned && e.StopNow:
 		msg += " (the tasks still running were abandoned at the second interrupt)"

@@ -38,7 +38,12 @@ func ExitCode(err error, stderr io.Writer) int {
 	var stopped *nqueens.StoppedError
 	switch {
 	case errors.As(err, &stopped) && errors.As(err, &sig):
-		fmt.Fprintf(stderr, "nqueens: %v: %v; no count printed\n", sig, stopped)
+		if stopped.Cause == nil { // the stop's own message names its cause otherwise
+			fmt.Fprintf(stderr, "nqueens: %v: ", sig)
+		} else {
+			fmt.Fprint(stderr, "nqueens: ")
+		}
+		fmt.Fprintf(stderr, "%v; no count printed\n", stopped)
 		return signalExitCode(sig.Sig)
 	case errors.As(err, &sig):
 		fmt.Fprintf(stderr, "nqueens: %s\n", err)
