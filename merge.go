@@ -68,13 +68,13 @@ type piece struct {
 	torn  bool
 	lines int
 	work  float64
+	start int64 // where a seekable reader's file begins
 }
 
-// head reads f's header line and, with lines, reads the rest too,
-// checking every line and counting the task lines without keeping them
-// (a bound on the tasks it holds that costs no memory), where it can
-// read f again: a file named by path, or a reader that can seek back.
-func head(f File, lines bool) (piece, error) {
+// head reads f's header line alone. A file it can read again (named by
+// path, or a reader that can seek back) is read again for its records;
+// from another reader, the rest is read on from where the header ended.
+func head(f File) (piece, error) {
 	var start int64
 	seeker, again := f.R.(io.Seeker)
 	if f.R == nil {
@@ -95,26 +95,44 @@ func head(f File, lines bool) (piece, error) {
 	if err != nil {
 		return piece{}, fmt.Errorf("%s: %w", f.Name, err)
 	}
-	p := piece{name: f.Name, head: h, mod: f.ModTime, src: f}
-	if !again {
-		p.first, p.r, p.lines = line, br, -1 // read on from here; lines unknown
-		return p, nil
-	}
-	if lines {
-		// Every line checked (a damaged or foreign line is named before
-		// anything else is said of the files) and counted, none kept.
-		f, err := resultfile.Scan(io.MultiReader(bytes.NewReader(line), br), nil, func(resultfile.Record, int) error { return nil })
-		if err != nil {
-			return piece{}, fmt.Errorf("%s: %w", p.name, err)
-		}
-		p.lines = f.Lines
-	}
-	if seeker != nil {
+	p := piece{name: f.Name, head: h, mod: f.ModTime, src: f, lines: -1}
+	switch {
+	case !again:
+		p.first, p.r = line, br // read on from here
+	case seeker != nil:
 		if _, err := seeker.Seek(start, io.SeekStart); err != nil {
 			return piece{}, fmt.Errorf("%s: %w", f.Name, err)
 		}
+		p.start = start
 	}
 	return p, nil
+}
+
+// countLines reads p whole, checking every line (a damaged or foreign
+// line is named before anything else is said of the files) and counting
+// its task lines without keeping them: a bound on the tasks it holds that
+// costs no memory. A reader that cannot be read again is left unread
+// (lines stays -1).
+func (p *piece) countLines() error {
+	if p.r != nil {
+		return nil
+	}
+	rc, _, err := p.src.open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	f, err := resultfile.Scan(rc, nil, func(resultfile.Record, int) error { return nil })
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.name, err)
+	}
+	if s, ok := p.src.R.(io.Seeker); ok {
+		if _, err := s.Seek(p.start, io.SeekStart); err != nil {
+			return fmt.Errorf("%s: %w", p.name, err)
+		}
+	}
+	p.lines = f.Lines
+	return nil
 }
 
 // readPieces reads the files of one count: their headers first (one line
@@ -135,7 +153,7 @@ func readPieces(ctx context.Context, files []File, complete bool) ([]piece, *par
 		if err := ctx.Err(); err != nil {
 			return nil, nil, nil, nil, fmt.Errorf("reading the files stopped: %w", context.Cause(ctx))
 		}
-		p, err := head(f, complete)
+		p, err := head(f)
 		if err != nil { // names the file
 			return nil, nil, nil, nil, err
 		}
@@ -187,6 +205,17 @@ func readPieces(ctx context.Context, files []File, complete bool) ([]piece, *par
 		if h := p.head; h.Shards > partition.MaxShards(tasks) || h.Tasks != tasks {
 			return nil, nil, nil, nil, fmt.Errorf("%s: its header claims %d tasks in %d shards, but the plan has %d tasks (and at most %d shards): the header was edited or damaged",
 				p.name, h.Tasks, h.Shards, tasks, partition.MaxShards(tasks))
+		}
+	}
+	if complete && first.Shards <= 1 {
+		// A whole count's files (a journal, mostly): every line read
+		// once before the plan is made, to refuse files that hold too
+		// few tasks at once (planning costs seconds and gigabytes from
+		// n = 25 on).
+		for k := range ps {
+			if err := ps[k].countLines(); err != nil {
+				return nil, nil, nil, nil, err
+			}
 		}
 	}
 	if complete {
