@@ -18,6 +18,7 @@ import (
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
@@ -526,9 +527,7 @@ func TestMergeCommittedN22(t *testing.T) {
 // TestMergeCommittedN22 does. A change of plan that would orphan them
 // fails here.
 func TestCommittedN23(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plans n = 23 (4 M tasks)")
-	}
+	long.Skip(t, "plans n = 23 (4 M tasks) and merges its 128 committed shards: 55 s")
 	results, err := filepath.Glob(filepath.Join("bench", "data", "n23", "shard-*.result"))
 	require.NoError(t, err)
 	journals, err := filepath.Glob(filepath.Join("bench", "data", "n23", "shard-*.journal"))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -81,9 +82,7 @@ func TestSymAgainstReference(t *testing.T) {
 // TestSlow counts n = 16 and 17 with every method (skipped with -short):
 // each equals the published total and join equals sym.
 func TestSlow(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow: counts n = 16 and 17")
-	}
+	long.Skip(t, "counts n = 16 and 17 by every method: 13 s")
 	totals := map[string]string{}
 	for _, m := range partition.Methods {
 		for n := 16; n <= 17; n++ {

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -171,7 +172,7 @@ func halves(p *partition.Plan) []partition.Task {
 
 func TestCountPairs(t *testing.T) {
 	splits := []int{wideSplit, wideCut}
-	if testing.Short() { // the race detector's run: the six-bit split only
+	if !long.Run() { // the default and the race detector's run: the six-bit split only
 		splits = splits[1:]
 	}
 	for _, split := range splits {
@@ -190,7 +191,7 @@ func testCountPairs(t *testing.T) {
 	js := newJoinScratch(minJoinChunk)
 	js.tables = new([matchGroup]blockTable)
 	boards := []int{4, 9, 16, 18, 23, 27, 32}
-	if testing.Short() { // the race detector's run: all pairs of the large sides are slow there
+	if !long.Run() { // all pairs of the large sides take half a minute (minutes under the race detector)
 		boards = []int{9, 16, 27}
 	}
 	for _, n := range boards {

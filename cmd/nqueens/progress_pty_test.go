@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/nqueens/nqueens/internal/long"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -72,9 +73,7 @@ func TestTableRowsStayOnScreen(t *testing.T) {
 // the bar shown: the stop messages stand on lines of their own, and no
 // frozen bar is left above them (issue 22, case 16).
 func TestStopOnTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a count in a terminal")
-	}
+	long.Skip(t, "runs a count of n = 20 in a terminal and stops it: 13 s")
 	run := terminal(t, nqueensBinary(t)+" count 20 -m sym -j 2 --grace 5s; echo END; sleep 60")
 	defer run("kill-server")
 	// Past planning: the bar shows work done (the waiting message comes
