@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -141,7 +142,11 @@ func TestPlanBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plans n = 22 and 24")
 	}
-	for _, n := range []int{22, 24} {
+	boards := []int{22}
+	if long.Run() {
+		boards = append(boards, 24) // 7 of the 9 s
+	}
+	for _, n := range boards {
 		for _, m := range partition.Methods {
 			p, err := partition.Make(partition.Job{N: n, Method: m})
 			require.NoError(t, err)

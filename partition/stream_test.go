@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -41,8 +42,8 @@ func streamJobs() []partition.Job {
 func TestShardsStreamed(t *testing.T) {
 	ctx := context.Background()
 	for _, job := range streamJobs() {
-		if testing.Short() && job.N > 12 {
-			continue
+		if (testing.Short() && job.N > 12) || (!long.Run() && job.N > 15) {
+			continue // n = 16 to 19: 8 s of the 11
 		}
 		name := fmt.Sprintf("n=%d/%s/placed=%v/every=%v/%s/torus=%v", job.N, job.Method, job.Placed, job.Every, job.Piece, job.Torus)
 		whole, err := partition.Make(job)
@@ -159,9 +160,7 @@ func TestSample(t *testing.T) {
 // TestLargeShard plans one shard of 100,000 of n = 27 by join (70 million
 // tasks): the shard alone is held, in bounded memory.
 func TestLargeShard(t *testing.T) {
-	if testing.Short() {
-		t.Skip("walks n = 27's plan twice (about 13 s)")
-	}
+	long.Skip(t, "walks n = 27's plan twice: 7-13 s")
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)

@@ -328,9 +328,10 @@ func TestOutSparesJournal(t *testing.T) {
 	second.Process.Kill()
 	second.Wait()
 
-	// And the killed count resumes from its journal to the right total.
-	stdout, _ = runOK(t, "count", "17", "-j", "2", "-m", "sym", "--checkpoint", j)
-	assert.Equal(t, "95815104\n", stdout)
+	// And the killed count's journal is still its own: status reads it
+	// (its resume is TestKill9Resume's).
+	stdout, _ = runOK(t, "status", j)
+	assert.Contains(t, stdout, "count 17 (sym)")
 }
 
 // waitForFile waits until path exists.
@@ -346,14 +347,14 @@ func waitForFile(t *testing.T, path string) {
 }
 
 // TestDuplicatedJournalBounded: a journal of n = 12 whose few hundred
-// task lines are repeated to 700,000 lines (27 MB: a forged or runaway
+// task lines are repeated to 400,000 lines (15 MB: a forged or runaway
 // file) costs merge, status and a resume what the plan's tasks need, not
 // what the file holds (issue 38, case 4: a 140 MB journal took 1.3 GB),
 // and its total is right. The live heap is sampled while each runs
 // (a child's peak RSS would not do: Linux carries the parent's over exec).
 func TestDuplicatedJournalBounded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes a 27 MB file and reads it three times")
+		t.Skip("writes a 15 MB file and reads it three times")
 	}
 	dir := t.TempDir()
 	j := filepath.Join(dir, "n12.journal")
@@ -368,7 +369,7 @@ func TestDuplicatedJournalBounded(t *testing.T) {
 	big, err := os.OpenFile(j, os.O_APPEND|os.O_WRONLY, 0)
 	require.NoError(t, err)
 	w := bufio.NewWriterSize(big, 1<<20)
-	for n := len(f.Records); n < 700_000; n += len(f.Records) {
+	for n := len(f.Records); n < 400_000; n += len(f.Records) {
 		w.Write(lines)
 	}
 	require.NoError(t, w.Flush())
@@ -384,9 +385,9 @@ func TestDuplicatedJournalBounded(t *testing.T) {
 		if args[0] != "status" {
 			assert.Equal(t, "14200\n", out, "%v", args)
 		}
-		// Holding every line took 300 MB (nqueens 0.3.0 at ff1a512, peak
-		// RSS); reading it into the ledger, a few MB.
-		assert.Less(t, grown, uint64(64<<20), "%v: the live heap grew by %d bytes", args, grown)
+		// Holding every line grew the heap by 85 MB here (nqueens 0.3.0
+		// at ff1a512); reading it into the ledger, by a few MB.
+		assert.Less(t, grown, uint64(40<<20), "%v: the live heap grew by %d bytes", args, grown)
 	}
 }
 

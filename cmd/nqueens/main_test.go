@@ -15,6 +15,7 @@ import (
 
 	"github.com/nqueens/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/cli"
+	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/internal/opencl"
 )
 
@@ -40,6 +41,8 @@ func nqueensBinary(t *testing.T) string {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{Dir: "testdata/script", Condition: func(cond string) (bool, error) {
 		switch cond {
+		case "long": // the long run (NQUEENS_LONG, as CI sets it)
+			return long.Run(), nil
 		case "plot": // built with -tags plot
 			return benchmark.PNGBuilt, nil
 		case "opencl": // an OpenCL device (CI installs pocl and requires one)
