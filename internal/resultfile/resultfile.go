@@ -224,8 +224,19 @@ func Scan(r io.Reader, check func(Header) error, each func(rec Record, line int)
 	br := bufio.NewReader(r)
 	f := &File{}
 	sums := newSums()
-	var offset int64
-	for lineNo := 1; ; lineNo++ {
+	first, h, err := ReadHeader(br)
+	if err != nil {
+		return nil, err
+	}
+	f.Header = h
+	if check != nil {
+		if err := check(h); err != nil {
+			return nil, err
+		}
+	}
+	offset := int64(len(first))
+	f.Valid = offset
+	for lineNo := 2; ; lineNo++ {
 		raw, err := readLine(br)
 		if len(raw) == 0 && err == io.EOF {
 			break
@@ -240,14 +251,10 @@ func Scan(r io.Reader, check func(Header) error, each func(rec Record, line int)
 		if bytes.HasSuffix(raw, []byte("\r\n")) {
 			return nil, fmt.Errorf("%w: line %d ends in CR LF: the file was converted to Windows line endings (convert it back, e.g. with dos2unix; the checksums cover LF endings)", ErrCorrupt, lineNo)
 		}
-		var seed uint32
-		if lineNo > 1 {
-			seed = f.Header.Seed()
-		}
-		line, ok := checkLine(bytes.TrimSuffix(raw, []byte("\n")), seed)
+		line, ok := checkLine(bytes.TrimSuffix(raw, []byte("\n")), f.Header.Seed())
 		last := err == io.EOF || isEOF(br)
 		if !ok || !complete {
-			if lineNo > 1 && last && f.Header.Kind == Journal {
+			if last && f.Header.Kind == Journal {
 				f.Torn = true // a crash mid-append: ignore the last line
 				break
 			}
@@ -256,41 +263,28 @@ func Scan(r io.Reader, check func(Header) error, each func(rec Record, line int)
 			}
 			return nil, fmt.Errorf("%w: line %d: checksum mismatch or missing (the line was damaged or edited, or copied from another count's file)", ErrCorrupt, lineNo)
 		}
-		if lineNo == 1 {
-			h, err := parseHeader(line)
+		if f.End != nil {
+			return nil, fmt.Errorf("%w: line %d: data after the end line", ErrCorrupt, lineNo)
+		}
+		fields := strings.Fields(string(line))
+		switch {
+		case len(fields) > 0 && fields[0] == "task":
+			rec, err := parseRecord(fields)
 			if err != nil {
-				return nil, fmt.Errorf("%w: line 1: %v", ErrCorrupt, err)
+				return nil, fmt.Errorf("%w: line %d: %v", ErrCorrupt, lineNo, err)
 			}
-			f.Header = h
-			if check != nil {
-				if err := check(h); err != nil {
-					return nil, err
-				}
+			sums.add(rec)
+			if err := each(rec, lineNo); err != nil {
+				return nil, err
 			}
-		} else {
-			if f.End != nil {
-				return nil, fmt.Errorf("%w: line %d: data after the end line", ErrCorrupt, lineNo)
+		case len(fields) > 0 && fields[0] == "end":
+			s, err := parseEnd(fields)
+			if err != nil {
+				return nil, fmt.Errorf("%w: line %d: %v", ErrCorrupt, lineNo, err)
 			}
-			fields := strings.Fields(string(line))
-			switch {
-			case len(fields) > 0 && fields[0] == "task":
-				rec, err := parseRecord(fields)
-				if err != nil {
-					return nil, fmt.Errorf("%w: line %d: %v", ErrCorrupt, lineNo, err)
-				}
-				sums.add(rec)
-				if err := each(rec, lineNo); err != nil {
-					return nil, err
-				}
-			case len(fields) > 0 && fields[0] == "end":
-				s, err := parseEnd(fields)
-				if err != nil {
-					return nil, fmt.Errorf("%w: line %d: %v", ErrCorrupt, lineNo, err)
-				}
-				f.End = &s
-			default:
-				return nil, fmt.Errorf("%w: line %d: neither a task nor an end line", ErrCorrupt, lineNo)
-			}
+			f.End = &s
+		default:
+			return nil, fmt.Errorf("%w: line %d: neither a task nor an end line", ErrCorrupt, lineNo)
 		}
 		offset += int64(len(raw))
 		f.Valid = offset
