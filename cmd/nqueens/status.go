@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
@@ -9,7 +11,7 @@ import (
 )
 
 func statusCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, perShard bool
 	var audit auditFlag
 	cmd := &cobra.Command{
 		Use:   "status FILE...",
@@ -37,10 +39,11 @@ FRACTION recounts a random sample of the tasks found first, as merge's.`,
 			if asJSON {
 				return report.WriteJSON(cmd.OutOrStdout(), report.StatusOf(rep))
 			}
-			return report.WriteStatus(cmd.OutOrStdout(), rep)
+			return report.WriteStatus(cmd.OutOrStdout(), rep, perShard)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&perShard, "per-shard", false, fmt.Sprintf("list every shard, one a line (by default from %d shards on only the summary: done, in progress and missing shards as ranges)", report.MaxShardLines))
 	audit.register(cmd.Flags())
 	return cmd
 }

@@ -59,3 +59,49 @@ func TestTextWidths(t *testing.T) {
 		assert.Len(t, l, len(lines[0]), "aligned: %q", l)
 	}
 }
+
+// TestStatusSummary: a status of many shards reads as a summary (shards
+// done, in progress and missing as ranges, the furthest behind) with no
+// line per shard unless asked (issue 40, item 3: two files of 100,000
+// shards printed 100,004 lines).
+func TestStatusSummary(t *testing.T) {
+	r := nqueens.StatusReport{N: 22, Method: nqueens.Join, Shards: 100_000, PerShard: make([]nqueens.ShardStatus, 100_000)}
+	for i := range r.PerShard {
+		s := &r.PerShard[i]
+		s.Shard, s.Tasks, s.Work = i, 2, 2
+		switch i {
+		case 0, 1:
+			s.TasksDone, s.WorkDone, s.Files = 2, 2, []string{"done.result"}
+		case 7:
+			s.TasksDone, s.WorkDone, s.Files = 1, 1, []string{"s7.journal"}
+		case 9:
+			s.Files = []string{"s9.journal"}
+		default:
+			r.Missing = append(r.Missing, i)
+		}
+	}
+	var b strings.Builder
+	if err := WriteStatus(&b, r, false); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"done: 2 of 100000 shards: 0-1\n",
+		"in progress: 2 of 100000 shards: 7, 9\n",
+		"no file yet: 99996 of 100000 shards: 2-6, 8, 10-99999\n",
+		"furthest behind: 9 (0.0%, ETA unknown), 7 (50.0%, ETA unknown)\n",
+		"(100000 shards: --per-shard lists each, --json gives them all)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\n"); n > 12 {
+		t.Errorf("status of 100,000 shards is %d lines, want a summary", n)
+	}
+	b.Reset()
+	WriteStatus(&b, r, true)
+	if n := strings.Count(b.String(), "\n"); n < 100_000 {
+		t.Errorf("--per-shard gave %d lines", n)
+	}
+}

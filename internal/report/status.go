@@ -1,51 +1,89 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/partition"
 )
 
 // This file is status: a run in progress, as a table or JSON.
 
-// WriteStatus writes a run's status as a table, one shard a line.
-func WriteStatus(w io.Writer, r nqueens.StatusReport) error {
+// MaxShardLines is how many shards [WriteStatus] lists one a line
+// unless asked for every line: past it, the summary alone reads.
+const MaxShardLines = 32
+
+// WriteStatus writes a run's status: a summary first (the shards done,
+// in progress and with no file, each as ranges such as "0-49999,
+// 50001-99998", the slowest shards in progress, the total and its ETA),
+// then a table of one shard a line when perShard is set or the count has
+// at most [MaxShardLines] shards.
+func WriteStatus(w io.Writer, r nqueens.StatusReport, perShard bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if r.Shards > 1 {
 		fmt.Fprintf(tw, "count %d%s (%s), %d shards\n", r.N, board(r.Piece, r.Torus), r.Method, r.Shards)
 	} else {
 		fmt.Fprintf(tw, "count %d%s (%s)\n", r.N, board(r.Piece, r.Torus), r.Method)
 	}
-	fmt.Fprintln(tw, "shard\ttasks\twork\tETA\tfiles")
-	line := func(name string, s nqueens.ShardStatus) {
-		eta := "-"
+	eta := func(name string, s nqueens.ShardStatus) string {
 		switch {
 		case s.Complete():
-			eta = "done"
+			return "done"
 		case s.ETA > 0:
-			eta = s.ETA.Round(time.Second).String()
+			return s.ETA.Round(time.Second).String()
 		case len(s.Files) == 0 && name != "total":
-			eta = "no file yet"
-		default:
-			eta = "unknown" // no journal that tells its start (or a start a wrong clock wrote)
+			return "no file yet"
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%.1f%%\t%s\t%s\n", name, s.TasksDone, s.Tasks, 100*s.Fraction(), eta, strings.Join(s.Files, " "))
+		return "unknown" // no journal that tells its start (or a start a wrong clock wrote)
 	}
-	for _, s := range r.PerShard {
-		line(fmt.Sprint(s.Shard), s)
+	if r.Shards > 1 {
+		var done, running []int
+		var slow []nqueens.ShardStatus
+		for _, s := range r.PerShard {
+			switch {
+			case s.Complete():
+				done = append(done, s.Shard)
+			case len(s.Files) > 0:
+				running = append(running, s.Shard)
+				slow = append(slow, s)
+			}
+		}
+		group := func(what string, xs []int) {
+			if len(xs) > 0 {
+				fmt.Fprintf(tw, "%s: %d of %d shards: %s\n", what, len(xs), r.Shards, msg.Ranges(xs))
+			}
+		}
+		group("done", done)
+		group("in progress", running)
+		group("no file yet", r.Missing)
+		if len(slow) > 1 {
+			slices.SortStableFunc(slow, func(a, b nqueens.ShardStatus) int { return cmp.Compare(a.Fraction(), b.Fraction()) })
+			var names []string
+			for _, s := range slow[:min(3, len(slow))] {
+				names = append(names, fmt.Sprintf("%d (%.1f%%, ETA %s)", s.Shard, 100*s.Fraction(), eta("", s)))
+			}
+			fmt.Fprintf(tw, "furthest behind: %s\n", strings.Join(names, ", "))
+		}
+	}
+	line := func(name string, s nqueens.ShardStatus) {
+		fmt.Fprintf(tw, "%s\t%d/%d\t%.1f%%\t%s\t%s\n", name, s.TasksDone, s.Tasks, 100*s.Fraction(), eta(name, s), strings.Join(s.Files, " "))
+	}
+	fmt.Fprintln(tw, "shard\ttasks\twork\tETA\tfiles")
+	if perShard || r.Shards <= MaxShardLines {
+		for _, s := range r.PerShard {
+			line(fmt.Sprint(s.Shard), s)
+		}
 	}
 	line("total", r.Total)
-	if len(r.Missing) > 0 {
-		ms := make([]string, len(r.Missing))
-		for i, m := range r.Missing {
-			ms[i] = fmt.Sprint(m)
-		}
-		fmt.Fprintf(tw, "shards with no file yet: %s\n", strings.Join(ms, ", "))
+	if !perShard && r.Shards > MaxShardLines {
+		fmt.Fprintf(tw, "(%d shards: --per-shard lists each, --json gives them all)\n", r.Shards)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing the status: %w", err)
