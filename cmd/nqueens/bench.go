@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -93,13 +92,13 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 			// CSV file bench's own.
 			if f.csvFile != "" {
 				if err := benchmark.CheckCSV(f.csvFile); err != nil {
-					return fileFlag("csv", err)
+					return cli.FileFlag("csv", err)
 				}
 			}
 			if f.plot != "" {
 				fh, _, err := regular.OpenFile(f.plot, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 				if err != nil {
-					return fileFlag("plot", err)
+					return cli.FileFlag("plot", err)
 				}
 				fh.Close()
 			}
@@ -134,7 +133,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	if f.compare != "" {
 		b, err := regular.ReadAll(f.compare, maxCompare)
 		if err != nil {
-			return fileFlag("compare", err)
+			return cli.FileFlag("compare", err)
 		}
 		if refs, err = benchmark.ReadReferences(bytes.NewReader(b)); err != nil {
 			return fmt.Errorf("--compare %s: %w", f.compare, err) // a damaged file: exit 1
@@ -163,12 +162,12 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	}
 	if f.csvFile != "" {
 		if err := benchmark.AppendCSV(f.csvFile, m, wl, rows); err != nil {
-			return fileFlag("csv", err)
+			return cli.FileFlag("csv", err)
 		}
 	}
 	if f.plot != "" {
 		if err := benchmark.Plot(f.plot, m, wl, rows); err != nil {
-			return fileFlag("plot", err)
+			return cli.FileFlag("plot", err)
 		}
 	}
 	if err := benchmark.Write(stdout, f.format, m, wl, rows, refs); err != nil {
@@ -180,14 +179,3 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 // maxCompare bounds a --compare file: bench --csv writes about 150 bytes a
 // row, so 16 MiB is a hundred thousand rows.
 const maxCompare = 16 << 20
-
-// fileFlag words an error about the file a flag names: one that does not
-// exist, is not a regular file or is not bench's own CSV is the command
-// line's mistake (exit 2); anything else (a damaged or too large file, a
-// failed write) is a failure (exit 1).
-func fileFlag(flag string, err error) error {
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, regular.ErrNotRegular) || errors.Is(err, benchmark.ErrNotCSV) {
-		return cli.Usagef("--%s: %w", flag, err)
-	}
-	return fmt.Errorf("--%s: %w", flag, err)
-}

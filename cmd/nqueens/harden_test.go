@@ -438,11 +438,11 @@ func TestLongCountSaysSo(t *testing.T) {
 	assert.Less(t, time.Since(start), 30*time.Second)
 	assert.Regexp(t, `^nqueens: count 24 \(join\) is long: about [0-9.,]+ core-hours \(95%: [0-9.,]+ core-hours to [0-9.,]+ core-hours\) on this machine, [0-9.]+ (days|hours) on 1 workers; 'nqueens plan 24 -m join --sample 5m' gives a closer figure`, w.String())
 
-	assert.False(t, mayBeLong(20, "join", 2, 1), "n = 20 takes a minute")
-	assert.True(t, mayBeLong(23, "join", 2, 1))
-	assert.False(t, mayBeLong(23, "join", 2, 128), "a shard of 128")
-	assert.True(t, mayBeLong(28, "join", 10000, 100000), "past the published counts")
-	assert.False(t, mayBeLong(29, "join", 2, 1), "not calibrated")
+	assert.False(t, cli.MayBeLong(20, "join", 2, 1), "n = 20 takes a minute")
+	assert.True(t, cli.MayBeLong(23, "join", 2, 1))
+	assert.False(t, cli.MayBeLong(23, "join", 2, 128), "a shard of 128")
+	assert.True(t, cli.MayBeLong(28, "join", 10000, 100000), "past the published counts")
+	assert.False(t, cli.MayBeLong(29, "join", 2, 1), "not calibrated")
 }
 
 // watchWriter keeps what is written and calls found once it holds want.
