@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/internal/regular"
 	"github.com/nqueens/nqueens/internal/resultfile"
 )
 
@@ -28,7 +29,7 @@ func (e *FileError) Unwrap() error { return e.Err }
 // Is makes a path that is no regular file, or that holds another count's
 // work, the caller's input error.
 func (e *FileError) Is(target error) bool {
-	return target == ErrInvalid && (errors.Is(e.Err, resultfile.ErrNotRegular) || errors.Is(e.Err, resultfile.ErrOtherCount))
+	return target == ErrInvalid && (errors.Is(e.Err, regular.ErrNotRegular) || errors.Is(e.Err, resultfile.ErrOtherCount))
 }
 
 // WithJournalFile journals the run to the file at path, so that a later
@@ -104,7 +105,8 @@ func (c *config) openFiles(h resultfile.Header) (done func(ok bool) error, err e
 			return fail(err)
 		}
 		closers = append(closers, func(bool) error { lock.Release(); return nil })
-		f, err := os.OpenFile(c.jpath, os.O_RDWR|os.O_CREATE, resultfile.Mode)
+		// Without blocking: a FIFO put there since the check is refused.
+		f, _, err := regular.OpenFile(c.jpath, os.O_RDWR|os.O_CREATE, resultfile.Mode)
 		if err != nil {
 			return fail(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/internal/regular"
 )
 
 // ErrLocked is wrapped by [Lock]'s and [Create]'s errors for a file another
@@ -22,7 +23,9 @@ var ErrLocked = errors.New("is locked by another nqueens run")
 
 // ErrNotRegular is returned by [Create] for a path that exists and is not a
 // regular file (a directory, a device, a link).
-var ErrNotRegular = errors.New("exists and is not a regular file")
+//
+// It wraps [regular.ErrNotRegular], the one error every package tests for.
+var ErrNotRegular = fmt.Errorf("exists and %w", regular.ErrNotRegular)
 
 // Mode is the permission bits of every file a run writes, journals and
 // shard files alike, before the process's umask.
