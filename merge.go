@@ -57,18 +57,21 @@ type piece struct {
 	name string
 	head resultfile.Header
 	mod  time.Time
-	// src is the file, f its reader once its header line is read
-	// (the line kept in first): a file named by path is opened again for
-	// its records, so that reading many files holds one open at a time.
+	// src is the file; r, for a reader that cannot be read again, is
+	// where its header line (kept in first) ended. A file named by path
+	// is opened again for its records, so that reading many files holds
+	// one open at a time; start is where a seekable reader's file begins.
 	src   File
 	first []byte
 	r     io.Reader
-	// Filled in as the records are read: torn, the tasks its lines held,
-	// and, of a journal, the estimated work of its tasks (status' rate).
-	torn  bool
+	start int64
+	// lines is how many task lines a whole count's file holds, read
+	// before the plan is made (-1: not read).
 	lines int
-	work  float64
-	start int64 // where a seekable reader's file begins
+	// Filled in as the records are read: torn, and, of a journal, the
+	// estimated work of its tasks (status' rate).
+	torn bool
+	work float64
 }
 
 // head reads f's header line alone. A file it can read again (named by
@@ -303,7 +306,7 @@ func (p *piece) records(l *ledger, own []int) error {
 	case err != nil:
 		return fmt.Errorf("%s: %w", p.name, err)
 	}
-	p.torn, p.lines = f.Torn, f.Lines
+	p.torn = f.Torn
 	return nil
 }
 
