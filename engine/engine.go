@@ -351,6 +351,7 @@ type Sampler struct {
 	plan *partition.Plan
 	js   *joinScratch
 	hist [2][fineKeys]int // a probe's sides by fine key, for the work model
+	ways []joinWay        // the probed task's
 }
 
 // NewSampler checks the plan and sizes one worker's buffers and cache to

@@ -68,6 +68,7 @@ type joinScratch struct {
 	// The north lists of a sampled part of a task (Sampler.Probe).
 	thinned [2]quarterList
 	lister  quarterScratch
+	ways    []joinWay     // the task's ways
 	cache   *quarterCache // shared by the workers of one run
 	stop    *atomic.Bool  // set when the run is cancelled; nil: never
 }
@@ -130,11 +131,44 @@ func matchCost(transposed, items int) int {
 	return (transposed + blockPatterns - 1) / blockPatterns * (items + buildCost)
 }
 
-// startJoin readies js's half-joins for task t and returns the table
-// chunks of a pattern. With thinE or thinW above 1 the east or west side's
-// north list is thinned to every thin-th placement (see thinNorth): a
-// sampled part of the task.
-func startJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, thinE, thinW int) int {
+// joinWay is one way a join task's board is completed: the west half's
+// rows, the middle queens' diagonals (which both halves' lists must
+// spare), the weight of each pair of half-boards, and the seed that picks
+// the parts a sample thins. A task has one way, or with two middle columns
+// (partition.JoinMiddle) one for each pair of middle queens' rows
+// (partition.JoinPairs).
+type joinWay struct {
+	west       uint64
+	ban1, ban2 uint64
+	weight     uint64
+	seed       uint64
+}
+
+// joinWays returns task t's ways, in ws's storage.
+func joinWays(n int, t *partition.Task, qc *quarterCache, ws []joinWay) []joinWay {
+	ws = ws[:0]
+	all := uint64(1)<<uint(n) - 1
+	west := all &^ t.Rows
+	if partition.JoinMiddle(n) < 2 {
+		b1, b2 := qc.middleBans(int(t.Middle), -1)
+		if t.Middle >= 0 {
+			west &^= 1 << uint(t.Middle) // the middle column's queen's row
+		}
+		return append(ws, joinWay{west: west, ban1: b1, ban2: b2, weight: t.Weight, seed: t.Rows<<5 | uint64(t.Middle)})
+	}
+	partition.JoinPairs(n, t.Rows, func(a, b int, weight uint64) {
+		b1, b2 := qc.middleBans(a, b)
+		ws = append(ws, joinWay{west: west &^ (1<<uint(a) | 1<<uint(b)), ban1: b1, ban2: b2, weight: weight,
+			seed: t.Rows<<10 | uint64(a)<<5 | uint64(b)})
+	})
+	return ws
+}
+
+// startJoin readies js's half-joins for way w of task t and returns the
+// table chunks of a pattern. With thinE or thinW above 1 the east or west
+// side's north list is thinned to every thin-th placement (see
+// thinNorth): a sampled part of the task.
+func startJoin(n int, t *partition.Task, w *joinWay, qc *quarterCache, js *joinScratch, thinE, thinW int) int {
 	if js.tables == nil {
 		js.tables = new([matchGroup]blockTable)
 	}
@@ -142,43 +176,52 @@ func startJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, thin
 	all := uint64(1)<<uint(n) - 1
 	north := uint64(1)<<uint(h) - 1
 	south := all &^ north
-	eastRows := t.Rows
-	westRows := all &^ eastRows
-	if n%2 == 1 {
-		westRows &^= 1 << uint(t.Middle) // the middle column's queen's row
-	}
 	// Quarter q = side*2 + part: west-north, west-south, east-north,
 	// east-south.
 	var lists [4]*quarterList
-	var bans [4][2]uint64
-	for q, rows := range [4]uint64{westRows & north, westRows & south, eastRows & north, eastRows & south} {
-		lists[q], bans[q][0], bans[q][1] = qc.get(q, rows, int(t.Middle), &js.own[q], &js.lister)
+	for q, rows := range [4]uint64{w.west & north, w.west & south, t.Rows & north, t.Rows & south} {
+		lists[q] = qc.get(q, rows, &js.own[q], &js.lister)
 	}
-	seed := t.Rows<<5 | uint64(t.Middle)
 	if thinW > 1 {
-		lists[0] = thinNorth(lists[0], &js.thinned[0], thinW, thinOffset(seed, thinW))
+		lists[0] = thinNorth(lists[0], &js.thinned[0], thinW, thinOffset(w.seed, thinW))
 	}
 	if thinE > 1 {
-		lists[2] = thinNorth(lists[2], &js.thinned[1], thinE, thinOffset(^seed, thinE))
+		lists[2] = thinNorth(lists[2], &js.thinned[1], thinE, thinOffset(^w.seed, thinE))
 	}
-	// A shared list comes with the middle queen's diagonals, which the
-	// half-join then leaves out; both of a half's lists must have them
-	// (the pair test filters the south one through the north one).
-	js.westH.reset(lists[0], lists[1], qc.w, qc.columns(0), bans[0][0]|bans[1][0], bans[0][1]|bans[1][1])
-	js.eastH.reset(lists[2], lists[3], qc.w, qc.columns(1), bans[2][0]|bans[3][0], bans[2][1]|bans[3][1])
+	// Shared lists ignore the middle queens, whose diagonals the
+	// half-join then leaves out (the pair test filters the south list
+	// through the north one).
+	js.westH.reset(lists[0], lists[1], qc.w, qc.columns(0), w.ban1, w.ban2)
+	js.eastH.reset(lists[2], lists[3], qc.w, qc.columns(1), w.ban1, w.ban2)
 	// Table chunks per pattern.
 	return patternChunks(2 * int(qc.w.width))
 }
 
-// runJoin counts the solutions of one join task.
+// runJoin counts the solutions of one join task: each of its ways.
 func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Result) {
-	chunks := startJoin(n, t, qc, js, 1, 1)
-	var pairs uint64
+	js.ways = joinWays(n, t, qc, js.ways)
+	var total, nodes uint64
+	for i := range js.ways {
+		if js.stopped() {
+			break
+		}
+		w := &js.ways[i]
+		total += joinWayPairs(n, t, w, qc, js) * w.weight
+		nodes += js.eastH.nodes() + js.westH.nodes()
+	}
+	r.Total = total
+	r.Nodes = nodes
+}
+
+// joinWayPairs counts the pairs of half-boards of way w of task t that
+// share no diagonal.
+func joinWayPairs(n int, t *partition.Task, w *joinWay, qc *quarterCache, js *joinScratch) uint64 {
+	chunks := startJoin(n, t, w, qc, js, 1, 1)
 	ne := listSide(&js.eastH, &js.east, js.chunk)
 	nw := listSide(&js.westH, &js.west, js.chunk)
 	js.sortE = grow(js.sortE, ne, js.east)
 	js.sortW = grow(js.sortW, nw, js.west)
-	pairs = countSides(js, qc.sv, js.east[:ne], js.west[:nw], chunks)
+	pairs := countSides(js, qc.sv, js.east[:ne], js.west[:nw], chunks)
 	for (!js.eastH.done || !js.westH.done) && !js.stopped() {
 		// A side did not fit in its buffer (the largest tasks of large
 		// boards, or a small --memory): each piece of the east side is
@@ -199,6 +242,5 @@ func runJoin(n int, t *partition.Task, qc *quarterCache, js *joinScratch, r *Res
 		js.sortW = grow(js.sortW, nw, js.west)
 		pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], chunks)
 	}
-	r.Total = pairs * t.Weight
-	r.Nodes = js.eastH.nodes() + js.westH.nodes()
+	return pairs
 }

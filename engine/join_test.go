@@ -116,7 +116,7 @@ func TestHalfJoin(t *testing.T) {
 					rest &^= 1 << uint(mid)
 				}
 				ban1, ban2 := bans(n, mid)
-				b1, b2 := qc.middleBans(mid)
+				b1, b2 := qc.middleBans(mid, -1)
 				require.Equal(t, [2]uint64{ban1, ban2}, [2]uint64{b1, b2}, "n=%d mid %d", n, mid)
 				for rows := uint64(0); rows <= all; rows++ {
 					if rows&^rest != 0 || bits.OnesCount64(rows) != h {
@@ -124,10 +124,10 @@ func TestHalfJoin(t *testing.T) {
 					}
 					for side := range 2 {
 						cols := qc.columns(side)
-						nl, n1, n2 := qc.get(2*side, rows&north, mid, &own[0], &sc)
-						sl, s1, s2 := qc.get(2*side+1, rows&^north, mid, &own[1], &sc)
+						nl := qc.get(2*side, rows&north, &own[0], &sc)
+						sl := qc.get(2*side+1, rows&^north, &own[1], &sc)
 						var hj halfJoin
-						hj.reset(nl, sl, qc.w, cols, n1|s1, n2|s2)
+						hj.reset(nl, sl, qc.w, cols, b1, b2)
 						// A small buffer makes the listing stop and resume.
 						buf := make([]uint64, 4)
 						var got []uint64
@@ -476,5 +476,34 @@ func TestListQuarter(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestJoinTwoMiddle checks the join with two middle columns between the
+// halves (partition.JoinMiddle, the plan of even n from 28 on) on boards
+// small enough to count: every total as published, with buffers of 16
+// patterns too, so that sides come in pieces.
+func TestJoinTwoMiddle(t *testing.T) {
+	defer partition.WithJoinTwoFrom(4)()
+	boards := []int{4, 6, 8, 10, 12, 14}
+	if long.Run() {
+		boards = append(boards, 16)
+	}
+	for _, n := range boards {
+		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		require.NoError(t, err)
+		assert.Equal(t, 2, partition.JoinMiddle(n))
+		c, err := Run(context.Background(), p, Options{Workers: 2})
+		require.NoError(t, err)
+		assert.Equal(t, fmt.Sprint(known.Total[n]), c.Total.String(), "n=%d", n)
+		js := &joinScratch{chunk: 16}
+		qc := newQuarterCache(n, 0)
+		var total uint64
+		for _, task := range halves(p) {
+			var r Result
+			runJoin(n, &task, qc, js, &r)
+			total += r.Total
+		}
+		assert.Equal(t, known.Total[n], total, "n=%d, buffers of 16", n)
 	}
 }

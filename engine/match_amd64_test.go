@@ -105,7 +105,7 @@ func TestJoinNorthsTwin(t *testing.T) {
 				if n%2 == 1 && trial%2 == 1 {
 					mid = r.IntN(n)
 				}
-				b1, b2 := qc.middleBans(mid)
+				b1, b2 := qc.middleBans(mid, -1)
 				jf := newJoinFrame(nl.f, sl.f, qc.w, b1, b2)
 				for i := range nl.keys {
 					j := r.IntN(len(sl.keys))

@@ -87,6 +87,7 @@ func (s *Sampler) Probe(i, thin int) (Probe, error) {
 	if t.Kind != partition.Halves || s.js == nil {
 		return whole(), nil
 	}
+	s.ways = joinWays(s.plan.N, t, s.js.cache, s.ways)
 	if thin <= 1 {
 		if p, ok := s.probeJoin(t, 1, 1); ok {
 			p.Result.Task = i
@@ -101,12 +102,15 @@ func (s *Sampler) Probe(i, thin int) (Probe, error) {
 	// to learn it does not fit costs the whole buffer's listing (n = 28:
 	// up to 90 s for a task's first part).
 	start := threadTime()
-	startJoin(s.plan.N, t, s.js.cache, s.js, 1, 1)
-	q := (threadTime() - start).Seconds()
 	need := func(hj *halfJoin) int {
 		return max(1, int(math.Ceil(hj.pairBound()/pairsPerPattern/float64(s.js.chunk))))
 	}
-	thin, west := max(thin, need(&s.js.eastH)), need(&s.js.westH)
+	west := 1
+	for j := range s.ways {
+		startJoin(s.plan.N, t, &s.ways[j], s.js.cache, s.js, 1, 1)
+		thin, west = max(thin, need(&s.js.eastH)), max(west, need(&s.js.westH))
+	}
+	q := (threadTime() - start).Seconds()
 	for {
 		p, eastFits, westFits := s.probeJoinSides(t, thin, west)
 		switch {
@@ -180,13 +184,35 @@ func (s *Sampler) probeJoin(t *partition.Task, thinE, thinW int) (Probe, bool) {
 	return p, e && w
 }
 
-// probeJoinSides lists and matches task t with its east and west sides
-// thinned by thinE and thinW, and reports whether each side fitted in one
-// buffer (the probe is valid only if both did).
+// probeJoinSides lists and matches task t (its ways in s.ways) with its
+// east and west sides thinned by thinE and thinW, and reports whether each
+// side fitted in one buffer (the probe is valid only if both did): the
+// sum of its ways' probes.
 func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, eastFits, westFits bool) {
+	p = Probe{Thin: thinE, ThinWest: thinW}
+	for j := range s.ways {
+		w, e, wf := s.probeWay(t, &s.ways[j], thinE, thinW)
+		if !e || !wf {
+			return Probe{}, e, wf
+		}
+		p.Elapsed += w.Elapsed
+		p.Match += w.Match
+		p.Quarters += w.Quarters
+		p.Linear += w.Linear
+		p.Work += w.Work
+		p.TaskWork += w.TaskWork
+		p.Patterns += w.Patterns
+		p.Result.Total += w.Result.Total
+		p.Result.Nodes += w.Result.Nodes
+	}
+	return p, true, true
+}
+
+// probeWay is probeJoinSides for way w of task t.
+func (s *Sampler) probeWay(t *partition.Task, w *joinWay, thinE, thinW int) (p Probe, eastFits, westFits bool) {
 	js, qc, n := s.js, s.js.cache, s.plan.N
 	start := threadTime()
-	chunks := startJoin(n, t, qc, js, thinE, thinW)
+	chunks := startJoin(n, t, w, qc, js, thinE, thinW)
 	got := threadTime()
 	ne := listSide(&js.eastH, &js.east, js.chunk)
 	if !js.eastH.done {
@@ -223,7 +249,7 @@ func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, 
 	end := threadTime()
 
 	p = Probe{Thin: thinE, ThinWest: thinW, Elapsed: end - start, Match: (end - cut).Seconds(), Quarters: (got - start).Seconds()}
-	p.Result.Total = pairs * t.Weight
+	p.Result.Total = pairs * w.weight
 	p.Result.Nodes = js.eastH.nodes() + js.westH.nodes()
 	// The model needs the sides split by the extra bits whether or not
 	// this unit was (the whole task may be).

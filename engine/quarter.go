@@ -16,6 +16,8 @@ import (
 	"math/bits"
 	"slices"
 	"sync/atomic"
+
+	"github.com/nqueens/nqueens/partition"
 )
 
 // quarterList holds the placements of one queen in each row of a set of a
@@ -37,17 +39,17 @@ type quarterList struct {
 type frame struct{ b1, b2 uint }
 
 // quarterFrame returns the frame of quarter q (side*2 + part) of an n×n
-// board: its rows r0..r0+rows-1 and columns c0..c0+h-1 take main diagonals
-// from c0-(r0+rows-1)+n-1 and anti-diagonals from r0+c0 on, h+rows-1 of
-// each (31 at most for n ≤ 32).
+// board: its rows r0..r0+rows-1 and columns c0..c0+s-1 (s =
+// partition.JoinSide(n)) take main diagonals from c0-(r0+rows-1)+n-1 and
+// anti-diagonals from r0+c0 on, s+rows-1 of each (31 at most for n ≤ 32).
 func quarterFrame(n, q int) frame {
-	h := n / 2
+	h := n / 2 // north rows 0..h-1; the halves' columns: partition.JoinSide
 	r0, rows, c0 := 0, h, 0
 	if q%2 == 1 {
 		r0, rows = h, n-h
 	}
 	if q/2 == 1 {
-		c0 = n - h
+		c0 = n - partition.JoinSide(n)
 	}
 	return frame{b1: uint(max(0, c0-(r0+rows-1)+n-1)), b2: uint(r0 + c0)}
 }
@@ -60,8 +62,8 @@ func (f frame) unpack(p uint64) (d1, d2 uint64) { return (p & (1<<32 - 1)) << f.
 
 // window is the overlap of the two halves' diagonals: a west queen and an
 // east queen can share main diagonals and anti-diagonals lo..lo+width-1
-// only (the west half reaches up to (h-1)-0+n-1 and (n-1)+(h-1), the east
-// half down to n-h). A pattern holds those main diagonals in its low width
+// only (with halves of s columns, the west half reaches up to (s-1)-0+n-1
+// and (n-1)+(s-1), the east half down to n-s). A pattern holds those main diagonals in its low width
 // bits and those anti-diagonals above them.
 type window struct {
 	lo, width uint
@@ -69,9 +71,9 @@ type window struct {
 }
 
 func newWindow(n int) window {
-	h := n / 2
-	w := uint(max(2*h-1, 0))
-	return window{lo: uint(n - h), width: w, mask: uint64(1)<<w - 1}
+	s := partition.JoinSide(n)
+	w := uint(max(2*s-1, 0))
+	return window{lo: uint(n - s), width: w, mask: uint64(1)<<w - 1}
 }
 
 func (w window) pattern(d1, d2 uint64) uint64 {
@@ -243,41 +245,46 @@ func quarterCacheBytes(n int) int64 {
 
 // columns returns the columns of side 0 (west) or 1 (east).
 func (c *quarterCache) columns(side int) uint64 {
-	h := c.n / 2
-	west := uint64(1)<<uint(h) - 1
+	s := partition.JoinSide(c.n)
+	west := uint64(1)<<uint(s) - 1
 	if side == 0 {
 		return west
 	}
-	return west << uint(c.n-h)
+	return west << uint(c.n-s)
 }
 
-// middleBans returns the main diagonal and anti-diagonal bits of the middle
-// column's queen in row mid (odd n), none for mid < 0.
-func (c *quarterCache) middleBans(mid int) (ban1, ban2 uint64) {
-	if mid < 0 {
-		return 0, 0
+// middleBans returns the main diagonal and anti-diagonal bits of a queen
+// in row r of the first middle column (column JoinSide(n)), and with two
+// middle columns (JoinMiddle) of a queen in row r2 of the second; none for
+// a row below 0.
+func (c *quarterCache) middleBans(r, r2 int) (ban1, ban2 uint64) {
+	n, s := c.n, partition.JoinSide(c.n)
+	for i, row := range [2]int{r, r2} {
+		if row >= 0 {
+			col := s + i
+			ban1 |= 1 << uint(col-row+n-1)
+			ban2 |= 1 << uint(row+col)
+		}
 	}
-	h, a := uint(c.n/2), uint(mid)
-	return 1 << (h + uint(c.n) - 1 - a), 1 << (a + h)
+	return ban1, ban2
 }
 
 // get returns the list of quarter q (side*2 + part) for rows: the cached
 // one, or one listed now, kept if the budget allows and otherwise listed
-// into own. For odd n, ban1 and ban2 are the diagonals of the middle
-// column's queen in row mid, which the list ignores and the half-join
-// filters; zero for even n (mid < 0).
-func (c *quarterCache) get(q int, rows uint64, mid int, own *quarterList, sc *quarterScratch) (l *quarterList, ban1, ban2 uint64) {
+// into own. Lists ignore the middle queens (odd n, or two middle
+// columns): one list serves every row of them, and the half-join filters
+// what they attack.
+func (c *quarterCache) get(q int, rows uint64, own *quarterList, sc *quarterScratch) *quarterList {
 	shift := uint(0)
 	if q%2 == 1 {
 		shift = uint(c.n / 2)
 	}
 	slot := &c.lists[q][(rows>>shift)&uint64(len(c.lists[q])-1)]
-	b1, b2 := c.middleBans(mid)
 	if l := slot.Load(); l != nil {
-		return l, b1, b2
+		return l
 	}
-	l, _ = c.list(slot, q, rows, own, sc)
-	return l, b1, b2
+	l, _ := c.list(slot, q, rows, own, sc)
+	return l
 }
 
 // list lists quarter q for rows, into a list of its own kept in slot if

@@ -82,6 +82,16 @@ func (s *source) eachJoin(visit func(t *Task, tag string) bool) {
 	all := below(n)
 	jc := newJoinCoster(n)
 	t := Task{Kind: Halves, Middle: -1}
+	if JoinMiddle(n) == 2 {
+		// Every set of east rows, the ways of the middle queens and their
+		// weights within it (JoinPairs).
+		t.Weight = 4
+		forEachSubset(s.w, n, JoinSide(n), -1, func(e uint64) bool {
+			t.Cost, t.Rows = jc.costPairs(e), e
+			return visit(&t, "")
+		})
+		return
+	}
 	if n%2 == 0 {
 		forEachSubset(s.w, n, h, -1, func(e uint64) bool {
 			if w := orbit(e, all, n, true); w > 0 {
@@ -161,6 +171,12 @@ func newFingerprinter(p *Plan) *fingerprinter {
 		// The pieces' kernel's nodes changed with its look-ahead (2): a
 		// task's line of another kernel would not pass an audit.
 		f.buf = append(f.buf, "pieces-kernel-2"...)
+		f.buf = append(f.buf, 0)
+	}
+	if p.Method == Join && JoinMiddle(p.N) == 2 {
+		// Its tasks are sets of east rows with the ways of two middle
+		// queens (JoinPairs): a plan of another shape.
+		f.buf = append(f.buf, "join-two-middle"...)
 		f.buf = append(f.buf, 0)
 	}
 	if p.Method == Join && JoinLong(p.N) {
@@ -497,6 +513,14 @@ func mix(x uint64) uint64 {
 // mirror (E to its complement) and, where the plan uses it, the up-down
 // flip (E to its reverse); plus the 2n symmetric searches (2 for n = 0).
 func joinTaskCount(n int) int {
+	sym := 2 * uint64(n)
+	if n == 0 {
+		sym = 2
+	}
+	if JoinMiddle(n) == 2 {
+		// One task per set of east rows (JoinPairs).
+		return int(binomial(n, JoinSide(n)) + sym)
+	}
 	h := n / 2
 	// Orbits of h-subsets of 2h rows under complement and reversal (the
 	// rows in h pairs r, 2h-1-r): C(2h, h) fixed by the identity, none by
@@ -516,10 +540,6 @@ func joinTaskCount(n int) int {
 		// fixes no set (C(2h, h)/2 orbits); the centre row has both maps.
 		k += uint64(h) * (binomial(2*h, h) / 2)
 	}
-	sym := 2 * uint64(n)
-	if n == 0 {
-		sym = 2
-	}
 	return int(k + sym)
 }
 
@@ -527,7 +547,7 @@ func joinTaskCount(n int) int {
 // tables: per-half placements from the pairs of rows d apart, counted by
 // popcounts.
 type joinCoster struct {
-	h     int
+	n, h  int
 	shift uint // the costs' scale: 64·2^shift units of work
 	fact  float64
 	pair  [MaxN / 2][MaxN/2 + 1]float64 // pair[d][k]: k pairs of rows d apart
@@ -535,8 +555,8 @@ type joinCoster struct {
 }
 
 func newJoinCoster(n int) *joinCoster {
-	h := n / 2
-	jc := &joinCoster{h: h, fact: 1, shift: uint(4 * max(0, n-22))}
+	h := JoinSide(n)
+	jc := &joinCoster{n: n, h: h, fact: 1, shift: uint(4 * max(0, n-22))}
 	for i := 2; i <= h; i++ {
 		jc.fact *= float64(i)
 	}
@@ -581,6 +601,26 @@ func (jc *joinCoster) cost(east, west uint64, mid int) uint64 {
 	return uint64(c + 0.5)
 }
 
+// costPairs is the cost estimate of a task of a board with two middle
+// columns (JoinPairs): each way of the middle queens costs about the
+// product of its halves' placements, estimated for all alike from the
+// east rows and the rows left after the outermost two, times the ways
+// (those counted in this task: a < b, a + b ≤ n-1, b ≥ a+2).
+func (jc *joinCoster) costPairs(east uint64) uint64 {
+	rest := below(jc.n) &^ east
+	ways := 0
+	for x := rest; x != 0; x &= x - 1 {
+		a := bits.TrailingZeros64(x)
+		ways += bits.OnesCount64(rest &^ below(a+2) &^ ^below(jc.n-a))
+	}
+	inner := rest &^ (rest & -rest) &^ (1 << uint(63-bits.LeadingZeros64(rest)))
+	c := jc.half(east, -1) * jc.half(inner, -1) * float64(ways) / float64(uint64(64)<<jc.shift)
+	if c < 1 {
+		return 1
+	}
+	return uint64(c + 0.5)
+}
+
 // Draw is a reproducible pseudo-random 64-bit value for index under seed:
 // the same on every machine, for samples and audits.
 func Draw(index, seed uint64) uint64 { return mix(seed ^ mix(index)) }
@@ -618,7 +658,11 @@ func Bound(n int, t *Task) [CountWords]uint64 {
 		}
 	}
 	if t.Kind == Halves {
-		for k := 2; k <= n/2; k++ {
+		if JoinMiddle(n) == 2 {
+			// Each way of the middle queens (JoinPairs).
+			mul(binomial(n-JoinSide(n), 2))
+		}
+		for k := 2; k <= JoinSide(n); k++ {
 			mul(uint64(k))
 			mul(uint64(k))
 		}
