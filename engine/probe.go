@@ -37,10 +37,12 @@ type Probe struct {
 	// Result is the unit's count: the task's own when Thin is 1, part of
 	// it otherwise (the same for the same task and Thin every time).
 	Result Result
-	// Thin: every Thin-th placement of the east side's north quarter was
-	// listed (1: the whole task); ThinWest the same for the west side,
-	// thinned only as far as its buffer needs.
-	Thin, ThinWest int
+	// Thin: the unit is about a Thin-th of its task (1: the whole task):
+	// every Ways-th of the task's ways of the middle queens (two middle
+	// columns, partition.JoinPairs; 1 otherwise), and of each every
+	// Thin/Ways-th placement of the east side's north quarter; ThinWest
+	// the same for the west side, thinned only as far as its buffer needs.
+	Thin, Ways, ThinWest int
 	// Elapsed is the unit's time: the CPU time of the thread that counted
 	// it on Linux (so that other processes on the cores do not inflate
 	// it), the wall clock elsewhere; Linear, Match and Quarters are parts
@@ -82,7 +84,7 @@ func (s *Sampler) Probe(i, thin int) (Probe, error) {
 		r := runTask(s.plan, t, s.js)
 		r.Task = i
 		el := threadTime() - start
-		return Probe{Result: r, Thin: 1, ThinWest: 1, Elapsed: el, Linear: el.Seconds()}
+		return Probe{Result: r, Thin: 1, Ways: 1, ThinWest: 1, Elapsed: el, Linear: el.Seconds()}
 	}
 	if t.Kind != partition.Halves || s.js == nil {
 		return whole(), nil
@@ -95,27 +97,60 @@ func (s *Sampler) Probe(i, thin int) (Probe, error) {
 		}
 		return whole(), nil // larger than the buffers: counted as a run does
 	}
-	// The quarter lists first, timed (the part pays for them whatever its
-	// thinning), then each side thinned at least as far as its buffer
-	// needs by the north-south pairs its half-join will compare, so that
-	// the first try mostly fits: listing a side until its buffer is full
-	// to learn it does not fit costs the whole buffer's listing (n = 28:
-	// up to 90 s for a task's first part).
-	start := threadTime()
-	need := func(hj *halfJoin) int {
-		return max(1, int(math.Ceil(hj.pairBound()/pairsPerPattern/float64(s.js.chunk))))
+	// A task of many ways is thinned by its ways first: every step-th of
+	// them (from an offset its seed picks, so that each way's share of
+	// the task is as likely to be counted as another's), then, once a
+	// single way is left, by its east side. The unit's Thin, step times
+	// the east side's thinning, gives the same unit again.
+	all := s.ways
+	var step, east, west int
+	var start time.Duration
+	var q float64
+	pick := func(st, k int) {
+		step, east, west = st, k, 1
+		s.ways = all
+		if step > 1 {
+			off := thinOffset(all[0].seed, step)
+			s.ways = nil
+			for j, w := range all {
+				if (j+off)%step == 0 {
+					s.ways = append(s.ways, w)
+				}
+			}
+		}
+		// The quarter lists first, timed (the part pays for them
+		// whatever its thinning), then each side thinned at least as far
+		// as its buffer needs by the north-south pairs its half-join will
+		// compare, so that the first try mostly fits: listing a side
+		// until its buffer is full to learn it does not fit costs the
+		// whole buffer's listing (n = 28 with halves of 14 columns: up to
+		// 90 s for a task's first part).
+		start = threadTime()
+		need := func(hj *halfJoin) int {
+			return max(1, int(math.Ceil(hj.pairBound()/pairsPerPattern/float64(s.js.chunk))))
+		}
+		for j := range s.ways {
+			startJoin(s.plan.N, t, &s.ways[j], s.js.cache, s.js, 1, 1)
+			east, west = max(east, need(&s.js.eastH)), max(west, need(&s.js.westH))
+		}
+		q = (threadTime() - start).Seconds()
 	}
-	west := 1
-	for j := range s.ways {
-		startJoin(s.plan.N, t, &s.ways[j], s.js.cache, s.js, 1, 1)
-		thin, west = max(thin, need(&s.js.eastH)), max(west, need(&s.js.westH))
+	more := func() { // thin the east side further: after the ways
+		if step < len(all) {
+			pick(len(all), max(2, east))
+			return
+		}
+		east *= 2
 	}
-	q := (threadTime() - start).Seconds()
+	pick(min(thin, len(all)), max(1, thin/min(thin, len(all))))
+	if east > 1 && step < len(all) {
+		pick(len(all), east)
+	}
 	for {
-		p, eastFits, westFits := s.probeJoinSides(t, thin, west)
+		p, eastFits, westFits := s.probeJoinSides(t, east, west)
 		switch {
 		case !eastFits:
-			thin *= 2
+			more()
 		case !westFits:
 			west *= 2
 		default:
@@ -123,6 +158,10 @@ func (s *Sampler) Probe(i, thin int) (Probe, error) {
 			p.Elapsed = threadTime() - start
 			p.Quarters += q
 			p.Linear += q
+			// The whole task's time and work, from the ways counted.
+			f := float64(step)
+			p.Linear, p.TaskWork, p.Patterns = f*p.Linear, f*p.TaskWork, f*p.Patterns
+			p.Thin, p.Ways = step*p.Thin, step
 			return p, nil
 		}
 	}
@@ -189,7 +228,7 @@ func (s *Sampler) probeJoin(t *partition.Task, thinE, thinW int) (Probe, bool) {
 // side fitted in one buffer (the probe is valid only if both did): the
 // sum of its ways' probes.
 func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, eastFits, westFits bool) {
-	p = Probe{Thin: thinE, ThinWest: thinW}
+	p = Probe{Thin: thinE, Ways: 1, ThinWest: thinW}
 	for j := range s.ways {
 		w, e, wf := s.probeWay(t, &s.ways[j], thinE, thinW)
 		if !e || !wf {

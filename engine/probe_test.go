@@ -160,3 +160,57 @@ func TestProbe(t *testing.T) {
 	_, err = s.Probe(len(p.Tasks), 1)
 	assert.ErrorIs(t, err, ErrPlan)
 }
+
+// TestProbeWays: with two middle columns (partition.JoinMiddle) a part
+// counts every Ways-th of its task's ways, then thins the east side; the
+// same unit comes back from its Thin (a sample's second pass asks for it
+// so), and over many tasks the parts scaled up list as many half-boards
+// and model as much matching work as the whole tasks.
+func TestProbeWays(t *testing.T) {
+	defer partition.WithJoinTwoFrom(4)()
+	n := 18
+	p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+	require.NoError(t, err)
+	want := 200
+	if testing.Short() {
+		want = 40
+	}
+	var tasks []partition.Task
+	for i := len(p.Tasks) - 1; i >= 0 && len(tasks) < want; i -= len(p.Tasks) / want {
+		if p.Tasks[i].Kind == partition.Halves {
+			tasks = append(tasks, p.Tasks[i])
+		}
+	}
+	s, err := NewSampler(&partition.Plan{N: n, Method: partition.Join, Tasks: tasks, Shards: 1}, 0)
+	require.NoError(t, err)
+	var nodes, work [3]float64
+	for i := range tasks {
+		whole, err := s.Probe(i, 1)
+		require.NoError(t, err)
+		c, err := s.Count(i)
+		require.NoError(t, err)
+		require.Equal(t, c, whole.Result, "task %d", i)
+		require.Equal(t, 1, whole.Ways)
+		nodes[0] += whole.Patterns
+		work[0] += whole.Work
+		ways := len(s.ways)
+		for j, thin := range []int{4, 1024} {
+			part, err := s.Probe(i, thin)
+			require.NoError(t, err)
+			require.Equal(t, min(thin, ways), part.Ways, "task %d, thinned %d", i, thin)
+			require.Zero(t, part.Thin%part.Ways)
+			again, err := s.Probe(i, part.Thin)
+			require.NoError(t, err)
+			require.Equal(t, part.Result, again.Result, "the same unit from its Thin")
+			require.Equal(t, [3]int{part.Thin, part.Ways, part.ThinWest}, [3]int{again.Thin, again.Ways, again.ThinWest})
+			require.LessOrEqual(t, part.Result.Total, whole.Result.Total)
+			nodes[j+1] += part.Patterns
+			work[j+1] += part.TaskWork
+		}
+	}
+	for j, thin := range []int{4, 1024} {
+		assert.InEpsilon(t, nodes[0], nodes[j+1], 0.1, "half-boards, whole and estimated from parts thinned %d", thin)
+		assert.InEpsilon(t, work[0], work[j+1], 0.2, "matching work, whole and modeled from parts thinned %d", thin)
+	}
+	t.Logf("half-boards %.4g, from parts %.4g and %.4g; work %.4g, modeled %.4g and %.4g", nodes[0], nodes[1], nodes[2], work[0], work[1], work[2])
+}
