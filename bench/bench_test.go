@@ -10,8 +10,11 @@
 package bench
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"runtime/metrics"
@@ -23,6 +26,7 @@ import (
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/machine"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -350,4 +354,118 @@ func BenchmarkParts(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkWholeTasks checks the sampler's estimate of single join tasks
+// against their whole count: for each board of NQUEENS_BENCH_WHOLE_N
+// (default 26-27), NQUEENS_BENCH_WHOLE_TASKS tasks (default 20) drawn from
+// the plan by the seeded random choice samples use (Planner.Sample, seed
+// NQUEENS_BENCH_WHOLE_SEED, default 39), each sampled in a part as a
+// five-minute `nqueens plan --sample` would thin it (a part of about
+// wholeUnit) and then counted whole, one after another on one worker. The
+// predicted time is the part's estimate with the matching speed pooled
+// over the drawn tasks' parts (engine.TaskTimes, as the sampler pools
+// it), the measured one the whole count's CPU time on its thread; both
+// with the quarter cache warm (a part is counted once before, untimed).
+// It reports the mean of measured/predicted (1 is right) and, with
+// NQUEENS_BENCH_WHOLE_CSV naming a file, appends one line per task:
+//
+//	n,task,predicted_core_seconds,measured_core_seconds,commit,id,thin,ways,seed,cpu
+//
+// (commit from NQUEENS_BENCH_COMMIT). From n = 26 a task takes seconds
+// to minutes:
+//
+//	NQUEENS_BENCH_WHOLE_N=28 NQUEENS_BENCH_WHOLE_TASKS=4 go test ./bench -run '^$' -bench WholeTasks -benchtime 1x -timeout 0
+func BenchmarkWholeTasks(b *testing.B) {
+	lo, hi := boardRange(b, "NQUEENS_BENCH_WHOLE_N", 26, 27, partition.JoinMaxN)
+	want := envInt(b, "NQUEENS_BENCH_WHOLE_TASKS", 20)
+	seed := uint64(envInt(b, "NQUEENS_BENCH_WHOLE_SEED", 39))
+	commit := cmp.Or(os.Getenv("NQUEENS_BENCH_COMMIT"), "unknown")
+	cpu := machine.Detect().CPU
+	for n := lo; n <= hi; n++ {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			pl, err := partition.NewPlanner(context.Background(), partition.Job{N: n, Method: partition.Join})
+			if err != nil {
+				b.Fatal(err)
+			}
+			drawn, _, err := pl.Sample(want+2*n+2, seed)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var tasks []partition.Task // the join tasks, not the symmetric searches
+			for _, t := range drawn {
+				if t.Kind == partition.Halves && len(tasks) < want {
+					tasks = append(tasks, t)
+				}
+			}
+			s, err := engine.NewSampler(&partition.Plan{N: n, Method: partition.Join, Tasks: tasks, Shards: 1}, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			probe := func(i, k int) engine.Probe {
+				p, err := s.Probe(i, k)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return p
+			}
+			parts := make([]engine.Probe, len(tasks))
+			measured := make([]float64, len(tasks))
+			for b.Loop() {
+				for i := range tasks {
+					// A first small part says how long the task is.
+					first := probe(i, 1<<max(0, n-20))
+					k := int(math.Ceil(engine.TaskTimes([]engine.Probe{first})[0] / wholeUnit.Seconds()))
+					probe(i, max(1, k)) // the cache warm, as the sampler's second pass finds it
+					parts[i] = probe(i, max(1, k))
+					measured[i] = probe(i, 1).Elapsed.Seconds()
+				}
+			}
+			predicted := engine.TaskTimes(parts)
+			var ratio float64
+			var rows strings.Builder
+			for i, t := range tasks {
+				ratio += measured[i] / predicted[i]
+				fmt.Fprintf(&rows, "%d,%d,%.3f,%.3f,%s,%s,%d,%d,%d,%q\n", n, i, predicted[i], measured[i], commit, t.ID, parts[i].Thin, parts[i].Ways, seed, cpu)
+			}
+			b.ReportMetric(ratio/float64(len(tasks)), "measured/predicted")
+			b.ReportMetric(sum(measured)/float64(len(tasks)), "s/task")
+			if path := os.Getenv("NQUEENS_BENCH_WHOLE_CSV"); path != "" {
+				f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, err = f.WriteString(rows.String())
+				if err = errors.Join(err, f.Close()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// wholeUnit is the time of a part of a task in a five-minute sample: two
+// passes of half the time, 400 units each (the sampler's unitsWanted).
+const wholeUnit = 5 * time.Minute / 2 / 400
+
+// envInt reads a positive number from the environment variable env, def
+// if it is unset.
+func envInt(b *testing.B, env string, def int) int {
+	s := os.Getenv(env)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 1 {
+		b.Fatalf("%s=%q: want a positive number", env, s)
+	}
+	return v
+}
+
+func sum(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s
 }
