@@ -137,6 +137,7 @@ type config struct {
 	torus    bool
 	sample   time.Duration // Estimate's
 	minThin  int           // Estimate's least thinning of a sampled task (tests)
+	seed     uint64        // Estimate's sample seed: 0 for sampleSeed (tests)
 	device   string        // WithDevice's spec; "" for the CPU
 	given    opt           // the options given
 }

@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sort"
@@ -187,7 +188,12 @@ func checkTask(n int, t *partition.Task) error {
 	case partition.Classify, partition.CountBanned, partition.CountPieces:
 		bad = bad || t.Bans == nil
 	case partition.Halves:
-		bad = bad || n > joinMaxN || n%2 == 1 && (t.Middle < 0 || int(t.Middle) >= n)
+		bad = bad || n > joinMaxN || bits.OnesCount64(t.Rows) != partition.JoinSide(n) || n < 64 && t.Rows>>uint(n) != 0
+		if n%2 == 1 {
+			bad = bad || t.Middle < 0 || int(t.Middle) >= n || t.Rows>>uint(max(t.Middle, 0))&1 == 1
+		} else {
+			bad = bad || t.Middle >= 0
+		}
 	case partition.PointSymmetric, partition.Rot90Symmetric:
 		bad = bad || len(t.Prefix) > 1
 	case partition.Formula:

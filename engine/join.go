@@ -4,9 +4,11 @@ package engine
 // never backtracks a whole board.
 //
 // A join task fixes which rows hold their queen in the east half of the board
-// (columns n-h..n-1, h = n/2); the other rows hold theirs in the west half
-// (columns 0..h-1). For odd n the middle column's queen is placed first, in
-// a row the task fixes too. Each half is then a small board of its own: h
+// (columns n-h..n-1, h = partition.JoinSide(n): n/2, or n/2-1 for even n
+// from 28); the other rows hold theirs in the west half (columns 0..h-1).
+// For odd n the middle column's queen is placed first, in a row the task
+// fixes too; with two middle columns the task counts each way of their
+// queens (partition.JoinPairs), one after another. Each half is then a small board of its own: h
 // queens in h columns, one in each of its rows. Rows and columns of the two
 // halves never clash, so a west half and an east half make a solution exactly
 // when they share no diagonal. The task

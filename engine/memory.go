@@ -204,8 +204,9 @@ func quarterListBytes(n int) int64 { return int64(8 * quarterPlaces(n)) }
 
 // quarterPlaces models the most placements one quarter list of an n×n
 // board holds (one queen in each of k rows of a quarter, k about 0.7 of
-// the quarter's columns): for even n 1.25 × 28.6 million at n = 28, 2.45
-// times fewer each size down and 2.8 times more each size up, for odd n
+// the quarter's columns): for halves of n/2 columns 1.25 × 28.6 million
+// at n = 28, 2.45 times fewer each size down and 2.8 times more each size
+// up, for halves beside middle columns (odd n, and even n from 28)
 // 0.6 of that, at least 2^16. The most found, 2026-12-03, listing 6
 // random row sets for each k in both quarters of a side: n = 20 25,678,
 // 22 123,230, 24 707,604, 25 1,073,114, 26 3,925,132, 27 6,050,956 and
@@ -217,7 +218,7 @@ func quarterPlaces(n int) float64 {
 	if n > 28 {
 		grow = 2.8
 	}
-	if n%2 == 1 {
+	if partition.JoinMiddle(n) > 0 { // a middle queen's or two's column less a side
 		odd = 0.6
 	}
 	return max(1<<16, odd*1.25*28.6e6*math.Pow(grow, float64(n-28)))

@@ -117,6 +117,11 @@ func JoinPairs(n int, east uint64, f func(a, b int, weight uint64)) {
 // 2), and only the mirror acts on its row sets; a queen in the centre keeps
 // both maps. That is 4 of the 8 symmetries of the square; the other 4
 // (transpositions) do not keep the cut between west and east.
+//
+// From n = 28 an even board has two middle columns between halves of
+// n/2-1 columns (JoinMiddle): a task is then a set of east rows alone, and
+// each way of the two middle queens within it is counted with a weight of
+// its own (JoinPairs).
 
 // symmetricTasks counts the solutions equal to their 180° and to their 90°
 // rotation, one task per column of the row-0 queen (one task for n = 0):
