@@ -1,11 +1,13 @@
 package partition_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -53,6 +55,22 @@ func TestFingerprintsPinned(t *testing.T) {
 		p, err := partition.Make(partition.Job{N: tc.n, Method: tc.method})
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, p.Fingerprint(), "Fingerprint of n=%d %s", tc.n, tc.method)
+	}
+	// Two middle columns (JoinMiddle) make another plan, with a
+	// fingerprint of its own: shown where tests apply them (n = 12), and
+	// at n = 28 itself (10,034,160 tasks and 1c5c7d8ec8bcf4bda5e6b49e
+	// before them), a walk of 37 million tasks in a long run.
+	restore := partition.WithJoinTwoFrom(12)
+	p, err := partition.Make(partition.Job{N: 12, Method: partition.Join})
+	restore()
+	require.NoError(t, err)
+	assert.Equal(t, "283eef5ea0b2a0179490fe8c", p.Fingerprint(), "n = 12 with two middle columns")
+	if long.Run() {
+		pl, err := partition.NewPlanner(context.Background(), partition.Job{N: 28, Method: partition.Join})
+		require.NoError(t, err)
+		st, err := pl.Stats(1)
+		require.NoError(t, err)
+		assert.Equal(t, "033c51a7b54b9373e777c890", st.Fingerprint, "n = 28")
 	}
 	// Placed queens: the same question in any order is one plan, the one
 	// sorted placements always had.
