@@ -38,9 +38,10 @@ spread (a 2 s calibration is rough from n = 24 on, its interval says how
 rough: --sample 5m gives a closer figure; --sample 0 skips it); the sample depends only on the plan, so every machine counts the
 same tasks. Tasks too long to sample a few hundred of (the join's from n =
 24 on) are counted in parts: every k-th placement of the east half's north
-quarter, k picked so that a part takes about 1/800 of the sample, and the
+quarter (from n = 28, every k-th way of a task's two middle queens
+first), k picked so that a part takes about 1/800 of the sample, and the
 whole task's time estimated from the part's; the interval then also holds
-the parts' model error (±15%). Measured against real counts and whole tasks
+the parts' model error (±15%) and the host's own speed (±10%). Measured against real counts and whole tasks
 in docs/performance.md. On Linux the sample is timed by its thread's CPU
 time, so other work on the machine does not inflate it (n = 21 beside a
 count on every core: 885 core-seconds, 8,100 by the wall clock, 768
