@@ -34,7 +34,7 @@ func TestErrorsUnprefixed(t *testing.T) {
 		{[]string{"plan", "10", "--shards", "0"}, `^nqueens: --shards 0 is not a shard`},
 		{[]string{"table", "4", "6", "--piece", "bishop"}, `^nqueens: --piece "bishop" is not a piece`},
 		{[]string{"list", "8", "--method", "sym"}, `^nqueens: unknown flag: --method`},
-		{[]string{"merge", dir}, `^nqueens: .* is not a regular file`},
+		{[]string{"merge", dir}, `^nqueens: .* is a directory with no shard files or journals in it`},
 		{[]string{"count", "8", "--out", dir}, `^nqueens: --out .*exists and is not a regular file`},
 	}
 	prefix := regexp.MustCompile(`\b(nqueens|engine|partition|resultfile|report|known|msg): .*\b(nqueens|engine|partition|resultfile|report|known|msg): `)

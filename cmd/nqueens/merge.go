@@ -17,11 +17,12 @@ func mergeCmd() *cobra.Command {
 	var asJSON bool
 	var audit auditFlag
 	cmd := &cobra.Command{
-		Use:   "merge FILE...",
+		Use:   "merge FILE|DIR...",
 		Short: "Combine shard result files and journals into the final count",
 		Long: `merge reads shard result files (count --out) and checkpoint journals
-(count --checkpoint) of one count, in any order, and prints the total as
-count does (--json too). It first checks that every file belongs to the
+(count --checkpoint) of one count, in any order (a directory: every
+*.result and *.journal file under it, at any depth), and prints the total
+as count does (--json too). It first checks that every file belongs to the
 same plan (n, method, placed queens and the plan's fingerprint), that every
 line's checksum is right, that no task is counted twice with different
 counts (identical duplicates are reported and accepted), and that every
@@ -36,13 +37,17 @@ randomness, so whoever wrote the files cannot know which tasks it will
 skip: a forged or miscounted line survives it only if the sample misses it
 (chance 1 - FRACTION per line). The seed is printed; --audit-seed SEED
 repeats that audit exactly (the same tasks on every machine).`,
-		Example: "  nqueens merge shard*.result\n  nqueens merge --json n20-*.result n20-7.journal\n  nqueens merge --audit 0.01 n22-*.result",
+		Example: "  nqueens merge shard*.result\n  nqueens merge n28-join/\n  nqueens merge --json n20-*.result n20-7.journal\n  nqueens merge --audit 0.01 n22-*.result",
 		Args:    cli.MinArgs("merge takes one or more shard files or journals (see --help)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := audit.run(cmd, args); err != nil {
+			fs, err := files(args)
+			if err != nil {
 				return err
 			}
-			c, err := nqueens.Merge(cmd.Context(), files(args)...)
+			if err := audit.run(cmd, fs); err != nil {
+				return err
+			}
+			c, err := nqueens.Merge(cmd.Context(), fs...)
 			if err != nil {
 				if cmd.Context().Err() != nil {
 					return cli.Interrupted(cmd.Context(), "stopped while checking the files")
@@ -81,7 +86,7 @@ func (a *auditFlag) register(fs *pflag.FlagSet) {
 
 // run audits the files if asked (reading them once for it), noting on
 // stderr what was recounted.
-func (a auditFlag) run(cmd *cobra.Command, paths []string) error {
+func (a auditFlag) run(cmd *cobra.Command, fs []nqueens.File) error {
 	if !cmd.Flags().Changed("audit") {
 		if cmd.Flags().Changed("audit-seed") {
 			return cli.Usagef("--audit-seed repeats an audit: give --audit FRACTION too")
@@ -98,7 +103,7 @@ func (a auditFlag) run(cmd *cobra.Command, paths []string) error {
 		rand.Read(b[:])
 		seed = binary.LittleEndian.Uint64(b[:])
 	}
-	k, err := nqueens.Audit(cmd.Context(), a.fraction, seed, files(paths), opts...)
+	k, err := nqueens.Audit(cmd.Context(), a.fraction, seed, fs, opts...)
 	if err != nil {
 		if cmd.Context().Err() != nil {
 			return cli.Interrupted(cmd.Context(), "stopped while auditing")
@@ -109,11 +114,16 @@ func (a auditFlag) run(cmd *cobra.Command, paths []string) error {
 	return nil
 }
 
-// files names the files at paths for the library, which opens them.
-func files(paths []string) []nqueens.File {
-	fs := make([]nqueens.File, len(paths))
-	for i, p := range paths {
+// files names the files at paths for the library, which opens them (a
+// directory: the shard files and journals under it, cli.ShardFiles).
+func files(paths []string) ([]nqueens.File, error) {
+	names, err := cli.ShardFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	fs := make([]nqueens.File, len(names))
+	for i, p := range names {
 		fs[i] = nqueens.File{Name: p}
 	}
-	return fs
+	return fs, nil
 }

@@ -14,22 +14,27 @@ func statusCmd() *cobra.Command {
 	var asJSON, perShard bool
 	var audit auditFlag
 	cmd := &cobra.Command{
-		Use:   "status FILE...",
+		Use:   "status FILE|DIR...",
 		Short: "Report on a count in progress from its journals and shard files",
 		Long: `status reads the journals and shard files of one count in progress (a
-cluster run, or one machine's journal), with merge's checks except that
+cluster run, or one machine's journal; a directory: every *.result and
+*.journal file under it, at any depth), with merge's checks except that
 tasks may be missing, and prints per shard and in total: tasks counted of
 those planned, the estimated share of the work done, which shards have no
 file yet, and a rate and an ETA from the journals that record when they
 started (the rate is averaged since then, pauses included). --audit
 FRACTION recounts a random sample of the tasks found first, as merge's.`,
-		Example: "  nqueens status n22-*.journal n22-*.result\n  nqueens status --json shard*.journal",
+		Example: "  nqueens status n22-*.journal n22-*.result\n  nqueens status n28-join/\n  nqueens status --json shard*.journal",
 		Args:    cli.MinArgs("status takes one or more shard files or journals (see --help)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := audit.run(cmd, args); err != nil {
+			fs, err := files(args)
+			if err != nil {
 				return err
 			}
-			rep, err := nqueens.Status(cmd.Context(), files(args)...)
+			if err := audit.run(cmd, fs); err != nil {
+				return err
+			}
+			rep, err := nqueens.Status(cmd.Context(), fs...)
 			if err != nil {
 				if cmd.Context().Err() != nil {
 					return cli.Interrupted(cmd.Context(), "stopped while checking the files")

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/nqueens/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/regular"
@@ -18,4 +21,37 @@ func FileFlag(flag string, err error) error {
 		return Usagef("--%s: %w", flag, err)
 	}
 	return fmt.Errorf("--%s: %w", flag, err)
+}
+
+// ShardFiles returns the files merge, status and audit read for the
+// command-line paths: a file as it is, a directory as every shard result
+// file (*.result) and journal (*.journal) under it, at any depth, in
+// lexical order; a campaign of 100,000 shards keeps them in subfolders,
+// and their names would not fit on one command line. A directory that
+// holds none is the command line's mistake (exit 2).
+func ShardFiles(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			out = append(out, p) // the library says what is wrong with it
+			continue
+		}
+		before := len(out)
+		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() && (strings.HasSuffix(path, ".result") || strings.HasSuffix(path, ".journal")) {
+				out = append(out, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", p, err)
+		}
+		if len(out) == before {
+			return nil, Usagef("%s is a directory with no shard files or journals in it (accepted: files, or directories holding *.result and *.journal files)", p)
+		}
+	}
+	return out, nil
 }
