@@ -1,16 +1,30 @@
 #!/bin/bash
 # e2e-local.sh: an end-to-end test of the Slurm scripts on this one machine.
 # It installs Slurm and munge from Debian's packages (if missing), starts
-# munged, slurmctld and slurmd on localhost, submits n = 14 as an 8-task
-# array in which task 3 fails on its first attempt (exit 75, which
-# RequeueExit makes Slurm requeue), merges the shards with merge.sbatch and
-# checks the total (365596). Needs root; takes about a minute after the
-# packages are installed. Leaves the daemons running and prints where the
-# files are. Exit 0: passed; 1: failed; 3: this machine cannot run Slurm
-# (no root, no packages, daemons that do not start): nothing was tested.
+# munged, slurmctld and slurmd on localhost (MaxArraySize left at its
+# default, 1001), submits a count with submit.sh and waits for it and its
+# merge job, then checks the total and that every shard has its file. By
+# default n = 14 in 8 shards, one array task failing on its first attempt
+# (exit 75, which RequeueExit makes Slurm requeue); `e2e-local.sh 16 2500`
+# counts n = 16 in 2,500 shards, more than one array may index, so
+# submit.sh batches them (3 a task). Needs root; the small run takes about
+# a minute after the packages are installed. Leaves the daemons running and
+# prints where the files are. Exit 0: passed; 1: failed; 3: this machine
+# cannot run Slurm (no root, no packages, daemons that do not start):
+# nothing was tested.
 #
-#   sudo scripts/slurm/e2e-local.sh
+#   sudo scripts/slurm/e2e-local.sh [N SHARDS]
 set -euo pipefail
+N=${1:-14}
+SHARDS=${2:-8}
+case $N in
+14) WANT=365596 ;;
+16) WANT=14772512 ;;
+*) echo "e2e: N is 14 or 16" >&2; exit 2 ;;
+esac
+flaky=0
+[ "$SHARDS" -lt 3 ] || [ "$N" != 14 ] || flaky=1
+WAIT=${WAIT:-600}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 work=${WORK:-$(mktemp -d /tmp/nqueens-slurm.XXXXXX)}
@@ -85,39 +99,38 @@ sinfo
 
 log "building nqueens into $work"
 (cd "$repo" && go build -o "$work/nqueens" ./cmd/nqueens)
-# Task 3 fails once before counting: exit 75 asks Slurm to requeue it.
+# Array task 3 fails once before counting: exit 75 asks Slurm to requeue
+# it (only in the small run).
 cat >"$work/nqueens-flaky" <<WRAP
 #!/bin/bash
-if [ "\${SLURM_ARRAY_TASK_ID:-}" = 3 ] && [ ! -e "$work/task3-failed-once" ]; then
+if [ "$flaky" = 1 ] && [ "\${SLURM_ARRAY_TASK_ID:-}" = 3 ] && [ ! -e "$work/task3-failed-once" ]; then
 	touch "$work/task3-failed-once"
-	echo "e2e: simulated failure of array task 3 (exit 75)" >&2
-	exit 75
+	echo "e2e: simulated preemption of array task 3 (exit 143, as nqueens after SIGTERM)" >&2
+	exit 143
 fi
 exec "$work/nqueens" "\$@"
 WRAP
 chmod +x "$work/nqueens-flaky"
 
 cd "$work"
-export N=14 NQUEENS="$work/nqueens-flaky" OUTDIR="$work"
-array=$(sbatch --parsable --array=0-7 --cpus-per-task=1 "$here/nqueens-array.sbatch")
-log "submitted array job $array"
-for _ in $(seq 300); do
-	[ -z "$(squeue -h -j "$array" 2>/dev/null)" ] && break
+log "submitting n = $N in $SHARDS shards with submit.sh (MaxArraySize $(scontrol show config | awk '$1 == "MaxArraySize" { print $3 }'))"
+NQUEENS="$work/nqueens-flaky" "$here/submit.sh" --outdir "$work" "$N" "$SHARDS" -- --cpus-per-task=1 | tee "$work/submit.out"
+start=$(date +%s)
+for _ in $(seq "$WAIT"); do
+	[ -z "$(squeue -h 2>/dev/null)" ] && break
 	sleep 1
 done
-log "array done; task 3: $(scontrol show job "${array}_3" 2>/dev/null | grep -o 'Restarts=[0-9]*' || echo 'job record gone')"
-grep -h "simulated failure" nqueens-"${array}"_3.log && log "task 3 failed once and was requeued"
-ls -l "$work"/*.result
-export NQUEENS="$work/nqueens"
-merge=$(sbatch --parsable "$here/merge.sbatch")
-for _ in $(seq 120); do
-	[ -z "$(squeue -h -j "$merge" 2>/dev/null)" ] && break
-	sleep 1
-done
-total=$(cat "$work/n14-join.total")
+[ -z "$(squeue -h 2>/dev/null)" ] || { log "FAIL: jobs still queued after $WAIT s"; squeue | head; exit 1; }
+log "all jobs done in $(($(date +%s) - start)) s"
+if [ "$flaky" = 1 ]; then
+	grep -h "simulated preemption" nqueens-*_3.log && log "array task 3 was stopped once and requeued itself"
+fi
+files=$(find "$work/n$N-join" -name '*.result' | wc -l)
+log "$files shard files in $(find "$work/n$N-join" -mindepth 1 -type d | wc -l) folders"
+total=$(cat "$work/n$N-join.total" 2>/dev/null || true)
 log "merged total: $total"
-if [ "$total" != 365596 ]; then
-	log "FAIL: want 365596"
+if [ "$total" != "$WANT" ] || [ "$files" != "$SHARDS" ]; then
+	log "FAIL: want $WANT from $SHARDS shard files"
 	exit 1
 fi
-log "PASS: 8 shards, task 3 requeued after a failure, merged total 365596 (files in $work)"
+log "PASS: n = $N in $SHARDS shards through submit.sh, merged total $WANT (files in $work)"

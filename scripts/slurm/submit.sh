@@ -1,13 +1,111 @@
 #!/bin/bash
-# submit.sh: submit a sharded count and its merge to Slurm.
+# submit.sh: submit a sharded count and its merge to Slurm, within the
+# site's limits.
 #
-#   scripts/slurm/submit.sh N SHARDS [sbatch options...]
-#   scripts/slurm/submit.sh 20 64 --partition=long --time=2-00:00:00
-set -eu
-N=$1 SHARDS=$2
-shift 2
+#   scripts/slurm/submit.sh [OPTIONS] N SHARDS [-- SBATCH OPTIONS...]
+#   scripts/slurm/submit.sh 28 100000 -- --partition=long --time=2-00:00:00
+#   scripts/slurm/submit.sh --per-task 50 --throttle 200 28 100000
+#
+# Slurm refuses array indices of MaxArraySize and above (1001 by default:
+# 0-1000) and jobs beyond MaxJobCount (10,000 by default) or a user's
+# MaxSubmitJobs, and every array task counts as a job. So the shards are
+# counted PER_TASK at a time by each array task, one after another (each
+# with its own journal and result file: nqueens-array.sbatch), in as few
+# arrays of at most MaxArraySize tasks as that takes, each told its first
+# shard (FIRST); the merge job depends on all of them. The limits are read
+# from `scontrol show config` and, where accounting runs, `sacctmgr`; jobs
+# the user already has queued count against them.
+#
+# Options:
+#   --per-task K    shards per array task (default: the fewest that fit the
+#                   whole campaign in one array within the limits)
+#   --throttle P    at most P tasks of each array running at once (%P)
+#   --max-jobs J    submit at most J jobs, merge included (below the limits)
+#   --method M      join (default) or sym (unique and symmetric counts too)
+#   --outdir DIR    where the shard files go (default: this directory);
+#                   they land in DIR/nN-METHOD/DDD/
+#   --audit F       the merge recounts fraction F of the task lines first
+#   --dry-run       print the sbatch commands instead of running them
+# Environment: NQUEENS, the binary the jobs run (default nqueens on PATH).
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-array=$(N=$N sbatch --parsable --export=ALL,N="$N" --array=0-$((SHARDS - 1)) "$@" "$here/nqueens-array.sbatch")
-array=${array%%;*}
-merge=$(sbatch --parsable --export=ALL,N="$N" --dependency=afterok:"$array" "$here/merge.sbatch")
-echo "array job $array ($SHARDS shards of n = $N), merge job $merge"
+usage() { echo "usage: submit.sh [--per-task K] [--throttle P] [--max-jobs J] [--method M] [--outdir DIR] [--audit F] [--dry-run] N SHARDS [-- SBATCH OPTIONS...]" >&2; exit 2; }
+fail() { echo "submit.sh: $*" >&2; exit 2; }
+per_task= throttle= max_jobs= method=join outdir=$PWD audit= dry=
+pos=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--per-task) per_task=${2:-}; shift 2 ;;
+	--throttle) throttle=${2:-}; shift 2 ;;
+	--max-jobs) max_jobs=${2:-}; shift 2 ;;
+	--method) method=${2:-}; shift 2 ;;
+	--outdir) outdir=${2:-}; shift 2 ;;
+	--audit) audit=${2:-}; shift 2 ;;
+	--dry-run) dry=1; shift ;;
+	--) shift; break ;;
+	-h | --help) usage ;;
+	-*) fail "unknown option $1 (accepted: --per-task, --throttle, --max-jobs, --method, --outdir, --audit, --dry-run, then -- and sbatch's options)" ;;
+	*) pos+=("$1"); shift ;;
+	esac
+done
+[ ${#pos[@]} -eq 2 ] || usage
+N=${pos[0]} SHARDS=${pos[1]}
+num() { [[ $2 =~ ^[1-9][0-9]*$ ]] || fail "$1 must be a positive whole number, got '$2'"; }
+num N "$N"
+num SHARDS "$SHARDS"
+[ -z "$per_task" ] || num --per-task "$per_task"
+[ -z "$throttle" ] || num --throttle "$throttle"
+[ -z "$max_jobs" ] || num --max-jobs "$max_jobs"
+case $method in join | sym | mirror) ;; *) fail "--method $method (accepted: join, sym, mirror)" ;; esac
+outdir=$(mkdir -p "$outdir" && cd "$outdir" && pwd)
+
+# The site's limits.
+config=$(scontrol show config 2>/dev/null || true)
+setting() { awk -v k="$1" '$1 == k { print $3; exit }' <<<"$config"; }
+max_array=$(setting MaxArraySize)
+max_array=${max_array:-1001}
+limit=$(setting MaxJobCount)
+limit=${limit:-10000}
+user=${USER:-$(id -un)}
+if command -v sacctmgr >/dev/null; then
+	s=$(sacctmgr -nP show assoc where user="$user" format=MaxSubmit 2>/dev/null | grep -m1 -E '^[0-9]+$' || true)
+	[ -z "$s" ] || [ "$s" -ge "$limit" ] || limit=$s
+fi
+queued=$(squeue -h -r -u "$user" 2>/dev/null | wc -l || echo 0)
+room=$((limit - queued))
+[ -z "$max_jobs" ] || [ "$max_jobs" -ge "$room" ] || room=$max_jobs
+[ "$room" -ge 2 ] || fail "the submit limit leaves room for $room jobs ($queued queued of $limit): one array task and the merge need 2"
+tasks_room=$((room - 1)) # the merge job
+
+# Shards per array task: given, or the fewest that fit one array.
+if [ -z "$per_task" ]; then
+	cap=$tasks_room
+	[ "$cap" -le "$max_array" ] || cap=$max_array
+	per_task=$(((SHARDS + cap - 1) / cap))
+fi
+tasks=$(((SHARDS + per_task - 1) / per_task))
+[ "$tasks" -le "$tasks_room" ] || fail "$SHARDS shards at $per_task a task make $tasks array tasks, but the submit limit leaves room for $tasks_room (raise --per-task to $(((SHARDS + tasks_room - 1) / tasks_room)) or more)"
+
+run() {
+	if [ -n "$dry" ]; then
+		printf '%q ' "$@" >&2
+		echo >&2
+		echo "$((1000 + ${#arrays[@]}))" # a made-up job id
+	else
+		"$@"
+	fi
+}
+arrays=()
+export NQUEENS=${NQUEENS:-nqueens}
+for ((t0 = 0; t0 < tasks; t0 += max_array)); do
+	n=$((tasks - t0))
+	[ "$n" -le "$max_array" ] || n=$max_array
+	spec="0-$((n - 1))${throttle:+%$throttle}"
+	id=$(run sbatch --parsable --array="$spec" \
+		--export=ALL,N="$N",SHARDS="$SHARDS",PER_TASK="$per_task",FIRST=$((t0 * per_task)),METHOD="$method",OUTDIR="$outdir" \
+		"$@" "$here/nqueens-array.sbatch")
+	arrays+=("${id%%;*}")
+done
+dep=$(IFS=:; echo "afterok:${arrays[*]}")
+merge=$(run sbatch --parsable --dependency="$dep" --export=ALL,N="$N",METHOD="$method",OUTDIR="$outdir",AUDIT="$audit" "$here/merge.sbatch")
+echo "submit.sh: n = $N in $SHARDS shards, $per_task a task: $tasks array tasks in ${#arrays[@]} array job(s) ${arrays[*]} (MaxArraySize $max_array, room for $room jobs); merge job ${merge%%;*}; files in $outdir/n$N-$method/"

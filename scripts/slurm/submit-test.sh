@@ -1,0 +1,87 @@
+#!/bin/bash
+# submit-test.sh: submit.sh against stand-in sbatch, scontrol, squeue and
+# sacctmgr (no Slurm needed): 100,000 shards of n = 28 under MaxArraySize
+# 1001 submit no array index above 1000 and cover every shard exactly once,
+# in one array or several, within a user's submit limit, with a throttle;
+# and a campaign too large for the limit is refused, submitting nothing.
+#
+#   scripts/slurm/submit-test.sh
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+mkdir "$t/bin"
+cat >"$t/bin/sbatch" <<'STUB'
+#!/bin/bash
+echo "$*" >>"$STUB_LOG"
+n=$(wc -l <"$STUB_LOG")
+echo "$((5000 + n));cluster"
+STUB
+cat >"$t/bin/scontrol" <<'STUB'
+#!/bin/bash
+[ "$1 $2 $3" = "show config " ] || [ "$1 $2" = "show config" ] || exit 1
+echo "MaxArraySize            = ${STUB_MAX_ARRAY:-1001}"
+echo "MaxJobCount             = ${STUB_MAX_JOBS:-10000}"
+STUB
+cat >"$t/bin/squeue" <<'STUB'
+#!/bin/bash
+for ((i = 0; i < ${STUB_QUEUED:-0}; i++)); do echo "queued job $i"; done
+STUB
+cat >"$t/bin/sacctmgr" <<'STUB'
+#!/bin/bash
+[ -z "${STUB_MAX_SUBMIT:-}" ] || echo "$STUB_MAX_SUBMIT"
+STUB
+chmod +x "$t/bin/"*
+export PATH="$t/bin:$PATH" STUB_LOG="$t/log"
+fail() { echo "submit-test: FAIL: $*" >&2; exit 1; }
+
+# check SHARDS MAXINDEX: every array line of the log within 0..MAXINDEX,
+# every shard 0..SHARDS-1 counted by exactly one array task, and the merge
+# depending on every array. Prints "arrays tasks per_task".
+check() {
+	awk -v shards="$1" -v maxi="$2" '
+	/nqueens-array.sbatch/ {
+		match($0, /--array=0-[0-9]+/); hi = substr($0, RSTART + 10, RLENGTH - 10) + 0
+		if (hi > maxi) { print "array index " hi " above " maxi; bad = 1 }
+		match($0, /PER_TASK=[0-9]+/); k = substr($0, RSTART + 9, RLENGTH - 9) + 0
+		match($0, /FIRST=[0-9]+/); f = substr($0, RSTART + 6, RLENGTH - 6) + 0
+		arrays++; ids = ids ":" (5000 + NR)
+		for (t = 0; t <= hi; t++) for (s = f + t * k; s < f + (t + 1) * k && s < shards; s++) seen[s]++
+		tasks += hi + 1; per = k
+	}
+	/merge.sbatch/ { dep = $0 }
+	END {
+		for (s = 0; s < shards; s++) if (seen[s] != 1) { print "shard " s " counted " seen[s] + 0 " times"; bad = 1; exit 1 }
+		if (index(dep, "--dependency=afterok" ids " ") == 0) { print "merge dependency wrong: " dep " want afterok" ids; bad = 1 }
+		if (bad) exit 1
+		print arrays, tasks, per
+	}' "$STUB_LOG"
+}
+submit() { : >"$STUB_LOG"; "$here/submit.sh" --outdir "$t/out" "$@" >"$t/stdout" 2>"$t/stderr"; }
+
+submit 28 100000 -- --partition=long || fail "default: $(cat "$t/stderr")"
+got=$(check 100000 1000) || fail "default: $got"
+[ "$got" = "1 1000 100" ] || fail "default: want one array of 1000 tasks of 100 shards, got $got"
+grep -q -- '--partition=long' "$STUB_LOG" || fail "sbatch options not passed on"
+grep -q "n28-join" "$t/stdout" || fail "no summary line"
+
+submit --per-task 40 --throttle 50 28 100000 || fail "--per-task 40: $(cat "$t/stderr")"
+got=$(check 100000 1000) || fail "--per-task 40: $got"
+[ "$got" = "3 2500 40" ] || fail "--per-task 40: want 3 arrays, 2500 tasks, got $got"
+[ "$(grep -c -- '--array=0-[0-9]*%50 ' "$STUB_LOG")" = 3 ] || fail "throttle %50 missing"
+
+STUB_MAX_SUBMIT=500 STUB_QUEUED=20 submit 28 100000 || fail "MaxSubmit 500: $(cat "$t/stderr")"
+got=$(check 100000 1000) || fail "MaxSubmit 500: $got"
+read -r arrays tasks per <<<"$got"
+[ "$tasks" -le 479 ] || fail "MaxSubmit 500 with 20 queued: $tasks array tasks and the merge"
+
+STUB_MAX_ARRAY=101 submit 16 2500 || fail "MaxArraySize 101: $(cat "$t/stderr")"
+got=$(check 2500 100) || fail "MaxArraySize 101: $got"
+
+STUB_MAX_SUBMIT=100 submit --per-task 10 28 100000 && fail "10,000 array tasks under a limit of 100 were submitted"
+grep -q "raise --per-task to" "$t/stderr" || fail "no advice: $(cat "$t/stderr")"
+[ ! -s "$STUB_LOG" ] || fail "a refused campaign submitted jobs"
+
+submit 28 0 && fail "0 shards accepted"
+submit --per-task x 28 10 && fail "--per-task x accepted"
+echo "submit-test: PASS (100,000 shards of n = 28 within MaxArraySize 1001, several arrays, throttle, submit limits, refusals)"
