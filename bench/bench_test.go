@@ -316,17 +316,7 @@ func BenchmarkParts(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			s, err := engine.NewSampler(&partition.Plan{N: n, Method: partition.Join, Tasks: tasks, Shards: 1}, 0)
-			if err != nil {
-				b.Fatal(err)
-			}
-			probe := func(i, k int) engine.Probe {
-				p, err := s.Probe(i, k)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return p
-			}
+			probe := prober(b, n, tasks)
 			var whole float64
 			parts := make([][]engine.Probe, len(thins))
 			for b.Loop() {
@@ -399,17 +389,7 @@ func BenchmarkWholeTasks(b *testing.B) {
 					tasks = append(tasks, t)
 				}
 			}
-			s, err := engine.NewSampler(&partition.Plan{N: n, Method: partition.Join, Tasks: tasks, Shards: 1}, 0)
-			if err != nil {
-				b.Fatal(err)
-			}
-			probe := func(i, k int) engine.Probe {
-				p, err := s.Probe(i, k)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return p
-			}
+			probe := prober(b, n, tasks)
 			parts := make([]engine.Probe, len(tasks))
 			measured := make([]float64, len(tasks))
 			for b.Loop() {
@@ -469,4 +449,20 @@ func sum(xs []float64) float64 {
 		s += x
 	}
 	return s
+}
+
+// prober returns a function that probes task i of tasks (join tasks of an
+// n×n board) thinned k-fold on one sampler, failing b on an error.
+func prober(b *testing.B, n int, tasks []partition.Task) func(i, k int) engine.Probe {
+	s, err := engine.NewSampler(&partition.Plan{N: n, Method: partition.Join, Tasks: tasks, Shards: 1}, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func(i, k int) engine.Probe {
+		p, err := s.Probe(i, k)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return p
+	}
 }
