@@ -139,6 +139,7 @@ type config struct {
 	minThin  int           // Estimate's least thinning of a sampled task (tests)
 	seed     uint64        // Estimate's sample seed: 0 for sampleSeed (tests)
 	device   string        // WithDevice's spec; "" for the CPU
+	keep     *engine.Kept  // CountShards': the join's buffers and cache from shard to shard
 	given    opt           // the options given
 }
 
@@ -175,6 +176,7 @@ const (
 	forBoard = optPiece | optTorus | optPlaced
 	forCount = optMethod | optWorkers | optMemory | forBoard | optProgress | optJournal | optJournalFile | optShard |
 		optShardFile | optCheck | optGrace | optStopNow | optDevice
+	forShards   = optMethod | optWorkers | optMemory | forBoard | optProgress | optGrace | optStopNow | optDevice
 	forTable    = optMethod | optWorkers | optMemory | optPiece | optTorus | optProgress | optCheck | optGrace | optStopNow | optDevice
 	forEstimate = optMethod | optWorkers | optMemory | forBoard | optShard | optSample
 	forList     = optMethod | forBoard // the method: Auto or Mirror only

@@ -154,7 +154,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	engineDone = ran
 	go func() {
 		defer close(ran)
-		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: workers, Devices: devs, Tasks: todo, Memory: c.memory, OnResult: func(r engine.Result) {
+		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: workers, Devices: devs, Tasks: todo, Memory: c.memory, Keep: c.keep, OnResult: func(r engine.Result) {
 			if over.Load() {
 				return
 			}

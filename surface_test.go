@@ -15,10 +15,11 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// TestSurface keeps the root package one screen of 'go doc': at most 44
+// TestSurface keeps the root package one screen of 'go doc': at most 46
 // entries as 'go doc -short' lists them (a const or var block is one, a
 // type one, each function one). What only the command needs lives in
-// cmd/nqueens or internal/.
+// cmd/nqueens or internal/. (44 until CountShards and ShardPaths, the
+// campaign's ranges of shards, came.)
 func TestSurface(t *testing.T) {
 	fset := token.NewFileSet()
 	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
@@ -40,7 +41,7 @@ func TestSurface(t *testing.T) {
 			}
 		}
 	}
-	assert.LessOrEqual(t, entries, 44, "go doc -short lines; types: %v", names)
+	assert.LessOrEqual(t, entries, 46, "go doc -short lines; types: %v", names)
 }
 
 // TestNamesAgree checks that the root package's methods and pieces are the

@@ -139,8 +139,67 @@ type Options struct {
 	// a device cannot count ([CheckDevicePlan]) is an error.
 	Devices []Device
 
+	// Keep, if set, keeps the join's worker buffers and quarter cache
+	// from this run for the next run given the same Keep, instead of
+	// each run making its own: for a caller that runs many small plans of
+	// one board in a row (the shards of a range, [Kept]).
+	Keep *Kept
+
 	// quarterBudget, if set, replaces the quarter cache's budget (tests).
 	quarterBudget int64
+}
+
+// Kept holds what a join run leaves for the next run given it
+// ([Options].Keep): its workers' buffers, grown to the tasks' size, and
+// its quarter cache, whose lists the next plan's tasks of the same board
+// share. A run takes them if it is of the same board with the same
+// buffer size and cache budget (otherwise it makes its own and keeps
+// those); they are freed with the Kept. The zero value is empty and
+// ready; a Kept is for runs one after another, not at once.
+type Kept struct {
+	mu      sync.Mutex
+	n       int
+	chunk   int
+	budget  int64
+	cache   *quarterCache
+	scratch []*joinScratch
+}
+
+// take returns the kept quarter cache of the n×n board for a run with
+// the given buffer size and cache budget, or a new one (dropping what
+// was kept, which does not fit the run).
+func (k *Kept) take(n, chunk int, budget int64) *quarterCache {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.cache == nil || k.n != n || k.chunk != chunk || k.budget != budget {
+		k.n, k.chunk, k.budget, k.cache, k.scratch = n, chunk, budget, newQuarterCache(n, budget), nil
+	}
+	return k.cache
+}
+
+// scratchFor returns a kept worker's buffers, or new ones.
+func (k *Kept) scratchFor(chunk int) *joinScratch {
+	if k != nil {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		if m := len(k.scratch); m > 0 && k.chunk == chunk {
+			js := k.scratch[m-1]
+			k.scratch = k.scratch[:m-1]
+			return js
+		}
+	}
+	return newJoinScratch(chunk)
+}
+
+// give keeps a worker's buffers for the next run.
+func (k *Kept) give(js *joinScratch) {
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	js.cache, js.stop = nil, nil
+	k.scratch = append(k.scratch, js)
 }
 
 // MaxWorkers bounds the workers of a run: more than the cores of the
@@ -269,7 +328,12 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 			return Counts{}, err
 		}
 		chunk = mem.Chunk
-		qc = newQuarterCache(plan.N, cmp.Or(opt.quarterBudget, mem.CacheBudget))
+		budget := cmp.Or(opt.quarterBudget, mem.CacheBudget)
+		if opt.Keep != nil {
+			qc = opt.Keep.take(plan.N, chunk, budget)
+		} else {
+			qc = newQuarterCache(plan.N, budget)
+		}
 		defer holdGCLimit(limit)()
 	}
 	var mu sync.Mutex
@@ -301,7 +365,12 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	}
 	for w := range sums[:len(sums)-len(opt.Devices)] {
 		g.Go(func() error {
-			js := newJoinScratch(chunk)
+			var keep *Kept
+			if qc != nil {
+				keep = opt.Keep
+			}
+			js := keep.scratchFor(chunk)
+			defer keep.give(js)
 			js.cache, js.stop = qc, &stop
 			for gctx.Err() == nil {
 				k := int(next.Add(1) - 1)

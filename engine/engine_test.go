@@ -124,6 +124,37 @@ func TestWorkers(t *testing.T) {
 	}
 }
 
+// TestKept runs shard after shard of join boards with one Kept, as
+// CountShards does, the board and the memory changing on the way: every
+// task's result is the one a run of its own gives.
+func TestKept(t *testing.T) {
+	ctx := context.Background()
+	var keep engine.Kept
+	for _, job := range []struct {
+		n      int
+		memory int64
+	}{{14, 0}, {14, 0}, {15, 0}, {15, 64 << 20}, {16, 0}, {14, 0}} {
+		pl, err := partition.NewPlanner(ctx, partition.Job{N: job.n, Method: partition.Join})
+		require.NoError(t, err)
+		const m = 5
+		ps, err := pl.Plans(0, m-1, m, 0)
+		require.NoError(t, err)
+		var total uint64
+		for _, p := range ps {
+			got := map[int]engine.Result{}
+			_, err := engine.Run(ctx, p, engine.Options{Workers: 2, Memory: job.memory, Keep: &keep, OnResult: func(r engine.Result) { got[r.Task] = r }})
+			require.NoError(t, err)
+			for i := range p.Tasks {
+				want, err := engine.RunTask(p, i)
+				require.NoError(t, err)
+				assert.Equal(t, want, got[i], "n=%d shard %d task %s", job.n, p.Shard, p.Tasks[i].ID)
+				total += want.Total
+			}
+		}
+		assert.Equal(t, known.Total[job.n], total, "n=%d", job.n)
+	}
+}
+
 // TestTasksAgainstReference checks every mirror task of small boards
 // against the slow reference: its result is weight × completions.
 func TestTasksAgainstReference(t *testing.T) {

@@ -27,6 +27,30 @@ func FuzzParseSquares(f *testing.F) {
 	})
 }
 
+// FuzzParseShards: any text is a range of shards A-B/M (or I/M) with
+// 0 ≤ A ≤ B < M, or an error; I/M parses as ParseShard parses it.
+func FuzzParseShards(f *testing.F) {
+	for _, s := range []string{"0/8", "0-7/8", "3-3/8", "4-3/8", "0-8/8", "-1-2/3", "1-/3", "-/3", "1--2/3", "+1-2/3", "1-+2/3", "", "1-2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, b, m, err := ParseShards(s)
+		i, m1, err1 := ParseShard(s)
+		if err1 == nil && (err != nil || a != i || b != i || m != m1) {
+			t.Fatalf("%q: ParseShard %d/%d, ParseShards %d-%d/%d, %v", s, i, m1, a, b, m, err)
+		}
+		if err != nil {
+			if len(err.Error()) > 300 {
+				t.Fatalf("message of %d bytes", len(err.Error()))
+			}
+			return
+		}
+		if m < 1 || a < 0 || a > b || b >= m {
+			t.Fatalf("%q: shards %d-%d/%d", s, a, b, m)
+		}
+	})
+}
+
 // FuzzParseShard: any text is a shard I/M with 0 ≤ I < M, or an error.
 func FuzzParseShard(f *testing.F) {
 	for _, s := range []string{"0/8", "7/8", "8/8", "-1/3", "1/0", "", "/", "3", "a/b", "1/2/3", " 1/2"} {

@@ -38,18 +38,31 @@ func PlacedString(placed []Square) string {
 	return strings.Join(parts, ",")
 }
 
+// ParseShards parses "I/M" (shard I, 0-based, of M) or "A-B/M" (shards
+// A to B of M, inclusive): the first and last shard, and M.
+func ParseShards(s string) (first, last, m int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	lo, hi, isRange := strings.Cut(a, "-")
+	first, err1 := strconv.Atoi(lo)
+	last, err2 := first, error(nil)
+	if isRange {
+		last, err2 = strconv.Atoi(hi)
+	}
+	m, err3 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || err3 != nil || lo == "" ||
+		m < 1 || first < 0 || first > last || last >= m {
+		return 0, 0, 0, fmt.Errorf("%w: %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8, or a range A-B/M with A ≤ B, e.g. 0-99/1000)", ErrShard, msg.Quote(s))
+	}
+	return first, last, m, nil
+}
+
 // ParseShard parses "I/M": shard I (0-based) of M.
 func ParseShard(s string) (i, m int, err error) {
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	m, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil {
+	first, last, m, err := ParseShards(s)
+	if err != nil || first != last {
 		return 0, 0, fmt.Errorf("%w: %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", ErrShard, msg.Quote(s))
 	}
-	if m < 1 || i < 0 || i >= m {
-		return 0, 0, fmt.Errorf("%w: %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", ErrShard, msg.Quote(s))
-	}
-	return i, m, nil
+	return first, m, nil
 }
 
 // Split returns, for each of the whole plan's tasks, its shard of m: the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,6 +70,22 @@ func TestShardsStreamed(t *testing.T) {
 				}
 			}
 			require.Equal(t, whole.Tasks, union, "%s: the union of %d shards is the plan, in order", name, m)
+			// A range of shards planned at once: the same shards.
+			for _, r := range [][2]int{{0, m - 1}, {m / 3, m / 2}, {m - 1, m - 1}} {
+				ps, err := pl.Plans(r[0], r[1], m, 0)
+				require.NoError(t, err)
+				require.Len(t, ps, r[1]-r[0]+1)
+				for k, s := range ps {
+					one, err := pl.Plan(r[0]+k, m, 0)
+					require.NoError(t, err)
+					assert.Equal(t, one.Fingerprint(), s.Fingerprint(), "%s: Plans %d-%d/%d", name, r[0], r[1], m)
+					one.Tasks, s.Tasks = slices.Clip(one.Tasks), slices.Clip(s.Tasks)
+					if len(one.Tasks) == 0 {
+						one.Tasks, s.Tasks = nil, nil
+					}
+					assert.Equal(t, one, s, "%s: shard %d of Plans %d-%d/%d", name, r[0]+k, r[0], r[1], m)
+				}
+			}
 			st, err := pl.Stats(m)
 			require.NoError(t, err)
 			assert.Equal(t, whole.Fingerprint(), st.Fingerprint, name)
@@ -96,6 +113,22 @@ func TestShardsStreamed(t *testing.T) {
 func TestPlanBound(t *testing.T) {
 	pl, err := partition.NewPlanner(context.Background(), partition.Job{N: 14, Method: partition.Join})
 	require.NoError(t, err)
+	ps, err := pl.Plans(0, 3, 8, 0)
+	require.NoError(t, err)
+	k := 0
+	for _, p := range ps {
+		k += len(p.Tasks)
+	}
+	_, err = pl.Plans(0, 3, 8, k-1)
+	var over *partition.TasksError
+	require.ErrorAs(t, err, &over, "shards 0-3 of 8 over their bound")
+	assert.Equal(t, k, over.Tasks)
+	_, err = pl.Plans(0, 3, 8, k)
+	require.NoError(t, err)
+	for _, r := range [][3]int{{3, 2, 8}, {-1, 2, 8}, {0, 8, 8}, {0, 0, 0}} {
+		_, err = pl.Plans(r[0], r[1], r[2], 0)
+		assert.ErrorIs(t, err, partition.ErrShard, "%v", r)
+	}
 	_, err = pl.Plan(0, 1, 10)
 	var te *partition.TasksError
 	require.ErrorAs(t, err, &te)

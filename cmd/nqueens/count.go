@@ -14,6 +14,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/internal/cli"
+	"github.com/nqueens/nqueens/internal/progress"
 	"github.com/nqueens/nqueens/internal/report"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -27,6 +28,7 @@ type countFlags struct {
 	shard      string
 	shards     int
 	out        string
+	dir        string
 	grace      time.Duration
 	device     string
 	progress   cli.Progress
@@ -80,6 +82,14 @@ Long runs and clusters:
                      JOB_COMPLETION_INDEX with --shards M select the shard
   --out FILE         write the shard's per-task counts to FILE for
                      'nqueens merge' (required when sharding)
+  --dir DIR          keep each shard's files in DIR instead: its shard file
+                     DIR/DDD/shardI.result (DDD = I/1000) and, while it is
+                     counted, its journal beside it, removed once the shard
+                     file is written; a shard whose shard file is there is
+                     not counted again, one whose journal is there resumes.
+                     With --shard A-B/M it counts shards A to B of M one
+                     after another in one process, planning once (a
+                     cluster job's range of a campaign's shards)
   --memory SIZE      what the count may take, its plan included (default:
                      half of RAM); a board whose tasks do not fit is refused
                      at once, naming what would (shards: a shard plans and
@@ -95,7 +105,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 16 --method sym --json\n  nqueens count 19 --memory 2GiB\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 14 --piece superqueen\n  nqueens count 13 --torus\n  nqueens count 18 --device opencl\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := cli.CheckEmpty(cmd, "place", "shard", "memory", "checkpoint", "out", "piece"); err != nil {
+			if err := cli.CheckEmpty(cmd, "place", "shard", "memory", "checkpoint", "out", "dir", "piece"); err != nil {
 				return err
 			}
 			if cmd.Flags().Changed("shards") && f.shards < 1 {
@@ -122,6 +132,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 	fs.StringVar(&f.shard, "shard", "", "count only shard I of M (I/M, 0-based)")
 	fs.IntVar(&f.shards, "shards", 0, "number of shards when JOB_COMPLETION_INDEX (Kubernetes Indexed Job) selects the shard")
 	fs.StringVar(&f.out, "out", "", "write this run's per-task counts to a shard result file for 'nqueens merge'")
+	fs.StringVar(&f.dir, "dir", "", "keep each shard's shard file and journal in this directory (DIR/DDD/shardI.result), skipping shards counted before; with --shard A-B/M, count that range")
 	cli.DeviceFlag(fs, &f.device)
 	fs.DurationVar(&f.grace, "grace", 30*time.Second, "after a stop signal, how long running tasks may finish before they are abandoned")
 	f.progress.Register(fs)
@@ -129,17 +140,30 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 }
 
 func runCount(ctx context.Context, stdout, stderr io.Writer, n int, opts []nqueens.Option, f countFlags) error {
-	shard, shards, from, err := cli.Shard(f.shard, f.shards, os.Getenv)
+	shard, last, shards, from, err := cli.Shard(f.shard, f.shards, os.Getenv)
 	if err != nil {
 		return err
+	}
+	if f.dir != "" {
+		switch {
+		case f.out != "" || f.checkpoint != "":
+			return cli.Usagef("--dir names each shard's files (DIR/DDD/shardI.result and its journal): leave out --out and --checkpoint")
+		case f.verify:
+			return cli.Usagef("--verify counts the whole board twice: it does not work with --dir (count the board without it)")
+		}
+	} else if last > shard {
+		return cli.Usagef("--shard %s names %d shards: a range counts each into its own files, in --dir DIR", f.shard, last-shard+1)
 	}
 	if from != "" {
 		fmt.Fprintf(stderr, "nqueens: shard %d/%d from %s\n", shard, shards, from)
 	}
 	if !f.progress.Quiet && (f.device == "" || f.device == "cpu") && f.place == "" && f.Pieces.Queens() {
-		cli.SayIfLong(ctx, stderr, n, slices.Clone(opts), f.Method, f.Workers, shard, shards)
+		cli.SayIfLong(ctx, stderr, n, slices.Clone(opts), f.Method, f.Workers, shard, last, shards)
 	}
 	opts = append(opts, nqueens.WithGrace(f.grace), nqueens.WithStopNow(cli.StopNow(ctx)), nqueens.WithDevice(f.device))
+	if f.dir != "" {
+		return countShards(ctx, stdout, stderr, n, opts, f, shard, last, shards)
+	}
 	if f.verify {
 		opts = append(opts, nqueens.WithCheck())
 	}
@@ -160,12 +184,26 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, opts []nquee
 	})
 	c, err := nqueens.Count(ctx, n, append(opts, nqueens.WithProgress(prog.Count(stderr, f.checkpoint)))...)
 	prog.Stop()
-	var stopped *nqueens.StoppedError
-	if err != nil && ctx.Err() != nil && !errors.As(err, &stopped) {
-		return fmt.Errorf("%w; no count printed", cli.Interrupted(ctx, fmt.Sprintf("stopped while planning n = %d", n)))
-	} else if err != nil {
-		return cli.Word(err, true)
+	if err != nil {
+		return countError(ctx, err, n)
 	}
+	return printCount(stdout, stderr, c, f, cmp.Or(f.out, f.checkpoint), "")
+}
+
+// countError words a count's error for the command.
+func countError(ctx context.Context, err error, n int) error {
+	var stopped *nqueens.StoppedError
+	if ctx.Err() != nil && !errors.As(err, &stopped) {
+		return fmt.Errorf("%w; no count printed", cli.Interrupted(ctx, fmt.Sprintf("stopped while planning n = %d", n)))
+	}
+	return cli.Word(err, true)
+}
+
+// printCount prints a count's notes and counts: the total on stdout (a
+// JSON object with --json), or for a shard, whose total is not the
+// answer, where its counts went (to saved) on stderr; how is "counted",
+// or how the shard's counts were had.
+func printCount(stdout, stderr io.Writer, c nqueens.Counts, f countFlags, saved, how string) error {
 	for _, note := range c.Notes {
 		fmt.Fprintf(stderr, "nqueens: note: %s\n", note)
 	}
@@ -173,12 +211,46 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, opts []nquee
 		return report.WriteJSON(stdout, report.Of(c))
 	}
 	if c.Partial() {
-		// A shard's total is not the answer: say where it went instead.
-		fmt.Fprintf(stderr, "nqueens: shard %d/%d of n = %d counted (%d tasks, partial total %s) and saved in %s; merge all shards with 'nqueens merge'\n",
-			shard, shards, n, c.Tasks, c.Total, cmp.Or(f.out, f.checkpoint))
+		fmt.Fprintf(stderr, "nqueens: shard %d/%d of n = %d %s (%d tasks, partial total %s) and saved in %s; merge all shards with 'nqueens merge'\n",
+			c.Shard, c.Shards, c.N, cmp.Or(how, "counted"), c.Tasks, c.Total, saved)
 		return nil
 	}
 	return writeLine(stdout, c.Total.String())
+}
+
+// countShards counts shards first..last of shards into --dir, one after
+// another, each with its own progress display, and prints each as it is
+// done.
+func countShards(ctx context.Context, stdout, stderr io.Writer, n int, opts []nqueens.Option, f countFlags, first, last, shards int) error {
+	var prog *progress.Display
+	var update func(nqueens.Progress)
+	start := func(i int) {
+		prog = f.progress.Start(stderr, func(p nqueens.Progress) string {
+			return fmt.Sprintf("count %d%s (%s) shard %d/%d", p.N, f.Pieces.Label(), p.Method, i, shards)
+		})
+		_, journal := nqueens.ShardPaths(f.dir, i, shards)
+		update = prog.Count(stderr, journal)
+	}
+	start(first)
+	opts = append(opts, nqueens.WithProgress(func(p nqueens.Progress) { update(p) }))
+	for c, err := range nqueens.CountShards(ctx, n, f.dir, first, last, shards, opts...) {
+		prog.Stop()
+		if err != nil {
+			return countError(ctx, err, n)
+		}
+		result, _ := nqueens.ShardPaths(f.dir, c.Shard, shards)
+		how := ""
+		if c.Resumed == c.Tasks && c.Elapsed == 0 {
+			how = "counted before"
+		}
+		if err := printCount(stdout, stderr, c, f, result, how); err != nil {
+			return err
+		}
+		if c.Shard < last {
+			start(c.Shard + 1)
+		}
+	}
+	return nil
 }
 
 // writeLine writes s and a newline.

@@ -87,31 +87,36 @@ func TestWord(t *testing.T) {
 }
 
 // TestShard: the flag wins over the scheduler's variables, which choose
-// when it is absent.
+// when it is absent; the flag may name a range.
 func TestShard(t *testing.T) {
 	env := map[string]string{"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_COUNT": "8", "SLURM_ARRAY_TASK_MIN": "1"}
 	getenv := func(k string) string { return env[k] }
-	i, m, from, err := Shard("", 0, getenv)
+	a, b, m, from, err := Shard("", 0, getenv)
 	require.NoError(t, err)
-	assert.Equal(t, []any{4, 8, "SLURM_ARRAY_TASK_ID"}, []any{i, m, from})
-	i, m, from, err = Shard("2/3", 0, getenv)
+	assert.Equal(t, []any{4, 4, 8, "SLURM_ARRAY_TASK_ID"}, []any{a, b, m, from})
+	a, b, m, from, err = Shard("2/3", 0, getenv)
 	require.NoError(t, err)
-	assert.Equal(t, []any{2, 3, ""}, []any{i, m, from}, "the flag wins")
-	_, _, _, err = Shard("3/3", 0, getenv)
-	assert.EqualError(t, err, `bad --shard "3/3" (accepted: I/M with 0 ≤ I < M, e.g. 0/8)`)
+	assert.Equal(t, []any{2, 2, 3, ""}, []any{a, b, m, from}, "the flag wins")
+	a, b, m, from, err = Shard("100-199/1000", 0, getenv)
+	require.NoError(t, err)
+	assert.Equal(t, []any{100, 199, 1000, ""}, []any{a, b, m, from}, "a range")
+	for _, bad := range []string{"3/3", "5-4/8", "0-8/8", "1-/8"} {
+		_, _, _, _, err = Shard(bad, 0, getenv)
+		assert.EqualError(t, err, `bad --shard "`+bad+`" (accepted: I/M with 0 ≤ I < M, e.g. 0/8, or a range A-B/M with A ≤ B, e.g. 0-99/1000)`)
+	}
 	env["SLURM_ARRAY_TASK_ID"] = "9"
-	_, _, _, err = Shard("", 0, getenv)
+	_, _, _, _, err = Shard("", 0, getenv)
 	assert.ErrorContains(t, err, "do not name a shard")
 	assert.ErrorContains(t, err, "; or use --shard I/M")
 	env = map[string]string{"JOB_COMPLETION_INDEX": "6"}
-	i, m, from, err = Shard("", 7, getenv)
+	a, b, m, from, err = Shard("", 7, getenv)
 	require.NoError(t, err)
-	assert.Equal(t, []any{6, 7, "JOB_COMPLETION_INDEX"}, []any{i, m, from})
-	_, _, _, err = Shard("", 6, getenv)
+	assert.Equal(t, []any{6, 6, 7, "JOB_COMPLETION_INDEX"}, []any{a, b, m, from})
+	_, _, _, _, err = Shard("", 6, getenv)
 	assert.ErrorContains(t, err, "needs JOB_COMPLETION_INDEX in 0..5")
-	i, m, from, err = Shard("", 0, func(string) string { return "" })
+	a, b, m, from, err = Shard("", 0, func(string) string { return "" })
 	require.NoError(t, err)
-	assert.Equal(t, []any{0, 1, ""}, []any{i, m, from})
+	assert.Equal(t, []any{0, 0, 1, ""}, []any{a, b, m, from})
 }
 
 // TestBoard parses sizes and placements, naming squares as typed.

@@ -15,37 +15,42 @@ import (
 )
 
 // SayIfLong says on stderr, before a count starts, what it will cost when
-// that is past about an hour on these workers: core-hours with their
+// that is past about an hour on these workers (the count of shards
+// first..last of shards, one after another; 0, 0, 1 for the whole board): core-hours with their
 // interval and the wall time, from a calibration of a few seconds
 // ([nqueens.Estimate] with a 2 s sample), and the command that gives a
 // closer figure. The published counts decide first, at no cost, whether
 // the count may be that long at all ([MayBeLong]), so that short counts,
 // and input the count refuses, spend nothing on it.
-func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Option, method string, workers, shard, shards int) {
+func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Option, method string, workers, first, last, shards int) {
 	m := nqueens.Method(method)
 	if m == "" || m == nqueens.Auto {
 		m = nqueens.Method(partition.Best(n))
 	}
-	if !MayBeLong(n, m, cmp.Or(workers, engine.DefaultWorkers()), shards) {
+	count := last - first + 1 // shards counted one after another
+	if !MayBeLong(n, m, cmp.Or(workers, engine.DefaultWorkers()), max(1, shards/count)) {
 		return
 	}
 	e, err := nqueens.Estimate(ctx, n, append(opts, nqueens.WithShard(0, shards, nil), nqueens.WithSample(2*time.Second))...)
 	if err != nil || e.CoreSeconds == 0 {
 		return // the count says what is wrong with its options
 	}
-	per := e.CoreSeconds / float64(shards)
+	per := e.CoreSeconds / float64(shards) * float64(count)
 	wall := per / float64(max(1, e.Workers))
 	if wall < 3600 {
 		return
 	}
 	what, closer := fmt.Sprintf("count %d (%s)", n, e.Method), fmt.Sprintf("nqueens plan %d -m %s --sample 5m", n, e.Method)
 	if shards > 1 {
-		what = fmt.Sprintf("shard %d/%d of count %d (%s)", shard, shards, n, e.Method)
+		what = fmt.Sprintf("shard %d/%d of count %d (%s)", first, shards, n, e.Method)
+		if count > 1 {
+			what = fmt.Sprintf("shards %d-%d/%d of count %d (%s)", first, last, shards, n, e.Method)
+		}
 		closer = fmt.Sprintf("nqueens plan %d -m %s --shards %d --sample 5m", n, e.Method, shards)
 	}
 	sure := ""
 	if e.CoreSecondsHigh > 0 {
-		sure = fmt.Sprintf(" (95%%: %s to %s)", report.CoreTime(e.CoreSecondsLow/float64(shards)), report.CoreTime(e.CoreSecondsHigh/float64(shards)))
+		sure = fmt.Sprintf(" (95%%: %s to %s)", report.CoreTime(e.CoreSecondsLow/float64(shards)*float64(count)), report.CoreTime(e.CoreSecondsHigh/float64(shards)*float64(count)))
 	}
 	fmt.Fprintf(stderr, "nqueens: %s is long: about %s%s on this machine, %s on %d workers; '%s' gives a closer figure, docs/clusters.md spreads a count over a cluster, and --checkpoint FILE keeps its work across stops\n",
 		what, report.CoreTime(per), sure, report.Human(wall), e.Workers, closer)

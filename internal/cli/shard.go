@@ -45,21 +45,22 @@ func ShardFromEnv(getenv func(string) string, shards int) (i, m int, from string
 	return i, shards, "JOB_COMPLETION_INDEX", nil
 }
 
-// Shard is the shard a count runs: flag (--shard I/M) when given, else the
-// scheduler's environment as getenv reads it ([ShardFromEnv], with shards
-// from --shards), else 0 of 1. from names the variable that chose it, ""
-// when none did.
-func Shard(flag string, shards int, getenv func(string) string) (i, m int, from string, err error) {
+// Shard is the shard a count runs: flag (--shard I/M, or a range A-B/M)
+// when given, else the scheduler's environment as getenv reads it
+// ([ShardFromEnv], with shards from --shards), else 0 of 1: shards first
+// to last of m (first = last but for a range). from names the variable
+// that chose it, "" when none did.
+func Shard(flag string, shards int, getenv func(string) string) (first, last, m int, from string, err error) {
 	if flag != "" {
-		i, m, err := partition.ParseShard(flag)
+		first, last, m, err := partition.ParseShards(flag)
 		if err != nil {
-			return 0, 0, "", Usagef("bad --shard %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", msg.Quote(flag))
+			return 0, 0, 0, "", Usagef("bad --shard %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8, or a range A-B/M with A ≤ B, e.g. 0-99/1000)", msg.Quote(flag))
 		}
-		return i, m, "", nil
+		return first, last, m, "", nil
 	}
-	i, m, from, err = ShardFromEnv(getenv, shards)
+	i, m, from, err := ShardFromEnv(getenv, shards)
 	if err != nil {
-		return 0, 0, "", fmt.Errorf("%w; or use --shard I/M", err)
+		return 0, 0, 0, "", fmt.Errorf("%w; or use --shard I/M", err)
 	}
-	return i, m, from, nil
+	return i, i, m, from, nil
 }

@@ -1,0 +1,177 @@
+package nqueens
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"iter"
+	"os"
+	"path/filepath"
+
+	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/internal/resultfile"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// CountShards counts shards first..last (0-based, inclusive) of m of the
+// n×n board one after another, as [Count] with [WithShardFile] and
+// [WithJournalFile] counts each, planning them all in one walk of the
+// plan: the way a cluster job counts a range of a campaign's shards in
+// one process. Each shard's files go in dir, at [ShardPaths]: its shard
+// file, and while it is counted its journal, which is removed once the
+// shard file is written. A shard whose shard file is there already is not
+// counted again (its counts are read back from the file, Resumed equal to
+// Tasks); one whose journal is there resumes from it. It yields each
+// shard's counts, or an error, after which it stops; when ctx is
+// cancelled, the shard being counted ends as [Count]'s does (a
+// [*StoppedError], its journal kept) and no further shard is started.
+// It takes the options [Count] takes but for [WithCheck] and those that
+// name the shard or its files.
+func CountShards(ctx context.Context, n int, dir string, first, last, m int, opts ...Option) iter.Seq2[Counts, error] {
+	return func(yield func(Counts, error) bool) {
+		plans, c, err := planShards(ctx, n, dir, first, last, m, opts)
+		if err != nil {
+			yield(Counts{}, err)
+			return
+		}
+		for _, plan := range plans {
+			counts, err := c.countShard(ctx, plan, dir)
+			if !yield(counts, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// planShards checks CountShards' arguments and plans its shards, within
+// the memory limit.
+func planShards(ctx context.Context, n int, dir string, first, last, m int, opts []Option) ([]*partition.Plan, *config, error) {
+	c, err := newConfig("CountShards", forShards, opts)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case dir == "":
+		return nil, nil, invalidf("CountShards: the directory is \"\" (accepted: a path)")
+	case m < 1 || first < 0 || first > last || last >= m:
+		return nil, nil, invalidf("%w: shards %d-%d of %d (accepted: A-B/M with 0 ≤ A ≤ B < M)", partition.ErrShard, first, last, m)
+	}
+	pl, err := c.planner(ctx, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	limit, method := c.memoryLimit(), pl.Size().Method
+	plans, err := pl.Plans(first, last, m, max(1, engine.MaxTasks(n, method, c.workers, limit)))
+	var te *partition.TasksError
+	switch {
+	case errors.As(err, &te):
+		return nil, nil, memoryError(&engine.MemoryError{N: n, Method: method, Workers: c.workers, Tasks: te.Tasks, Shards: m,
+			Limit: limit, Need: engine.Need(n, method, te.Tasks, c.workers)})
+	case err != nil && ctx.Err() != nil:
+		return nil, nil, fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))
+	case err != nil:
+		return nil, nil, invalid(err)
+	}
+	c.keep = new(engine.Kept)
+	return plans, c, nil
+}
+
+// countShard counts one of CountShards' shards into dir, or reads back
+// its counts from the shard file a run before wrote.
+func (c *config) countShard(ctx context.Context, plan *partition.Plan, dir string) (Counts, error) {
+	result, journal := ShardPaths(dir, plan.Shard, plan.Shards)
+	counts, ok, damaged, err := counted(plan, result)
+	if err != nil {
+		return Counts{}, err
+	}
+	if ok {
+		// A journal left by a run stopped after it wrote the shard file
+		// (and not in use by another run) is no longer needed.
+		if _, err := os.Stat(journal); err != nil {
+			return counts, nil
+		}
+		if lock, err := resultfile.LockPath(journal); err == nil {
+			os.Remove(journal)
+			lock.Release()
+		}
+		return counts, nil
+	}
+	if ctx.Err() != nil {
+		return Counts{}, &StoppedError{Tasks: len(plan.Tasks), Cause: context.Cause(ctx)}
+	}
+	if err := os.MkdirAll(filepath.Dir(result), 0o777); err != nil {
+		return Counts{}, &FileError{"shard file", result, msg.PathError(err)}
+	}
+	one := *c
+	one.shard, one.shards, one.outPath, one.jpath = plan.Shard, plan.Shards, result, journal
+	counts, err = run(ctx, plan, &one)
+	if err != nil {
+		return Counts{}, err
+	}
+	if damaged != nil {
+		counts.Notes = append(counts.Notes, fmt.Sprintf("%s could not be read back (%v): the shard was counted again", msg.Path(result), damaged))
+	}
+	// The shard file holds every task: the journal is no longer needed.
+	if err := os.Remove(journal); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Counts{}, &FileError{"journal", journal, msg.PathError(err)}
+	}
+	return counts, nil
+}
+
+// counted reads the shard's counts back from its shard file at path, ok
+// if the file is there and complete. A file of another count is an
+// error; one that is damaged or not complete is to be counted again, and
+// replaced: damaged says why.
+func counted(plan *partition.Plan, path string) (counts Counts, ok bool, damaged, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Counts{}, false, nil, nil
+	} else if err != nil {
+		return Counts{}, false, nil, &FileError{"shard file", path, msg.PathError(err)}
+	}
+	defer f.Close()
+	own := header(plan)
+	own.Kind = resultfile.Shard
+	l := newLedger(plan)
+	name := msg.Path(path)
+	rf, err := resultfile.Scan(f, func(h resultfile.Header) error {
+		if h.Kind != own.Kind || h.Seed() != own.Seed() {
+			return fmt.Errorf("%s is the shard file of another count (%s) and %w, not this one's (%s): merge or move it first, or count into another directory",
+				name, h.Describe(), resultfile.ErrOtherCount, own.Describe())
+		}
+		return nil
+	}, func(rec resultfile.Record, _ int) error {
+		_, err := l.add(rec, name)
+		return err
+	})
+	switch {
+	case errors.Is(err, resultfile.ErrOtherCount):
+		return Counts{}, false, nil, &FileError{"shard file", path, err}
+	case err != nil:
+		return Counts{}, false, err, nil
+	case rf.End == nil:
+		return Counts{}, false, errors.New("no end line"), nil
+	}
+	if miss := l.missing(nil); len(miss) > 0 {
+		return Counts{}, false, fmt.Errorf("%d of its %d tasks missing", len(miss), len(plan.Tasks)), nil
+	}
+	counts, err = countsOf(plan, l.sum(nil), plan.Shards <= 1)
+	if err != nil {
+		return Counts{}, false, nil, err
+	}
+	counts.Resumed, counts.Shard, counts.Shards = len(plan.Tasks), plan.Shard, plan.Shards
+	return counts, true, nil, nil
+}
+
+// ShardPaths are where [CountShards] keeps shard i of m in dir: its shard
+// file DIR/DDD/shardIIIII.result and its journal beside it (.journal),
+// DDD being i/1000, so that no directory holds more than 1,000 shards'
+// files, and both numbers zero-padded to the widest of the campaign so
+// that names sort in shard order ("shard00042" for shard 42 of 100,000).
+func ShardPaths(dir string, i, m int) (result, journal string) {
+	width := len(fmt.Sprint(max(0, m-1)))
+	sub := fmt.Sprintf("%0*d", max(3, len(fmt.Sprint(max(0, m-1)/1000))), i/1000)
+	base := filepath.Join(dir, sub, fmt.Sprintf("shard%0*d", width, i))
+	return base + ".result", base + ".journal"
+}

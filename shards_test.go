@@ -1,0 +1,170 @@
+package nqueens
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/partition"
+)
+
+// shardFiles reads every shard file of m shards in dir for Merge.
+func shardFiles(t *testing.T, dir string, m int) []File {
+	var files []File
+	for i := range m {
+		result, _ := ShardPaths(dir, i, m)
+		b, err := os.ReadFile(result)
+		require.NoError(t, err)
+		files = append(files, File{Name: result, R: bytes.NewReader(b)})
+	}
+	return files
+}
+
+// TestCountShards counts a board as ranges of shards into one directory,
+// merges them, and checks what a second run over the same range does:
+// finished shards are read back, not counted; a damaged shard file is
+// counted again; another count's file is refused; the journals are gone.
+func TestCountShards(t *testing.T) {
+	ctx := context.Background()
+	const n, m = 12, 8
+	dir := t.TempDir()
+	var counted []int
+	for _, r := range [][2]int{{0, 2}, {3, 3}, {4, 7}} {
+		for c, err := range CountShards(ctx, n, dir, r[0], r[1], m, WithWorkers(2)) {
+			require.NoError(t, err)
+			assert.Equal(t, m, c.Shards)
+			assert.Zero(t, c.Resumed)
+			counted = append(counted, c.Shard)
+		}
+	}
+	assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6, 7}, counted)
+	for i := range m {
+		result, journal := ShardPaths(dir, i, m)
+		assert.FileExists(t, result)
+		assert.NoFileExists(t, journal, "the journal goes once the shard file is written")
+	}
+	total, err := Merge(ctx, shardFiles(t, dir, m)...)
+	require.NoError(t, err)
+	assert.Equal(t, known.Total[n], total.Total.Big().Uint64())
+
+	// Again: read back, the same counts; a damaged file counted again.
+	r5, _ := ShardPaths(dir, 5, m)
+	before, err := os.ReadFile(r5)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(r5, before[:len(before)/2], 0o644))
+	var again uint64
+	for c, err := range CountShards(ctx, n, dir, 0, m-1, m) {
+		require.NoError(t, err)
+		if c.Shard == 5 {
+			assert.Zero(t, c.Resumed, "shard 5 was damaged: counted again")
+			require.Len(t, c.Notes, 1)
+			assert.Contains(t, c.Notes[0], "could not be read back")
+		} else {
+			assert.Equal(t, c.Tasks, c.Resumed, "shard %d was read back", c.Shard)
+			assert.Empty(t, c.Notes)
+		}
+		again += c.Total.Big().Uint64()
+	}
+	assert.Equal(t, known.Total[n], again)
+	after, err := os.ReadFile(r5)
+	require.NoError(t, err)
+	assert.Equal(t, before, after, "shard 5 counted again, byte for byte")
+
+	// Another count's shard file where shard 1 goes is refused, kept.
+	other := t.TempDir()
+	for _, err := range CountShards(ctx, n+1, other, 1, 1, m) {
+		require.NoError(t, err)
+	}
+	o1, _ := ShardPaths(other, 1, m)
+	r1, _ := ShardPaths(dir, 1, m)
+	foreign, err := os.ReadFile(o1)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(r1, foreign, 0o644))
+	var shards []int
+	for c, err := range CountShards(ctx, n, dir, 0, 2, m) {
+		if err != nil {
+			assert.ErrorIs(t, err, ErrInvalid)
+			assert.Contains(t, err.Error(), "another count")
+			break
+		}
+		shards = append(shards, c.Shard)
+	}
+	assert.Equal(t, []int{0}, shards, "stops at shard 1")
+	kept, err := os.ReadFile(r1)
+	require.NoError(t, err)
+	assert.Equal(t, foreign, kept)
+}
+
+// TestCountShardsStopped: a cancelled context stops the shard being
+// counted with its journal saved, starts no other, and the same range
+// run again resumes it.
+func TestCountShardsStopped(t *testing.T) {
+	const n, m = 13, 4
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	var shards []int
+	var stopped *StoppedError
+	for c, err := range CountShards(ctx, n, dir, 0, 3, m, WithWorkers(1), WithGrace(0), WithProgress(func(p Progress) {
+		if p.TasksDone == 3 && p.TasksDone < p.Tasks {
+			cancel()
+		}
+	})) {
+		if err != nil {
+			require.ErrorAs(t, err, &stopped)
+			break
+		}
+		shards = append(shards, c.Shard)
+	}
+	require.NotNil(t, stopped)
+	assert.Empty(t, shards)
+	assert.Equal(t, 3, stopped.Done)
+	_, journal := ShardPaths(dir, 0, m)
+	assert.FileExists(t, journal)
+	var total uint64
+	for c, err := range CountShards(context.Background(), n, dir, 0, 3, m) {
+		require.NoError(t, err)
+		if c.Shard == 0 {
+			assert.Equal(t, 3, c.Resumed)
+		}
+		total += c.Total.Big().Uint64()
+	}
+	assert.Equal(t, known.Total[n], total)
+	assert.NoFileExists(t, journal)
+}
+
+// TestCountShardsRefuses: bad ranges and options are the caller's errors.
+func TestCountShardsRefuses(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for _, r := range [][3]int{{2, 1, 4}, {-1, 1, 4}, {0, 4, 4}, {0, 0, 0}} {
+		for _, err := range CountShards(ctx, 10, dir, r[0], r[1], r[2]) {
+			assert.ErrorIs(t, err, ErrInvalid, "%v", r)
+			assert.ErrorIs(t, err, partition.ErrShard, "%v", r)
+		}
+	}
+	for _, err := range CountShards(ctx, 10, "", 0, 0, 1) {
+		assert.ErrorIs(t, err, ErrInvalid)
+	}
+	for _, err := range CountShards(ctx, 10, dir, 0, 0, 2, WithCheck()) {
+		assert.ErrorIs(t, err, ErrInvalid)
+		assert.Contains(t, err.Error(), "does not take")
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "nothing written")
+	a, b := ShardPaths("d", 42, 100000)
+	assert.Equal(t, filepath.Join("d", "000", "shard00042.result"), a)
+	assert.Equal(t, filepath.Join("d", "000", "shard00042.journal"), b)
+	a, _ = ShardPaths("d", 99999, 100000)
+	assert.Equal(t, filepath.Join("d", "099", "shard99999.result"), a)
+	a, _ = ShardPaths("d", 1234567, 10000000)
+	assert.Equal(t, filepath.Join("d", "1234", "shard1234567.result"), a)
+	a, _ = ShardPaths("d", 0, 1)
+	assert.Equal(t, filepath.Join("d", "000", "shard0.result"), a)
+}
