@@ -3,7 +3,8 @@
 # end-to-end test and the campaign rehearsal. It installs Slurm and munge
 # from Debian's packages (if missing), writes /etc/slurm/slurm.conf
 # (MaxArraySize left at its default, 1001; RequeueExit=75; every CPU of
-# this machine, shared by up to 8 jobs a CPU) and starts munged, slurmctld
+# this machine, shared by up to 8 jobs a CPU, or as OVERSUBSCRIBE says:
+# NO for one job a CPU) and starts munged, slurmctld
 # and slurmd on localhost, restarting them if they run. Needs root. Exit
 # 0: the node is up; 3: this machine cannot run Slurm (no root, no
 # packages, daemons that do not start).
@@ -55,7 +56,7 @@ SlurmdPidFile=/run/slurmd.pid
 SlurmctldLogFile=/var/log/slurm/slurmctld.log
 SlurmdLogFile=/var/log/slurm/slurmd.log
 NodeName=$host CPUs=$cpus State=UNKNOWN
-PartitionName=e2e Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8
+PartitionName=e2e Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=${OVERSUBSCRIBE:-FORCE:8}
 CONF
 
 log "starting munged, slurmctld, slurmd"
