@@ -8,7 +8,9 @@
 # on which the array script requeues it; Slurm holds a requeued task about
 # two minutes); `e2e-local.sh 16 2500` counts n = 16 in 2,500 shards, more
 # than one array may index, so submit.sh batches them (3 a task, each
-# task's shards in one process). Needs root; the small run takes about
+# task's shards in one process; PER_TASK=100 makes it 100 a task, 25
+# array tasks: Slurm takes about 3 s a job slot here, so 834 tasks of 3
+# shards take 20 minutes, 25 of 100 under one). Needs root; the small run takes about
 # three minutes after the packages are installed. Leaves the daemons
 # running and prints where the files are. Exit 0: passed; 1: failed; 3:
 # this machine cannot run Slurm (no root, no packages, daemons that do not
@@ -50,7 +52,9 @@ chmod +x "$work/nqueens-flaky"
 
 cd "$work"
 log "submitting n = $N in $SHARDS shards with submit.sh (MaxArraySize $(scontrol show config | awk '$1 == "MaxArraySize" { print $3 }'))"
-NQUEENS="$work/nqueens-flaky" "$here/submit.sh" --outdir "$work" "$N" "$SHARDS" -- --cpus-per-task=1 | tee "$work/submit.out"
+per=()
+[ -z "${PER_TASK:-}" ] || per=(--per-task "$PER_TASK")
+NQUEENS="$work/nqueens-flaky" "$here/submit.sh" "${per[@]}" --outdir "$work" "$N" "$SHARDS" -- --cpus-per-task=1 | tee "$work/submit.out"
 start=$(date +%s)
 for _ in $(seq "$WAIT"); do
 	[ -z "$(squeue -h 2>/dev/null)" ] && break
