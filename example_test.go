@@ -166,3 +166,28 @@ func ExampleWithPiece() {
 	// rook 3628800 false
 	// queen torus 4524
 }
+
+// Placed pieces: the solutions that hold them, for queens and for the
+// other pieces alike.
+func ExampleWithPlaced() {
+	ctx := context.Background()
+	corner := nqueens.Square{Row: 0, Col: 0}
+	c, _ := nqueens.Count(ctx, 8, nqueens.WithPlaced(corner))
+	fmt.Println("queens holding a1:", c.Total)
+	c, _ = nqueens.Count(ctx, 8, nqueens.WithPlaced(corner, nqueens.Square{Row: 1, Col: 4}))
+	fmt.Println("queens holding a1 and e2:", c.Total)
+	c, _ = nqueens.Count(ctx, 10, nqueens.WithPiece(nqueens.Superqueen), nqueens.WithPlaced(nqueens.Square{Row: 0, Col: 2}))
+	fmt.Println("superqueens holding c1:", c.Total)
+	for cols, err := range nqueens.List(ctx, 10, nqueens.WithPiece(nqueens.Superqueen), nqueens.WithPlaced(nqueens.Square{Row: 0, Col: 2})) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(cols)
+	}
+	// Output:
+	// queens holding a1: 4
+	// queens holding a1 and e2: 1
+	// superqueens holding c1: 1
+	// [2 5 8 0 3 6 9 1 4 7]
+}

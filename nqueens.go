@@ -66,7 +66,8 @@ const (
 type Piece string
 
 // The pieces. Queen, the default, is the n-queens problem; the others are
-// counted with the mirror method (the total alone), without placed pieces.
+// counted with the mirror method (the total alone), and placed
+// ([WithPlaced]), solved and listed as queens are.
 const (
 	Queen Piece = "queen"
 	// Superqueen moves as a queen and as a knight (OEIS A051223).
@@ -113,7 +114,9 @@ func fromSquares(s []partition.Square) []Square {
 // MaxN is the largest board [Count] accepts (32 for the join method).
 const MaxN = partition.MaxN
 
-// Option configures [Count], [Table], [Solve] and [List].
+// Option configures [Count], [CountShards], [Table], [Estimate], [Solve],
+// [List], [Verify] and [Audit]. Each call's doc names the options it
+// takes; given another, it returns an [*OptionError] naming it.
 type Option func(*config)
 
 type config struct {
@@ -246,16 +249,17 @@ func WithMemory(bytes int64) Option {
 
 // WithPiece counts n pieces of kind p (default [Queen]): one per row and
 // column, no two attacking. Pieces other than the queen are counted with
-// the mirror method; placed pieces, listing and [WithCheck] are for queens.
+// the mirror method, so [WithCheck], which needs a second method, is for
+// queens; placed pieces, [Solve], [List] and [Verify] take every piece.
 func WithPiece(p Piece) Option { return func(c *config) { c.piece, c.given = p, c.given|optPiece } }
 
 // WithTorus counts queens on the torus: diagonals wrap around the board
 // (the modular n-queens problem, OEIS A051906), with the mirror method.
 func WithTorus() Option { return func(c *config) { c.torus, c.given = true, c.given|optTorus } }
 
-// WithPlaced counts only the solutions that hold these queens (mirror
-// method; halved only when the placement is its own mirror image). Their
-// order does not matter.
+// WithPlaced counts only the solutions that hold these pieces (queens, or
+// [WithPiece]'s; mirror method, halved only when the placement is its own
+// mirror image). Their order does not matter.
 func WithPlaced(queens ...Square) Option {
 	return func(c *config) { c.placed, c.given = append([]Square(nil), queens...), c.given|optPlaced }
 }

@@ -1,4 +1,5 @@
-// Package known holds the published n-queens counts the tests check against.
+// Package known holds the published n-queens counts: the tests check
+// against them, and a table's progress weighs its rows by them.
 package known
 
 // Total is OEIS A000170: the number of solutions on an n×n board, n = 0..27.
