@@ -82,8 +82,8 @@ func openJournal(j journal, name string, h resultfile.Header, l *ledger) (*journ
 		if old.End != nil {
 			return nil, nil, fmt.Errorf("journal %s has an end line, which journals never have: it was edited or is not a journal", name)
 		}
-		if d := l.duplicatesNote(); d != "" {
-			notes = append(notes, fmt.Sprintf("%s: %s", name, d))
+		if l.dups > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %s", name, duplicatesNote(l.dups)))
 		}
 		if old.Torn {
 			notes = append(notes, fmt.Sprintf("the last record of %s was incomplete (a crash while writing) and is ignored; its task is counted again", name))

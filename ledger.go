@@ -50,7 +50,7 @@ func (l *ledger) lookup(id string) (int, bool) {
 func (l *ledger) add(rec resultfile.Record, source string) (int, error) {
 	i, ok := l.lookup(rec.ID)
 	if !ok && l.plan.Shards > 1 {
-		return -1, fmt.Errorf("%s: task %q is not in shard %d/%d of the plan", source, rec.ID, l.plan.Shard, l.plan.Shards)
+		return -1, fmt.Errorf("%s: task %q is not one of shard %d/%d's tasks (it belongs to another shard, or to none: the file's header or the line was edited)", source, rec.ID, l.plan.Shard, l.plan.Shards)
 	}
 	if !ok {
 		return -1, fmt.Errorf("%s: task %q is not in the plan", source, rec.ID)
@@ -130,12 +130,9 @@ func (l *ledger) each(of []int, f func(i int)) {
 	}
 }
 
-// duplicatesNote says how many identical duplicates were accepted, or "".
-func (l *ledger) duplicatesNote() string {
-	if l.dups == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%d tasks appear more than once, with identical counts: each is counted once", l.dups)
+// duplicatesNote says that dups identical duplicates were accepted.
+func duplicatesNote(dups int) string {
+	return fmt.Sprintf("%d tasks appear more than once, with identical counts: each is counted once", dups)
 }
 
 // recordOf is a task's result as journals and shard files store it.

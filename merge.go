@@ -138,27 +138,25 @@ func (p *piece) countLines() error {
 	return nil
 }
 
-// readPieces reads the files of one count: their headers first (one line
-// each), which must describe one count (n, method, placement, pieces,
-// plan and split, with the task count the planner gives before any task
-// is made: a forged header is refused at once); then, when complete
-// (merge) and every file is a shard file, that no shard is missing; then
-// the plan; then every file's records, straight into one ledger that
-// holds one result per task of the plan (so reading costs what the plan's
-// tasks need, however many lines the files have), each line checked to
-// belong to its file's shard.
-func readPieces(ctx context.Context, files []File, complete bool) ([]piece, *partition.Plan, *ledger, []string, error) {
+// readHeads reads the headers of the files of one count (one line each),
+// which must describe one count (n, method, placement, pieces, plan and
+// split, with the task count the planner gives before any task is made: a
+// forged header is refused at once), and makes the count's planner.
+func readHeads(ctx context.Context, files []File) ([]piece, *partition.Planner, partition.Job, error) {
+	fail := func(err error) ([]piece, *partition.Planner, partition.Job, error) {
+		return nil, nil, partition.Job{}, err
+	}
 	if len(files) == 0 {
-		return nil, nil, nil, nil, invalidf("no files to read")
+		return fail(invalidf("no files to read"))
 	}
 	ps := make([]piece, 0, len(files))
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, nil, nil, fmt.Errorf("reading the files stopped: %w", context.Cause(ctx))
+			return fail(fmt.Errorf("reading the files stopped: %w", context.Cause(ctx)))
 		}
 		p, err := head(f)
 		if err != nil { // names the file
-			return nil, nil, nil, nil, err
+			return fail(err)
 		}
 		ps = append(ps, p)
 	}
@@ -166,12 +164,12 @@ func readPieces(ctx context.Context, files []File, complete bool) ([]piece, *par
 	for _, p := range ps[1:] {
 		h := p.head
 		if h.N != first.N || h.Method != first.Method || h.Placed != first.Placed || h.Board() != first.Board() {
-			return nil, nil, nil, nil, fmt.Errorf("%s holds %s, but %s holds %s: they are not pieces of one count",
-				p.name, h.Describe(), ps[0].name, first.Describe())
+			return fail(fmt.Errorf("%s holds %s, but %s holds %s: they are not pieces of one count",
+				p.name, h.Describe(), ps[0].name, first.Describe()))
 		}
 		if h.Plan != first.Plan {
-			return nil, nil, nil, nil, fmt.Errorf("%s is of plan %s (nqueens %s), but %s of plan %s (nqueens %s), both %s: pieces of one count share one plan (count them with one version)",
-				p.name, h.Plan, h.Tool, ps[0].name, first.Plan, first.Tool, resultfile.Header{N: h.N, Method: h.Method, Placed: h.Placed, Piece: h.Piece, Torus: h.Torus}.Describe())
+			return fail(fmt.Errorf("%s is of plan %s (nqueens %s), but %s of plan %s (nqueens %s), both %s: pieces of one count share one plan (count them with one version)",
+				p.name, h.Plan, h.Tool, ps[0].name, first.Plan, first.Tool, resultfile.Header{N: h.N, Method: h.Method, Placed: h.Placed, Piece: h.Piece, Torus: h.Torus}.Describe()))
 		}
 	}
 	split := -1 // the first file of a shard, whose shard count every shard's file shares
@@ -180,36 +178,49 @@ func readPieces(ctx context.Context, files []File, complete bool) ([]piece, *par
 			if split < 0 {
 				split = k
 			} else if s := ps[split].head; h.Shards != s.Shards {
-				return nil, nil, nil, nil, fmt.Errorf("%s is shard %d of %d, but %s is shard %d of %d: shards of different splits are not pieces of one count (a journal of the whole count mixes with either)",
-					p.name, h.Shard, h.Shards, ps[split].name, s.Shard, s.Shards)
+				return fail(fmt.Errorf("%s is shard %d of %d, but %s is shard %d of %d: shards of different splits are not pieces of one count (a journal of the whole count mixes with either)",
+					p.name, h.Shard, h.Shards, ps[split].name, s.Shard, s.Shards))
 			}
 		}
 	}
 	method, err := partition.ParseMethod(first.Method)
 	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
+		return fail(fmt.Errorf("%s: %w", ps[0].name, err))
 	}
 	var placed []partition.Square
 	if first.Placed != "-" {
 		if placed, err = partition.ParseSquares(first.Placed); err != nil {
-			return nil, nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
+			return fail(fmt.Errorf("%s: %w", ps[0].name, err))
 		}
 	}
 	job := partition.Job{N: first.N, Method: method, Placed: placed, Piece: partition.Piece(first.Piece), Torus: first.Torus}
 	pl, err := partition.NewPlanner(ctx, job)
 	if err != nil && ctx.Err() != nil {
-		return nil, nil, nil, nil, fmt.Errorf("planning n = %d stopped: %w", job.N, context.Cause(ctx))
+		return fail(fmt.Errorf("planning n = %d stopped: %w", job.N, context.Cause(ctx)))
 	}
 	if err != nil {
-		return nil, nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
+		return fail(fmt.Errorf("%s: %w", ps[0].name, err))
 	}
 	tasks := pl.Size().Tasks
 	for _, p := range ps {
 		if h := p.head; h.Shards > partition.MaxShards(tasks) || h.Tasks != tasks {
-			return nil, nil, nil, nil, fmt.Errorf("%s: its header claims %d tasks in %d shards, but the plan has %d tasks (and at most %d shards): the header was edited or damaged",
-				p.name, h.Tasks, h.Shards, tasks, partition.MaxShards(tasks))
+			return fail(fmt.Errorf("%s: its header claims %d tasks in %d shards, but the plan has %d tasks (and at most %d shards): the header was edited or damaged",
+				p.name, h.Tasks, h.Shards, tasks, partition.MaxShards(tasks)))
 		}
 	}
+	return ps, pl, job, nil
+}
+
+// readLedger reads the files of one count once their headers are read
+// ([readHeads]): when complete (merge) and every file is a shard file, it
+// checks that no shard is missing; then it makes the whole plan and reads
+// every file's records straight into one ledger that holds one result per
+// task of the plan (so reading costs what the plan's tasks need, however
+// many lines the files have), each line checked to belong to its file's
+// shard. [shardByShard] reads the files of one split holding one shard at
+// a time instead.
+func readLedger(ctx context.Context, ps []piece, pl *partition.Planner, job partition.Job, complete bool) ([]piece, *partition.Plan, *ledger, []string, error) {
+	first, tasks := ps[0].head, pl.Size().Tasks
 	if complete && first.Shards <= 1 {
 		// A whole count's files (a journal, mostly): every line read
 		// once before the plan is made, to refuse files that hold too
@@ -230,9 +241,8 @@ func readPieces(ctx context.Context, files []File, complete bool) ([]piece, *par
 	if err != nil {
 		return nil, nil, nil, nil, fmt.Errorf("%s: %w", ps[0].name, err)
 	}
-	if fp := plan.Fingerprint(); fp != first.Plan {
-		return nil, nil, nil, nil, fmt.Errorf("the files' plan %s is not this version's plan %s for n=%d method=%s (made by nqueens %s; use that version)",
-			first.Plan, fp, first.N, first.Method, first.Tool)
+	if err := samePlan(first, plan.Fingerprint()); err != nil {
+		return nil, nil, nil, nil, err
 	}
 	if len(plan.Tasks) != tasks {
 		return nil, nil, nil, nil, fmt.Errorf("n = %d's plan has %d tasks, not the %d its planner said", job.N, len(plan.Tasks), tasks)
@@ -265,6 +275,90 @@ func readPieces(ctx context.Context, files []File, complete bool) ([]piece, *par
 		}
 	}
 	return ps, plan, l, notes, nil
+}
+
+// samePlan checks that the files (of header h) are of the plan of
+// fingerprint fp, this version's.
+func samePlan(h resultfile.Header, fp string) error {
+	if fp != h.Plan {
+		return fmt.Errorf("the files' plan %s is not this version's plan %s for n=%d method=%s (made by nqueens %s; use that version)",
+			h.Plan, fp, h.N, h.Method, h.Tool)
+	}
+	return nil
+}
+
+// oneSplit is m when every file is of one split into m > 1 shards (shard
+// files and journals of shards, no journal of the whole count), which
+// [shardByShard] reads; 0 otherwise.
+func oneSplit(ps []piece) int {
+	m := ps[0].head.Shards
+	for _, p := range ps {
+		if p.head.Shards != m {
+			return 0
+		}
+	}
+	if m <= 1 {
+		return 0
+	}
+	return m
+}
+
+// shardByShard reads the files of one split into m shards ([oneSplit])
+// shard by shard, in one walk of the plan that holds one shard's tasks
+// and results at a time (n = 28's whole plan and its results take about
+// 18 GB; a shard of 100,000 takes a few hundred tasks): for each shard in
+// order, the files of that shard are read into a ledger of its tasks
+// alone (each line checked as [readLedger] checks it, and to belong to
+// the shard), and visit gets the shard's plan, the ledger, and the index
+// in the whole plan of the shard's first task. It returns readLedger's
+// notes of torn journals.
+func shardByShard(ctx context.Context, ps []piece, pl *partition.Planner, m int, visit func(sp *partition.Plan, l *ledger, first int) error) ([]string, error) {
+	byShard := make([][]int, m)
+	for k := range ps {
+		s := ps[k].head.Shard
+		byShard[s] = append(byShard[s], k)
+	}
+	var notes []string
+	var tasks []partition.Task
+	cur, first := 0, 0
+	flush := func() error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		sp := pl.PlanOf(tasks, cur, m)
+		l := newLedger(sp)
+		for _, k := range byShard[cur] {
+			p := &ps[k]
+			if err := p.records(l, nil); err != nil {
+				return err
+			}
+			if p.torn {
+				notes = append(notes, fmt.Sprintf("%s: the journal's last record was incomplete and is ignored", p.name))
+			}
+		}
+		if err := visit(sp, l, first); err != nil {
+			return err
+		}
+		first += len(tasks)
+		tasks, cur = nil, cur+1
+		return nil
+	}
+	err := pl.Walk(m, func(fp string) error { return samePlan(ps[0].head, fp) }, func(t partition.Task, s int) error {
+		for cur < s {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		tasks = append(tasks, t)
+		return nil
+	})
+	for err == nil && cur < m {
+		err = flush()
+	}
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("reading the files stopped: %w", context.Cause(ctx))
+	}
+	return notes, err
 }
 
 // records reads p's records into the ledger, each checked to belong to
@@ -375,49 +469,108 @@ func wholePlan(ctx context.Context, pl *partition.Planner, job partition.Job) (*
 // (identical duplicates are accepted and noted) and that every task of
 // the plan is present; the error of a failed check names the missing
 // shards or the offending file.
+//
+// The files of one split into shards (every file a shard file or a
+// shard's journal) are read one shard at a time, holding that shard's
+// tasks alone; files that mix a whole count's journal with shards are
+// read against the whole plan, held at once.
 func Merge(ctx context.Context, files ...File) (Counts, error) {
-	ps, plan, l, notes, err := readPieces(ctx, files, true)
+	ps, pl, job, err := readHeads(ctx, files)
 	if err != nil {
 		return Counts{}, err
 	}
-	if missing := l.missing(nil); len(missing) > 0 {
-		return Counts{}, fmt.Errorf("%s", describeMissing(plan, ps, missing))
+	var sum engine.Counts
+	var missing missingTasks
+	var notes []string
+	dups := 0
+	if m := oneSplit(ps); m > 1 {
+		if err := shardsPresent(ps, pl.Size().Tasks); err != nil {
+			return Counts{}, err
+		}
+		notes, err = shardByShard(ctx, ps, pl, m, func(sp *partition.Plan, l *ledger, _ int) error {
+			missing.add(sp, l.missing(nil))
+			sum.Merge(l.sum(nil))
+			dups += l.dups
+			return nil
+		})
+	} else {
+		var plan *partition.Plan
+		var l *ledger
+		ps, plan, l, notes, err = readLedger(ctx, ps, pl, job, true)
+		if err == nil {
+			missing.addSplit(plan, l.missing(nil), ps[0].head.Shards)
+			sum, dups = l.sum(nil), l.dups
+		}
 	}
-	c, err := countsOf(plan, l.sum(nil), true)
 	if err != nil {
 		return Counts{}, err
 	}
-	if d := l.duplicatesNote(); d != "" {
-		notes = append(notes, d)
+	if missing.count > 0 {
+		return Counts{}, errors.New(missing.String(pl.Size().Tasks, ps[0].head.Shards))
+	}
+	c, err := countsOf(pl.PlanOf(nil, 0, 1), sum, true)
+	if err != nil {
+		return Counts{}, err
+	}
+	if dups > 0 {
+		notes = append(notes, duplicatesNote(dups))
 	}
 	c.Notes = notes
 	return c, nil
 }
 
-// describeMissing says which tasks, and which shards, are missing.
-func describeMissing(plan *partition.Plan, ps []piece, missing []int) string {
-	var ids []string
-	for _, i := range missing[:min(3, len(missing))] {
-		ids = append(ids, plan.Tasks[i].ID)
+// missingTasks gathers the tasks missing from a count's files: how many,
+// the first few, and their shards.
+type missingTasks struct {
+	count  int
+	ids    []string
+	shards []int
+}
+
+// add notes the tasks of shard plan sp at the given indices as missing.
+func (mt *missingTasks) add(sp *partition.Plan, missing []int) {
+	if len(missing) == 0 {
+		return
 	}
-	say := fmt.Sprintf("%d of %d tasks are missing (e.g. %s)", len(missing), len(plan.Tasks), strings.Join(ids, ", "))
-	m := ps[0].head.Shards
+	mt.count += len(missing)
+	for _, i := range missing[:min(3-len(mt.ids), len(missing))] {
+		mt.ids = append(mt.ids, sp.Tasks[i].ID)
+	}
+	mt.shards = append(mt.shards, sp.Shard)
+}
+
+// addSplit notes the tasks of the whole plan at the given indices as
+// missing, with their shards of m.
+func (mt *missingTasks) addSplit(plan *partition.Plan, missing []int, m int) {
+	if len(missing) == 0 {
+		return
+	}
+	var shardOf []int
 	if m > 1 {
-		shardOf, _ := plan.Split(m)
-		seen := map[int]bool{}
-		var gone []int
-		for _, i := range missing {
-			if !seen[shardOf[i]] {
-				seen[shardOf[i]] = true
-				gone = append(gone, shardOf[i])
-			}
-		}
-		slices.Sort(gone)
-		say += fmt.Sprintf("; missing or incomplete shards of %d: %s", m, msg.Ranges(gone))
-	} else {
-		say += "; resume the count to finish them"
+		shardOf, _ = plan.Split(m)
 	}
-	return say
+	seen := map[int]bool{}
+	for k, i := range missing {
+		if k < 3 {
+			mt.ids = append(mt.ids, plan.Tasks[i].ID)
+		}
+		if shardOf != nil && !seen[shardOf[i]] {
+			seen[shardOf[i]] = true
+			mt.shards = append(mt.shards, shardOf[i])
+		}
+	}
+	mt.count += len(missing)
+	slices.Sort(mt.shards)
+}
+
+// String says which tasks, and which shards of m, are missing of a plan
+// of the given tasks.
+func (mt *missingTasks) String(tasks, m int) string {
+	say := fmt.Sprintf("%d of %d tasks are missing (e.g. %s)", mt.count, tasks, strings.Join(mt.ids, ", "))
+	if m > 1 {
+		return say + fmt.Sprintf("; missing or incomplete shards of %d: %s", m, msg.Ranges(mt.shards))
+	}
+	return say + "; resume the count to finish them"
 }
 
 // rate is the work per second a journal shows: the work of its tasks over
@@ -503,7 +656,7 @@ func (s ShardStatus) Fraction() float64 {
 // share of the work done, which shards have no file yet, and a rate and
 // ETA where journals tell when they started.
 func Status(ctx context.Context, files ...File) (StatusReport, error) {
-	ps, plan, l, _, err := readPieces(ctx, files, false)
+	ps, pl, job, err := readHeads(ctx, files)
 	if err != nil {
 		return StatusReport{}, err
 	}
@@ -511,24 +664,45 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 	for _, p := range ps {
 		m = max(m, p.head.Shards)
 	}
-	shardOf, err := plan.Split(m)
-	if err != nil {
-		return StatusReport{}, err
-	}
-	rep := StatusReport{N: plan.N, Torus: plan.Torus, Method: Method(plan.Method), Placed: fromSquares(plan.Placed), Shards: m, PerShard: make([]ShardStatus, m), Missing: []int{}}
-	if plan.Piece != partition.Queen {
-		rep.Piece = Piece(plan.Piece)
+	whole := pl.PlanOf(nil, 0, 1)
+	rep := StatusReport{N: whole.N, Torus: whole.Torus, Method: Method(whole.Method), Placed: fromSquares(whole.Placed), Shards: m, PerShard: make([]ShardStatus, m), Missing: []int{}}
+	if whole.Piece != partition.Queen {
+		rep.Piece = Piece(whole.Piece)
 	}
 	for s := range rep.PerShard {
 		rep.PerShard[s].Shard = s
 	}
-	for i, t := range plan.Tasks {
-		s := &rep.PerShard[shardOf[i]]
+	// Each shard's tasks and work, and those its files hold: one shard
+	// at a time for the files of one split, else against the whole plan.
+	tally := func(s *ShardStatus, t *partition.Task, have bool) {
 		s.Tasks++
 		s.Work += float64(t.Cost)
-		if l.have[i] {
+		if have {
 			s.TasksDone++
 			s.WorkDone += float64(t.Cost)
+		}
+	}
+	if oneSplit(ps) > 1 {
+		_, err = shardByShard(ctx, ps, pl, m, func(sp *partition.Plan, l *ledger, _ int) error {
+			for i := range sp.Tasks {
+				tally(&rep.PerShard[sp.Shard], &sp.Tasks[i], l.have[i])
+			}
+			return nil
+		})
+		if err != nil {
+			return StatusReport{}, err
+		}
+	} else {
+		_, plan, l, _, err := readLedger(ctx, ps, pl, job, false)
+		if err != nil {
+			return StatusReport{}, err
+		}
+		shardOf, err := plan.Split(m)
+		if err != nil {
+			return StatusReport{}, err
+		}
+		for i := range plan.Tasks {
+			tally(&rep.PerShard[shardOf[i]], &plan.Tasks[i], l.have[i])
 		}
 	}
 	for _, p := range ps {
@@ -588,28 +762,51 @@ func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opt
 	if err != nil {
 		return 0, err
 	}
-	_, plan, l, _, err := readPieces(ctx, files, false)
+	ps, pl, job, err := readHeads(ctx, files)
 	if err != nil {
 		return 0, err
 	}
-	var todo []int
+	// The sample: each task the files hold, drawn by its index in the
+	// whole plan, with its line's counts and file; one shard at a time
+	// for the files of one split.
+	var drawn []partition.Task
+	var want []engine.Result
+	var from []string
 	limit := uint64(fraction * (1 << 63) * 2)
-	for i := range plan.Tasks {
-		if l.have[i] && (fraction == 1 || partition.Draw(uint64(i), seed) < limit) {
-			todo = append(todo, i)
+	draw := func(plan *partition.Plan, l *ledger, first int) {
+		for i := range plan.Tasks {
+			if l.have[i] && (fraction == 1 || partition.Draw(uint64(first+i), seed) < limit) {
+				drawn, want, from = append(drawn, plan.Tasks[i]), append(want, l.got[i]), append(from, l.sources[l.from[i]])
+			}
 		}
 	}
-	if len(todo) == 0 {
+	if m := oneSplit(ps); m > 1 {
+		_, err = shardByShard(ctx, ps, pl, m, func(sp *partition.Plan, l *ledger, first int) error {
+			draw(sp, l, first)
+			return nil
+		})
+	} else {
+		var plan *partition.Plan
+		var l *ledger
+		if _, plan, l, _, err = readLedger(ctx, ps, pl, job, false); err == nil {
+			draw(plan, l, 0)
+		}
+	}
+	if err != nil {
+		return 0, err
+	}
+	if len(drawn) == 0 {
 		return 0, nil
 	}
 	var bad error
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	_, err = engine.Run(runCtx, plan, engine.Options{Workers: c.workers, Memory: c.memory, Tasks: todo, OnResult: func(r engine.Result) {
-		got := l.got[r.Task]
+	_, err = engine.Run(runCtx, pl.PlanOf(drawn, 0, 1), engine.Options{Workers: c.workers, Memory: c.memory, OnResult: func(r engine.Result) {
+		k := r.Task
+		got := want[k]
 		if r.Task = got.Task; r != got && bad == nil {
 			bad = fmt.Errorf("audit: task %s in %s has total %d, unique %d, point %d, rot90 %d, nodes %d, but recounts to %d, %d, %d, %d, %d: the line is wrong (forged, or miscounted by the machine that wrote it; audit seed %d)",
-				plan.Tasks[got.Task].ID, l.sources[l.from[got.Task]], got.Total, got.Unique, got.PointSym, got.Rot90Sym, got.Nodes, r.Total, r.Unique, r.PointSym, r.Rot90Sym, r.Nodes, seed)
+				drawn[k].ID, from[k], got.Total, got.Unique, got.PointSym, got.Rot90Sym, got.Nodes, r.Total, r.Unique, r.PointSym, r.Rot90Sym, r.Nodes, seed)
 			cancel()
 		}
 	}})
@@ -621,5 +818,5 @@ func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opt
 	case err != nil:
 		return 0, invalid(err)
 	}
-	return len(todo), nil
+	return len(drawn), nil
 }

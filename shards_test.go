@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -167,4 +168,67 @@ func TestCountShardsRefuses(t *testing.T) {
 	assert.Equal(t, filepath.Join("d", "1234", "shard1234567.result"), a)
 	a, _ = ShardPaths("d", 0, 1)
 	assert.Equal(t, filepath.Join("d", "000", "shard0.result"), a)
+}
+
+// TestAuditSplit: the audit draws the same tasks from a count's files
+// whether they are one split's shard files (read a shard at a time) or a
+// whole count's journal (read against the whole plan), and a forged line
+// in a shard file fails it; merge and status read the split a shard at a
+// time with the same totals.
+func TestAuditSplit(t *testing.T) {
+	ctx := context.Background()
+	const n, m = 13, 6
+	dir := t.TempDir()
+	for _, err := range CountShards(ctx, n, dir, 0, m-1, m) {
+		require.NoError(t, err)
+	}
+	journal := filepath.Join(t.TempDir(), "whole.journal")
+	_, err := Count(ctx, n, WithJournalFile(journal))
+	require.NoError(t, err)
+	whole := func() []File { b, _ := os.ReadFile(journal); return []File{{Name: journal, R: bytes.NewReader(b)}} }
+	for _, seed := range []uint64{1, 2, 3} {
+		split, err := Audit(ctx, 0.2, seed, shardFiles(t, dir, m))
+		require.NoError(t, err)
+		one, err := Audit(ctx, 0.2, seed, whole())
+		require.NoError(t, err)
+		assert.Equal(t, one, split, "seed %d: the same draw", seed)
+		assert.Positive(t, split)
+	}
+	c, err := Merge(ctx, shardFiles(t, dir, m)...)
+	require.NoError(t, err)
+	assert.Equal(t, known.Total[n], c.Total.Big().Uint64())
+	rep, err := Status(ctx, shardFiles(t, dir, m)...)
+	require.NoError(t, err)
+	assert.True(t, rep.Total.Complete())
+	assert.Len(t, rep.PerShard, m)
+
+	// A forged line: shard 2's first task, its total one more.
+	r2, _ := ShardPaths(dir, 2, m)
+	b, err := os.ReadFile(r2)
+	require.NoError(t, err)
+	f, err := resultfile.Read(bytes.NewReader(b))
+	require.NoError(t, err)
+	f.Records[0].Total++
+	out := resultfile.AppendHeader(nil, f.Header)
+	for _, r := range f.Records {
+		out = resultfile.AppendRecord(out, f.Header, r)
+	}
+	require.NoError(t, os.WriteFile(r2, resultfile.AppendEnd(out, f.Header, f.Records), 0o644))
+	_, err = Audit(ctx, 1, 7, shardFiles(t, dir, m))
+	require.ErrorContains(t, err, "audit: task "+f.Records[0].ID+" in "+r2)
+
+	// A shard's line moved to another shard's file is named.
+	r3, _ := ShardPaths(dir, 3, m)
+	b3, err := os.ReadFile(r3)
+	require.NoError(t, err)
+	f3, err := resultfile.Read(bytes.NewReader(b3))
+	require.NoError(t, err)
+	recs := append(f3.Records, f.Records[1])
+	out = resultfile.AppendHeader(nil, f3.Header)
+	for _, r := range recs {
+		out = resultfile.AppendRecord(out, f3.Header, r)
+	}
+	require.NoError(t, os.WriteFile(r3, resultfile.AppendEnd(out, f3.Header, recs), 0o644))
+	_, err = Merge(ctx, shardFiles(t, dir, m)...)
+	require.ErrorContains(t, err, "is not one of shard 3/6's tasks")
 }

@@ -381,6 +381,49 @@ func (pl *Planner) Plans(first, last, m, max int) ([]*Plan, error) {
 	return plans, nil
 }
 
+// Walk walks the plan in order as split into m shards, holding no more
+// than the task at hand: first for what identifies the plan, whose
+// fingerprint check (if not nil) sees and may refuse with an error, then
+// calling visit with each task (its own copy) and its shard, until visit
+// returns an error, which Walk returns. Shards come in order, from 0.
+func (pl *Planner) Walk(m int, check func(fingerprint string) error, visit func(t Task, shard int) error) error {
+	if err := checkShards(m, pl.size.Tasks); err != nil {
+		return err
+	}
+	_, cost, fp, err := pl.whole(nil)
+	if err != nil {
+		return err
+	}
+	if check != nil {
+		if err := check(fp); err != nil {
+			return err
+		}
+	}
+	var verr error
+	err = pl.eachShard(cost, m, func(t *Task, tag string, s int) bool {
+		if verr != nil {
+			return false // a walk may call once more before it stops
+		}
+		verr = visit(pl.src.keep(t, tag), s)
+		return verr == nil
+	})
+	if verr != nil {
+		return verr
+	}
+	return err
+}
+
+// PlanOf is a plan holding the given tasks of the planner's plan, as
+// shard i of m (0 of 1: the whole plan), for a caller that walked them
+// itself ([Planner.Walk]) and needs a plan of them alone, to check
+// results against or to count: it has the whole plan's task count but
+// neither its cost nor its fingerprint.
+func (pl *Planner) PlanOf(tasks []Task, i, m int) *Plan {
+	p := pl.src.plan()
+	p.Tasks, p.Shard, p.Shards, p.AllTasks = tasks, i, m, pl.size.Tasks
+	return p
+}
+
 // whole walks the plan once for what identifies it: its task count,
 // total cost and fingerprint; keep, if set, sees every task too.
 func (pl *Planner) whole(keep func(t *Task, tag string)) (tasks int, cost uint64, fingerprint string, err error) {

@@ -2,6 +2,7 @@ package partition_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -70,6 +71,20 @@ func TestShardsStreamed(t *testing.T) {
 				}
 			}
 			require.Equal(t, whole.Tasks, union, "%s: the union of %d shards is the plan, in order", name, m)
+			// The walk: every task in order, with its shard.
+			var walked []partition.Task
+			var shards []int
+			require.NoError(t, pl.Walk(m, func(fp string) error {
+				assert.Equal(t, whole.Fingerprint(), fp, name)
+				return nil
+			}, func(task partition.Task, s int) error {
+				walked, shards = append(walked, task), append(shards, s)
+				return nil
+			}))
+			if len(whole.Tasks) > 0 {
+				assert.Equal(t, whole.Tasks, walked, "%s: Walk", name)
+				assert.Equal(t, split, shards, "%s: Walk's shards", name)
+			}
 			// A range of shards planned at once: the same shards.
 			for _, r := range [][2]int{{0, m - 1}, {m / 3, m / 2}, {m - 1, m - 1}} {
 				ps, err := pl.Plans(r[0], r[1], m, 0)
@@ -125,6 +140,17 @@ func TestPlanBound(t *testing.T) {
 	assert.Equal(t, k, over.Tasks)
 	_, err = pl.Plans(0, 3, 8, k)
 	require.NoError(t, err)
+	stop := errors.New("stop")
+	seen := 0
+	err = pl.Walk(8, nil, func(partition.Task, int) error {
+		if seen++; seen == 5 {
+			return stop
+		}
+		return nil
+	})
+	assert.Same(t, stop, err, "visit's error stops the walk")
+	assert.Equal(t, 5, seen)
+	assert.Same(t, stop, pl.Walk(8, func(string) error { return stop }, nil), "check's error stops it first")
 	for _, r := range [][3]int{{3, 2, 8}, {-1, 2, 8}, {0, 8, 8}, {0, 0, 0}} {
 		_, err = pl.Plans(r[0], r[1], r[2], 0)
 		assert.ErrorIs(t, err, partition.ErrShard, "%v", r)

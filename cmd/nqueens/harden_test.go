@@ -98,7 +98,7 @@ func TestMergeShape(t *testing.T) {
 	bad := writeResult(t, filepath.Join(dir, "moved.result"), f.Header, f.Records)
 	_, errs, code := runErr(t, "merge", files[0], files[1], bad)
 	assert.Equal(t, cli.ExitFailure, code)
-	assert.Contains(t, errs, "belongs to shard 1/3, not to the file's shard 2")
+	assert.Contains(t, errs, `moved.result: task "1.4" is not one of shard 2/3's tasks (it belongs to another shard, or to none`)
 	_, errs, _ = runErr(t, "merge", files[0], bad, files[2])
 	assert.Contains(t, errs, "1 of 3 shards have no file; missing or incomplete shards of 3: 1", "before planning, from the headers")
 
