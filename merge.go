@@ -51,9 +51,9 @@ func (f File) open() (io.ReadCloser, File, error) {
 	return h, f, nil
 }
 
-// piece is one file of a count, its header read first and its records
+// countFile is one file of a count (a shard file or a journal), its header read first and its records
 // later, straight into the count's ledger.
-type piece struct {
+type countFile struct {
 	name string
 	head resultfile.Header
 	mod  time.Time
@@ -77,7 +77,7 @@ type piece struct {
 // head reads f's header line alone. A file it can read again (named by
 // path, or a reader that can seek back) is read again for its records;
 // from another reader, the rest is read on from where the header ended.
-func head(f File) (piece, error) {
+func head(f File) (countFile, error) {
 	var start int64
 	seeker, again := f.R.(io.Seeker)
 	if f.R == nil {
@@ -90,21 +90,21 @@ func head(f File) (piece, error) {
 	}
 	rc, f, err := f.open()
 	if err != nil {
-		return piece{}, err
+		return countFile{}, err
 	}
 	defer rc.Close()
 	br := bufio.NewReader(rc)
 	line, h, err := resultfile.ReadHeader(br)
 	if err != nil {
-		return piece{}, fmt.Errorf("%s: %w", f.Name, err)
+		return countFile{}, fmt.Errorf("%s: %w", f.Name, err)
 	}
-	p := piece{name: f.Name, head: h, mod: f.ModTime, src: f, lines: -1}
+	p := countFile{name: f.Name, head: h, mod: f.ModTime, src: f, lines: -1}
 	switch {
 	case !again:
 		p.first, p.r = line, br // read on from here
 	case seeker != nil:
 		if _, err := seeker.Seek(start, io.SeekStart); err != nil {
-			return piece{}, fmt.Errorf("%s: %w", f.Name, err)
+			return countFile{}, fmt.Errorf("%s: %w", f.Name, err)
 		}
 		p.start = start
 	}
@@ -116,7 +116,7 @@ func head(f File) (piece, error) {
 // its task lines without keeping them: a bound on the tasks it holds that
 // costs no memory. A reader that cannot be read again is left unread
 // (lines stays -1).
-func (p *piece) countLines() error {
+func (p *countFile) countLines() error {
 	if p.r != nil {
 		return nil
 	}
@@ -142,14 +142,14 @@ func (p *piece) countLines() error {
 // which must describe one count (n, method, placement, pieces, plan and
 // split, with the task count the planner gives before any task is made: a
 // forged header is refused at once), and makes the count's planner.
-func readHeads(ctx context.Context, files []File) ([]piece, *partition.Planner, partition.Job, error) {
-	fail := func(err error) ([]piece, *partition.Planner, partition.Job, error) {
+func readHeads(ctx context.Context, files []File) ([]countFile, *partition.Planner, partition.Job, error) {
+	fail := func(err error) ([]countFile, *partition.Planner, partition.Job, error) {
 		return nil, nil, partition.Job{}, err
 	}
 	if len(files) == 0 {
 		return fail(invalidf("no files to read"))
 	}
-	ps := make([]piece, 0, len(files))
+	ps := make([]countFile, 0, len(files))
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return fail(fmt.Errorf("reading the files stopped: %w", context.Cause(ctx)))
@@ -219,7 +219,7 @@ func readHeads(ctx context.Context, files []File) ([]piece, *partition.Planner, 
 // many lines the files have), each line checked to belong to its file's
 // shard. [shardByShard] reads the files of one split holding one shard at
 // a time instead.
-func readLedger(ctx context.Context, ps []piece, pl *partition.Planner, job partition.Job, complete bool) ([]piece, *partition.Plan, *ledger, []string, error) {
+func readLedger(ctx context.Context, ps []countFile, pl *partition.Planner, job partition.Job, complete bool) ([]countFile, *partition.Plan, *ledger, []string, error) {
 	first, tasks := ps[0].head, pl.Size().Tasks
 	if complete && first.Shards <= 1 {
 		// A whole count's files (a journal, mostly): every line read
@@ -290,7 +290,7 @@ func samePlan(h resultfile.Header, fp string) error {
 // oneSplit is m when every file is of one split into m > 1 shards (shard
 // files and journals of shards, no journal of the whole count), which
 // [shardByShard] reads; 0 otherwise.
-func oneSplit(ps []piece) int {
+func oneSplit(ps []countFile) int {
 	m := ps[0].head.Shards
 	for _, p := range ps {
 		if p.head.Shards != m {
@@ -312,7 +312,7 @@ func oneSplit(ps []piece) int {
 // the shard), and visit gets the shard's plan, the ledger, and the index
 // in the whole plan of the shard's first task. It returns readLedger's
 // notes of torn journals.
-func shardByShard(ctx context.Context, ps []piece, pl *partition.Planner, m int, visit func(sp *partition.Plan, l *ledger, first int) error) ([]string, error) {
+func shardByShard(ctx context.Context, ps []countFile, pl *partition.Planner, m int, visit func(sp *partition.Plan, l *ledger, first int) error) ([]string, error) {
 	byShard := make([][]int, m)
 	for k := range ps {
 		s := ps[k].head.Shard
@@ -363,7 +363,7 @@ func shardByShard(ctx context.Context, ps []piece, pl *partition.Planner, m int,
 
 // records reads p's records into the ledger, each checked to belong to
 // the file's shard (own: the shard of each task; nil for a whole count).
-func (p *piece) records(l *ledger, own []int) error {
+func (p *countFile) records(l *ledger, own []int) error {
 	r := p.r
 	if r == nil {
 		rc, _, err := p.src.open()
@@ -409,7 +409,7 @@ func (p *piece) records(l *ledger, own []int) error {
 // shard file (the kind with an end line), every shard of the split must
 // have one; and the files named by path must have at least as many task
 // lines as the plan has tasks.
-func shardsPresent(ps []piece, tasks int) error {
+func shardsPresent(ps []countFile, tasks int) error {
 	held, known := 0, true
 	for _, p := range ps {
 		held += max(0, p.lines)
