@@ -166,14 +166,20 @@ type Kept struct {
 }
 
 // take returns the kept quarter cache of the n×n board for a run with
-// the given buffer size and cache budget, or a new one (dropping what
-// was kept, which does not fit the run).
+// the given buffer size and cache budget, its budget moved to the run's
+// (a run's budget is what its memory limit leaves beside its plan, so it
+// differs a little from shard to shard), or a new one, dropping what was
+// kept, when the board or the buffers differ or the cache holds more
+// than the new budget.
 func (k *Kept) take(n, chunk int, budget int64) *quarterCache {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.cache == nil || k.n != n || k.chunk != chunk || k.budget != budget {
-		k.n, k.chunk, k.budget, k.cache, k.scratch = n, chunk, budget, newQuarterCache(n, budget), nil
+	if k.cache != nil && k.n == n && k.chunk == chunk && k.cache.room.Load()+budget-k.budget >= 0 {
+		k.cache.room.Add(budget - k.budget)
+		k.budget = budget
+		return k.cache
 	}
+	k.n, k.chunk, k.budget, k.cache, k.scratch = n, chunk, budget, newQuarterCache(n, budget), nil
 	return k.cache
 }
 

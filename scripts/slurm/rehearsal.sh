@@ -17,7 +17,7 @@
 #   requeued,status_during_seconds,per_task,cpu,commit,date
 #
 #   sudo scripts/slurm/rehearsal.sh [N SHARDS]
-#   sudo PER_TASK=400 scripts/slurm/rehearsal.sh 22 100000
+#   sudo PER_TASK=1000 scripts/slurm/rehearsal.sh 22 100000
 #
 # PER_TASK sets the shards an array task counts (submit.sh's --per-task;
 # default: the fewest that fit in one array, 100 for 100,000 shards).
@@ -36,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 work=${WORK:-$(mktemp -d /tmp/nqueens-rehearsal.XXXXXX)}
 OUT=${OUT:-$PWD/summary.csv}
-chmod 755 "$work"
+mkdir -p "$work" && chmod 755 "$work"
 log() { echo "rehearsal: $(date +%T) $*"; }
 
 OVERSUBSCRIBE=NO "$here/local-slurm.sh" || exit $?
