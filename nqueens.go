@@ -236,7 +236,9 @@ func WithMethod(m Method) Option { return func(c *config) { c.method, c.given = 
 func WithWorkers(n int) Option { return func(c *config) { c.workers, c.given = n, c.given|optWorkers } }
 
 // WithMemory bounds, in bytes, what a count may take, its plan included
-// (default: half of physical memory). A limit below what the count needs
+// (default: half of the memory the process may use: physical memory, or
+// its cgroup's limit where lower, as in a container or a Slurm job with
+// --mem). A limit below what the count needs
 // is an error wrapping ErrInvalid before anything large is made (an
 // [*MemoryError] says what would do); the join sizes its buffers
 // and cache to it. What a count does to the process: while join counts

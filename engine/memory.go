@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/KimMachineGun/automemlimit/memlimit"
 	"github.com/dustin/go-humanize"
 
 	"github.com/nqueens/nqueens/partition"
@@ -91,13 +92,21 @@ func holdGCLimit(limit int64) (release func()) {
 }
 
 // DefaultMemory is the memory limit [Run] applies when [Options].Memory is
-// 0: half of physical memory, or 4 GiB where that is unknown.
-func DefaultMemory() int64 {
-	if total := physicalMemory(); total > 0 {
+// 0: half of the memory the process may use, the least of physical memory
+// and the limit of its cgroup (a container's, a Kubernetes pod's, a Slurm
+// job's --mem), or 4 GiB where neither is known. Read once.
+func DefaultMemory() int64 { return defaultMemory() }
+
+var defaultMemory = sync.OnceValue(func() int64 {
+	total := physicalMemory()
+	if limit, err := memlimit.FromCgroup(); err == nil && limit > 0 && (total == 0 || limit < total) {
+		total = limit
+	}
+	if total > 0 {
 		return int64(total / 2)
 	}
 	return 4 << 30
-}
+})
 
 // taskBytes is the memory a count takes per task it holds: the task (80
 // bytes and its ID, about 160 in all in the heap) and the ledger's record

@@ -91,9 +91,10 @@ Long runs and clusters:
                      after another in one process, planning once (a
                      cluster job's range of a campaign's shards)
   --memory SIZE      what the count may take, its plan included (default:
-                     half of RAM); a board whose tasks do not fit is refused
-                     at once, naming what would (shards: a shard plans and
-                     holds its own tasks alone)
+                     half of RAM, or of the cgroup's limit: a container's,
+                     a Slurm job's --mem); a board whose tasks do not fit
+                     is refused at once, naming what would (shards: a
+                     shard plans and holds its own tasks alone)
 'nqueens plan N' shows the tasks, the split into shards, the memory and
 the core-hours, before counting. A count (or shard) that will take more
 than about an hour on its workers says so on stderr before it starts:

@@ -76,12 +76,14 @@ type auditFlag struct {
 	fraction float64
 	seed     uint64
 	workers  int
+	memory   string
 }
 
 func (a *auditFlag) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&a.fraction, "audit", 0, "recount this fraction of the tasks found (0 to 1, e.g. 0.01), a sample drawn afresh, and refuse on any difference")
 	fs.Uint64Var(&a.seed, "audit-seed", 0, "repeat the audit of this seed (printed by every audit) instead of drawing a fresh sample")
 	cli.WorkersFlag(fs, &a.workers)
+	fs.StringVar(&a.memory, "memory", "", "memory the audit's recount may use, e.g. 1GiB (default: half of physical memory or of the cgroup's limit; the join's cache fills what it is given)")
 }
 
 // run audits the files if asked (reading them once for it), noting on
@@ -91,9 +93,16 @@ func (a auditFlag) run(cmd *cobra.Command, fs []nqueens.File) error {
 		if cmd.Flags().Changed("audit-seed") {
 			return cli.Usagef("--audit-seed repeats an audit: give --audit FRACTION too")
 		}
+		if cmd.Flags().Changed("memory") {
+			return cli.Usagef("--memory bounds an audit's recount: give --audit FRACTION too")
+		}
 		return nil
 	}
-	var opts []nqueens.Option
+	limit, err := cli.MemoryLimit(a.memory)
+	if err != nil {
+		return err
+	}
+	opts := []nqueens.Option{nqueens.WithMemory(limit)}
 	if cmd.Flags().Changed("workers") {
 		opts = append(opts, nqueens.WithWorkers(a.workers))
 	}

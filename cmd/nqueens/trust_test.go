@@ -79,6 +79,12 @@ func TestForgedLines(t *testing.T) {
 	assert.Regexp(t, `audit: [0-9]+ tasks recounted \(--audit 0.5 --audit-seed [0-9]+\), all agree`, errs)
 	_, errs = runOK(t, append([]string{"merge", "--audit", "0"}, files...)...)
 	assert.Contains(t, errs, "audit: 0 tasks recounted")
+	// --memory bounds the recount; without an audit it has nothing to bound.
+	_, errs = runOK(t, append([]string{"merge", "--audit", "0.5", "--memory", "256MiB"}, files...)...)
+	assert.Contains(t, errs, "all agree")
+	_, errs, code = runErr(t, append([]string{"merge", "--memory", "256MiB"}, files...)...)
+	assert.Equal(t, cli.ExitUsage, code)
+	assert.Contains(t, errs, "--memory bounds an audit's recount: give --audit FRACTION too")
 	// A total no task can hold.
 	huge := forge("huge.result", func(r *resultfile.Record) { r.TotalHi[0] = 1 << 6 })
 	_, errs, code = runErr(t, "merge", files[0], huge, files[2])

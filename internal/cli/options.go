@@ -29,7 +29,7 @@ type Counting struct {
 func (c *Counting) Register(fs *pflag.FlagSet, method string) {
 	fs.StringVarP(&c.Method, "method", "m", "auto", method)
 	WorkersFlag(fs, &c.Workers)
-	fs.StringVar(&c.Memory, "memory", "", "memory the count may use, planning included, e.g. 8GiB or 500MB (default: half of physical memory)")
+	fs.StringVar(&c.Memory, "memory", "", "memory the count may use, planning included, e.g. 8GiB or 500MB (default: half of physical memory, or of the cgroup's limit where lower)")
 	c.Pieces.Register(fs)
 }
 
