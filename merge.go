@@ -69,9 +69,13 @@ type countFile struct {
 	// before the plan is made (-1: not read).
 	lines int
 	// Filled in as the records are read: torn, and, of a journal, the
-	// estimated work of its tasks (status' rate).
-	torn bool
-	work float64
+	// estimated work of its tasks (status' rate); gone, when a journal
+	// named by path was removed before its records were read (its shard
+	// finished while status read the files), and so holds none.
+	torn      bool
+	work      float64
+	gone      bool
+	mayVanish bool // running: gone is no error
 }
 
 // head reads f's header line alone. A file it can read again (named by
@@ -141,8 +145,11 @@ func (p *countFile) countLines() error {
 // readHeads reads the headers of the files of one count (one line each),
 // which must describe one count (n, method, placement, pieces, plan and
 // split, with the task count the planner gives before any task is made: a
-// forged header is refused at once), and makes the count's planner.
-func readHeads(ctx context.Context, files []File) ([]countFile, *partition.Planner, partition.Job, error) {
+// forged header is refused at once), and makes the count's planner. With
+// running set (status of a count that runs), a file named by path that is
+// no longer there (a shard that finished removed its journal after the
+// files were listed) is skipped, at once or when its records are read.
+func readHeads(ctx context.Context, files []File, running bool) ([]countFile, *partition.Planner, partition.Job, error) {
 	fail := func(err error) ([]countFile, *partition.Planner, partition.Job, error) {
 		return nil, nil, partition.Job{}, err
 	}
@@ -155,10 +162,17 @@ func readHeads(ctx context.Context, files []File) ([]countFile, *partition.Plann
 			return fail(fmt.Errorf("reading the files stopped: %w", context.Cause(ctx)))
 		}
 		p, err := head(f)
+		if running && f.R == nil && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil { // names the file
 			return fail(err)
 		}
+		p.mayVanish = running && f.R == nil
 		ps = append(ps, p)
+	}
+	if len(ps) == 0 {
+		return fail(invalidf("none of the %d files named is there any more", len(files)))
 	}
 	first := ps[0].head
 	for _, p := range ps[1:] {
@@ -367,6 +381,10 @@ func (p *countFile) records(l *ledger, own []int) error {
 	r := p.r
 	if r == nil {
 		rc, _, err := p.src.open()
+		if p.mayVanish && errors.Is(err, fs.ErrNotExist) {
+			p.gone = true
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -475,7 +493,7 @@ func wholePlan(ctx context.Context, pl *partition.Planner, job partition.Job) (*
 // tasks alone; files that mix a whole count's journal with shards are
 // read against the whole plan, held at once.
 func Merge(ctx context.Context, files ...File) (Counts, error) {
-	ps, pl, job, err := readHeads(ctx, files)
+	ps, pl, job, err := readHeads(ctx, files, false)
 	if err != nil {
 		return Counts{}, err
 	}
@@ -651,12 +669,14 @@ func (s ShardStatus) Fraction() float64 {
 }
 
 // Status reads the journals and shard files of one count, as [Merge] does
-// (with the same checks, except that tasks may be missing), and reports
+// (with the same checks, except that tasks may be missing, and that a
+// file named by path that is gone by the time it is read, a journal its
+// finished shard removed, is passed over), and reports
 // per shard and in all the tasks counted of those planned, the estimated
 // share of the work done, which shards have no file yet, and a rate and
 // ETA where journals tell when they started.
 func Status(ctx context.Context, files ...File) (StatusReport, error) {
-	ps, pl, job, err := readHeads(ctx, files)
+	ps, pl, job, err := readHeads(ctx, files, true)
 	if err != nil {
 		return StatusReport{}, err
 	}
@@ -706,6 +726,9 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 		}
 	}
 	for _, p := range ps {
+		if p.gone {
+			continue
+		}
 		h := p.head
 		s := &rep.PerShard[h.Shard]
 		if h.Shards <= 1 && m > 1 {
@@ -762,7 +785,7 @@ func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opt
 	if err != nil {
 		return 0, err
 	}
-	ps, pl, job, err := readHeads(ctx, files)
+	ps, pl, job, err := readHeads(ctx, files, false)
 	if err != nil {
 		return 0, err
 	}

@@ -232,3 +232,33 @@ func TestAuditSplit(t *testing.T) {
 	_, err = Merge(ctx, shardFiles(t, dir, m)...)
 	require.ErrorContains(t, err, "is not one of shard 3/6's tasks")
 }
+
+// TestStatusWhileRunning: status of a campaign that runs passes over a
+// journal named in its list that is gone by the time it is read (the
+// shard finished and removed it); merge, of a count that must be
+// complete, refuses it.
+func TestStatusWhileRunning(t *testing.T) {
+	ctx := context.Background()
+	const n, m = 12, 4
+	dir := t.TempDir()
+	for _, err := range CountShards(ctx, n, dir, 0, 2, m) {
+		require.NoError(t, err)
+	}
+	var files []File
+	for i := range m {
+		result, journal := ShardPaths(dir, i, m)
+		if i < 3 {
+			files = append(files, File{Name: result})
+		} else {
+			files = append(files, File{Name: journal}) // listed, then removed
+		}
+	}
+	rep, err := Status(ctx, files...)
+	require.NoError(t, err)
+	assert.Equal(t, []int{3}, rep.Missing)
+	assert.Empty(t, rep.PerShard[3].Files)
+	_, err = Merge(ctx, files...)
+	assert.ErrorIs(t, err, ErrInvalid)
+	_, err = Status(ctx, files[3])
+	assert.ErrorContains(t, err, "none of the 1 files named is there any more")
+}
