@@ -30,6 +30,10 @@ type File struct {
 	Name    string
 	R       io.Reader
 	ModTime time.Time
+	// Listed is set for a file found by listing a directory, not named
+	// by the caller: [Status] passes over one that is gone by the time it
+	// is read (a journal that its shard removed on finishing).
+	Listed bool
 }
 
 // open opens f for reading: its reader, or the file at its path
@@ -146,9 +150,10 @@ func (p *countFile) countLines() error {
 // which must describe one count (n, method, placement, pieces, plan and
 // split, with the task count the planner gives before any task is made: a
 // forged header is refused at once), and makes the count's planner. With
-// running set (status of a count that runs), a file named by path that is
-// no longer there (a shard that finished removed its journal after the
-// files were listed) is skipped, at once or when its records are read.
+// running set (status of a count that runs), a file found by listing a
+// directory ([File].Listed) that is no longer there (a shard that
+// finished removed its journal after the files were listed) is skipped,
+// at once or when its records are read.
 func readHeads(ctx context.Context, files []File, running bool) ([]countFile, *partition.Planner, partition.Job, error) {
 	fail := func(err error) ([]countFile, *partition.Planner, partition.Job, error) {
 		return nil, nil, partition.Job{}, err
@@ -162,13 +167,13 @@ func readHeads(ctx context.Context, files []File, running bool) ([]countFile, *p
 			return fail(fmt.Errorf("reading the files stopped: %w", context.Cause(ctx)))
 		}
 		p, err := head(f)
-		if running && f.R == nil && errors.Is(err, fs.ErrNotExist) {
+		if running && f.Listed && f.R == nil && errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil { // names the file
 			return fail(err)
 		}
-		p.mayVanish = running && f.R == nil
+		p.mayVanish = running && f.Listed && f.R == nil
 		ps = append(ps, p)
 	}
 	if len(ps) == 0 {
@@ -670,8 +675,9 @@ func (s ShardStatus) Fraction() float64 {
 
 // Status reads the journals and shard files of one count, as [Merge] does
 // (with the same checks, except that tasks may be missing, and that a
-// file named by path that is gone by the time it is read, a journal its
-// finished shard removed, is passed over), and reports
+// file found by listing a directory ([File].Listed) that is gone by the
+// time it is read, a journal its finished shard removed, is passed over),
+// and reports
 // per shard and in all the tasks counted of those planned, the estimated
 // share of the work done, which shards have no file yet, and a rate and
 // ETA where journals tell when they started.

@@ -250,7 +250,7 @@ func TestStatusWhileRunning(t *testing.T) {
 		if i < 3 {
 			files = append(files, File{Name: result})
 		} else {
-			files = append(files, File{Name: journal}) // listed, then removed
+			files = append(files, File{Name: journal, Listed: true}) // listed, then removed
 		}
 	}
 	rep, err := Status(ctx, files...)
@@ -261,4 +261,8 @@ func TestStatusWhileRunning(t *testing.T) {
 	assert.ErrorIs(t, err, ErrInvalid)
 	_, err = Status(ctx, files[3])
 	assert.ErrorContains(t, err, "none of the 1 files named is there any more")
+	files[3].Listed = false // named by the caller: its absence is an error
+	_, err = Status(ctx, files...)
+	assert.ErrorIs(t, err, ErrInvalid)
+	assert.ErrorContains(t, err, "shard3.journal")
 }

@@ -125,14 +125,4 @@ func (a auditFlag) run(cmd *cobra.Command, fs []nqueens.File) error {
 
 // files names the files at paths for the library, which opens them (a
 // directory: the shard files and journals under it, cli.ShardFiles).
-func files(paths []string) ([]nqueens.File, error) {
-	names, err := cli.ShardFiles(paths)
-	if err != nil {
-		return nil, err
-	}
-	fs := make([]nqueens.File, len(names))
-	for i, p := range names {
-		fs[i] = nqueens.File{Name: p}
-	}
-	return fs, nil
-}
+func files(paths []string) ([]nqueens.File, error) { return cli.ShardFiles(paths) }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/nqueens/nqueens"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,14 +27,16 @@ func FileFlag(flag string, err error) error {
 // ShardFiles returns the files merge, status and audit read for the
 // command-line paths: a file as it is, a directory as every shard result
 // file (*.result) and journal (*.journal) under it, at any depth, in
-// lexical order; a campaign of 100,000 shards keeps them in subfolders,
-// and their names would not fit on one command line. A directory that
-// holds none is the command line's mistake (exit 2).
-func ShardFiles(paths []string) ([]string, error) {
-	var out []string
+// lexical order, marked Listed (status passes over one that is gone when
+// it is read: a journal its finished shard removed); a campaign of
+// 100,000 shards keeps them in subfolders, and their names would not fit
+// on one command line. A directory that holds none is the command line's
+// mistake (exit 2).
+func ShardFiles(paths []string) ([]nqueens.File, error) {
+	var out []nqueens.File
 	for _, p := range paths {
 		if st, err := os.Stat(p); err != nil || !st.IsDir() {
-			out = append(out, p) // the library says what is wrong with it
+			out = append(out, nqueens.File{Name: p}) // the library says what is wrong with it
 			continue
 		}
 		before := len(out)
@@ -42,7 +45,7 @@ func ShardFiles(paths []string) ([]string, error) {
 				return err
 			}
 			if d.Type().IsRegular() && (strings.HasSuffix(path, ".result") || strings.HasSuffix(path, ".journal")) {
-				out = append(out, path)
+				out = append(out, nqueens.File{Name: path, Listed: true})
 			}
 			return nil
 		})
