@@ -639,8 +639,11 @@ type StatusReport struct {
 	Placed []Square
 	// Shards is how many shards the plan was split into (1: none).
 	Shards int
-	// Total sums every shard; Rate and ETA are the sums of the shards
-	// in progress, at their current rates.
+	// Total sums every shard. Its Rate is the campaign's throughput from
+	// its finished shards (the work of the shard files written after the
+	// first, over the time since: scheduling gaps included), else the
+	// sum of the rates of the shards in progress; ETA the time left at
+	// that rate.
 	Total ShardStatus
 	// Missing lists the shards with no file yet.
 	Missing []int
@@ -764,10 +767,42 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 		t.Work += ss.Work
 		t.WorkDone += ss.WorkDone
 	}
+	if r := finishedRate(ps, rep.PerShard); r > 0 {
+		t.Rate = r
+	}
 	if t.Rate > 0 && !t.Complete() {
 		t.ETA = eta(t.Work-t.WorkDone, t.Rate)
 	}
 	return rep, nil
+}
+
+// finishedRate is a campaign's throughput from its finished shards: the
+// work of those whose shard file was written after the first one's, over
+// the time from the first to the last (scheduling gaps and stops
+// included); 0 when fewer than two shard files tell their time.
+func finishedRate(ps []countFile, shards []ShardStatus) float64 {
+	var first, last time.Time
+	var work, firstWork float64
+	seen := map[int]bool{}
+	for _, p := range ps {
+		h := p.head
+		if h.Kind != resultfile.Shard || h.Shards <= 1 || p.mod.IsZero() || p.gone || seen[h.Shard] || !shards[h.Shard].Complete() {
+			continue
+		}
+		seen[h.Shard] = true
+		w := shards[h.Shard].Work
+		work += w
+		if first.IsZero() || p.mod.Before(first) {
+			first, firstWork = p.mod, w
+		}
+		if p.mod.After(last) {
+			last = p.mod
+		}
+	}
+	if len(seen) < 2 {
+		return 0
+	}
+	return rate(work-firstWork, first, last)
 }
 
 // Audit recounts a random sample of the tasks the files hold (journals

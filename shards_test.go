@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -265,4 +266,34 @@ func TestStatusWhileRunning(t *testing.T) {
 	_, err = Status(ctx, files...)
 	assert.ErrorIs(t, err, ErrInvalid)
 	assert.ErrorContains(t, err, "shard3.journal")
+}
+
+// TestStatusETA: the campaign's rate and ETA from its finished shard
+// files' times, when no journal tells one.
+func TestStatusETA(t *testing.T) {
+	ctx := context.Background()
+	const n, m = 12, 4
+	dir := t.TempDir()
+	for _, err := range CountShards(ctx, n, dir, 0, 2, m) {
+		require.NoError(t, err)
+	}
+	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	var files []File
+	for i := range 3 {
+		result, _ := ShardPaths(dir, i, m)
+		b, err := os.ReadFile(result)
+		require.NoError(t, err)
+		files = append(files, File{Name: result, R: bytes.NewReader(b), ModTime: t0.Add(time.Duration(i) * 10 * time.Second)})
+	}
+	rep, err := Status(ctx, files...)
+	require.NoError(t, err)
+	w := rep.PerShard
+	assert.InDelta(t, (w[1].Work+w[2].Work)/20, rep.Total.Rate, 1e-9, "the work after the first file, over 20 s")
+	assert.InDelta(t, w[3].Work/rep.Total.Rate, rep.Total.ETA.Seconds(), 1e-6)
+	r0, _ := ShardPaths(dir, 0, m)
+	b0, err := os.ReadFile(r0)
+	require.NoError(t, err)
+	rep, err = Status(ctx, File{Name: r0, R: bytes.NewReader(b0), ModTime: t0})
+	require.NoError(t, err)
+	assert.Zero(t, rep.Total.Rate, "one file tells no rate")
 }
