@@ -8,13 +8,17 @@
 # shard's journal, the task goes back to the queue, resumes it and skips
 # the shards done), status read during the run, and the merge job's
 # `merge --audit 0.001` at the end. Then, with the cluster idle, status
-# and merge over every shard file are timed (seconds, peak memory), and a
+# merge, and merge --audit 0.001 over every shard file are timed (seconds,
+# peak memory), and a
 # plain `count N` on the same machine (skipped when PLAIN_SECONDS gives
 # its time). One line goes to OUT (default summary.csv here):
 #
 #   shards,array_tasks,wall_seconds,plain_count_seconds,status_seconds,
 #   status_peak_kb,merge_seconds,merge_peak_kb,total,
-#   requeued,status_during_seconds,per_task,cpu,commit,date
+#   requeued,status_during_seconds,per_task,audit_seconds,audit_peak_kb,
+#   cpu,commit,date
+#
+# (merge alone; audit_*: merge --audit 0.001 --memory 512MiB -j 2.)
 #
 #   sudo scripts/slurm/rehearsal.sh [N SHARDS]
 #   sudo PER_TASK=1000 scripts/slurm/rehearsal.sh 22 100000
@@ -96,8 +100,10 @@ grep -h "audit:" nqueens-merge-*.log || true
 
 log "status over every shard file, the cluster idle"
 timed status.time "$nq" status "$dir"
-log "merge --audit 0.001 over every shard file"
-timed merge.time "$nq" merge --audit 0.001 -j 2 "$dir"
+log "merge over every shard file"
+timed merge.time "$nq" merge "$dir"
+log "merge --audit 0.001 --memory 512MiB over every shard file"
+timed audit.time "$nq" merge --audit 0.001 --memory 512MiB -j 2 "$dir"
 if [ -z "${PLAIN_SECONDS:-}" ]; then
 	log "plain count $N on this machine (every core)"
 	timed plain.time "$nq" count "$N" -q
@@ -105,10 +111,11 @@ if [ -z "${PLAIN_SECONDS:-}" ]; then
 fi
 read -r st_s st_kb <status.time
 read -r mg_s mg_kb <merge.time
+read -r au_s au_kb <audit.time
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
 commit=$(cd "$repo" && git rev-parse --short HEAD)
-[ -s "$OUT" ] || echo "shards,array_tasks,wall_seconds,plain_count_seconds,status_seconds,status_peak_kb,merge_seconds,merge_peak_kb,total,requeued,status_during_seconds,per_task,cpu,commit,date" >"$OUT"
-echo "$SHARDS,$tasks,$wall,$PLAIN_SECONDS,$st_s,$st_kb,$mg_s,$mg_kb,$total,$requeued,$status_during,$per_task,\"$cpu\",$commit,$(date +%F)" | tee -a "$OUT"
+[ -s "$OUT" ] || echo "shards,array_tasks,wall_seconds,plain_count_seconds,status_seconds,status_peak_kb,merge_seconds,merge_peak_kb,total,requeued,status_during_seconds,per_task,audit_seconds,audit_peak_kb,cpu,commit,date" >"$OUT"
+echo "$SHARDS,$tasks,$wall,$PLAIN_SECONDS,$st_s,$st_kb,$mg_s,$mg_kb,$total,$requeued,$status_during,$per_task,$au_s,$au_kb,\"$cpu\",$commit,$(date +%F)" | tee -a "$OUT"
 log "campaign/plain: $(echo "scale=2; $wall / $PLAIN_SECONDS" | bc); files in $work"
 [ -n "$total" ] && { [ -z "$want" ] || [ "$total" = "$want" ]; } || { log "FAIL: total $total, want $want"; exit 1; }
 log "PASS"
