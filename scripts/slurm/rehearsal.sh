@@ -7,7 +7,7 @@
 # mid-shard while they run (as a preemption does: nqueens saves the
 # shard's journal, the task goes back to the queue, resumes it and skips
 # the shards done), status read during the run, and the merge job's
-# `merge --audit 0.001` at the end. Then, with the cluster idle, status
+# `merge --audit 0.001` at the end. Then, with the cluster idle, status,
 # merge, and merge --audit 0.001 over every shard file are timed (seconds,
 # peak memory), and a
 # plain `count N` on the same machine (skipped when PLAIN_SECONDS gives
