@@ -293,41 +293,24 @@ func (pl *Planner) Plan(i, m, max int) (*Plan, error) {
 	if err := checkShards(m, pl.size.Tasks); err != nil {
 		return nil, err
 	}
-	if m == 1 && max > 0 && pl.size.Tasks > max {
+	if m > 1 {
+		ps, err := pl.shards(i, i, m, max)
+		if err != nil {
+			return nil, err
+		}
+		return ps[0], nil
+	}
+	if max > 0 && pl.size.Tasks > max {
 		return nil, &TasksError{Tasks: pl.size.Tasks, Max: max}
 	}
 	src := pl.src
 	p := src.plan()
-	p.Shard, p.Shards = i, m
-	var keep func(t *Task, tag string)
-	if m == 1 {
-		if pl.size.Tasks > 0 {
-			p.Tasks = make([]Task, 0, pl.size.Tasks)
-		}
-		keep = func(t *Task, tag string) { p.Tasks = append(p.Tasks, src.keep(t, tag)) }
+	if pl.size.Tasks > 0 {
+		p.Tasks = make([]Task, 0, pl.size.Tasks)
 	}
 	var err error
-	if p.AllTasks, p.AllCost, p.fingerprint, err = pl.whole(keep); err != nil || m == 1 {
-		return p, err
-	}
-	kept := 0
-	err = pl.eachShard(p.AllCost, m, func(t *Task, tag string, s int) bool {
-		if s == i {
-			if kept++; max <= 0 || kept <= max {
-				p.Tasks = append(p.Tasks, src.keep(t, tag))
-			} else {
-				p.Tasks = nil // counted on, to say how many
-			}
-		}
-		return s <= i
-	})
-	if err != nil {
-		return nil, err
-	}
-	if max > 0 && kept > max {
-		return nil, &TasksError{Tasks: kept, Max: max}
-	}
-	return p, nil
+	p.AllTasks, p.AllCost, p.fingerprint, err = pl.whole(func(t *Task, tag string) { p.Tasks = append(p.Tasks, src.keep(t, tag)) })
+	return p, err
 }
 
 // Plans makes shards first..last (0-based, inclusive) of m, as [Planner.Plan]
@@ -339,8 +322,8 @@ func (pl *Planner) Plans(first, last, m, max int) ([]*Plan, error) {
 	if m < 1 || first < 0 || first > last || last >= m {
 		return nil, fmt.Errorf("%w: %d-%d/%d (accepted: A-B/M with 0 ≤ A ≤ B < M)", ErrShard, first, last, m)
 	}
-	if first == last {
-		p, err := pl.Plan(first, m, max)
+	if m == 1 {
+		p, err := pl.Plan(0, 1, max)
 		if err != nil {
 			return nil, err
 		}
@@ -349,21 +332,27 @@ func (pl *Planner) Plans(first, last, m, max int) ([]*Plan, error) {
 	if err := checkShards(m, pl.size.Tasks); err != nil {
 		return nil, err
 	}
+	return pl.shards(first, last, m, max)
+}
+
+// shards makes shards first..last of m > 1 in two walks: the first for
+// the whole plan's count, cost and fingerprint, the second keeping the
+// range's tasks and stopping after them.
+func (pl *Planner) shards(first, last, m, max int) ([]*Plan, error) {
 	src := pl.src
-	base := src.plan()
-	var err error
-	if base.AllTasks, base.AllCost, base.fingerprint, err = pl.whole(nil); err != nil {
+	tasks, cost, fp, err := pl.whole(nil)
+	if err != nil {
 		return nil, err
 	}
 	plans := make([]*Plan, last-first+1)
 	for k := range plans {
 		p := src.plan()
 		p.Shard, p.Shards = first+k, m
-		p.AllTasks, p.AllCost, p.fingerprint = base.AllTasks, base.AllCost, base.fingerprint
+		p.AllTasks, p.AllCost, p.fingerprint = tasks, cost, fp
 		plans[k] = p
 	}
 	kept := 0
-	err = pl.eachShard(base.AllCost, m, func(t *Task, tag string, s int) bool {
+	err = pl.eachShard(cost, m, func(t *Task, tag string, s int) bool {
 		if s >= first && s <= last {
 			if kept++; max <= 0 || kept <= max {
 				p := plans[s-first]
