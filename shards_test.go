@@ -28,6 +28,25 @@ func shardFiles(t *testing.T, dir string, m int) []File {
 	return files
 }
 
+// countedShards counts shards first..last of m of the n×n board into a
+// new directory and returns it.
+func countedShards(t *testing.T, n, first, last, m int) string {
+	dir := t.TempDir()
+	for _, err := range CountShards(context.Background(), n, dir, first, last, m) {
+		require.NoError(t, err)
+	}
+	return dir
+}
+
+// rewrite writes a shard file of header h holding recs at path.
+func rewrite(t *testing.T, path string, h resultfile.Header, recs []resultfile.Record) {
+	b := resultfile.AppendHeader(nil, h)
+	for _, r := range recs {
+		b = resultfile.AppendRecord(b, h, r)
+	}
+	require.NoError(t, os.WriteFile(path, resultfile.AppendEnd(b, h, recs), 0o644))
+}
+
 // TestCountShards counts a board as ranges of shards into one directory,
 // merges them, and checks what a second run over the same range does:
 // finished shards are read back, not counted; a damaged shard file is
@@ -179,10 +198,7 @@ func TestCountShardsRefuses(t *testing.T) {
 func TestAuditSplit(t *testing.T) {
 	ctx := context.Background()
 	const n, m = 13, 6
-	dir := t.TempDir()
-	for _, err := range CountShards(ctx, n, dir, 0, m-1, m) {
-		require.NoError(t, err)
-	}
+	dir := countedShards(t, n, 0, m-1, m)
 	journal := filepath.Join(t.TempDir(), "whole.journal")
 	_, err := Count(ctx, n, WithJournalFile(journal))
 	require.NoError(t, err)
@@ -210,11 +226,7 @@ func TestAuditSplit(t *testing.T) {
 	f, err := resultfile.Read(bytes.NewReader(b))
 	require.NoError(t, err)
 	f.Records[0].Total++
-	out := resultfile.AppendHeader(nil, f.Header)
-	for _, r := range f.Records {
-		out = resultfile.AppendRecord(out, f.Header, r)
-	}
-	require.NoError(t, os.WriteFile(r2, resultfile.AppendEnd(out, f.Header, f.Records), 0o644))
+	rewrite(t, r2, f.Header, f.Records)
 	_, err = Audit(ctx, 1, 7, shardFiles(t, dir, m))
 	require.ErrorContains(t, err, "audit: task "+f.Records[0].ID+" in "+r2)
 
@@ -224,12 +236,7 @@ func TestAuditSplit(t *testing.T) {
 	require.NoError(t, err)
 	f3, err := resultfile.Read(bytes.NewReader(b3))
 	require.NoError(t, err)
-	recs := append(f3.Records, f.Records[1])
-	out = resultfile.AppendHeader(nil, f3.Header)
-	for _, r := range recs {
-		out = resultfile.AppendRecord(out, f3.Header, r)
-	}
-	require.NoError(t, os.WriteFile(r3, resultfile.AppendEnd(out, f3.Header, recs), 0o644))
+	rewrite(t, r3, f3.Header, append(f3.Records, f.Records[1]))
 	_, err = Merge(ctx, shardFiles(t, dir, m)...)
 	require.ErrorContains(t, err, "is not one of shard 3/6's tasks")
 }
@@ -241,10 +248,7 @@ func TestAuditSplit(t *testing.T) {
 func TestStatusWhileRunning(t *testing.T) {
 	ctx := context.Background()
 	const n, m = 12, 4
-	dir := t.TempDir()
-	for _, err := range CountShards(ctx, n, dir, 0, 2, m) {
-		require.NoError(t, err)
-	}
+	dir := countedShards(t, n, 0, 2, m)
 	var files []File
 	for i := range m {
 		result, journal := ShardPaths(dir, i, m)
@@ -273,10 +277,7 @@ func TestStatusWhileRunning(t *testing.T) {
 func TestStatusETA(t *testing.T) {
 	ctx := context.Background()
 	const n, m = 12, 4
-	dir := t.TempDir()
-	for _, err := range CountShards(ctx, n, dir, 0, 2, m) {
-		require.NoError(t, err)
-	}
+	dir := countedShards(t, n, 0, 2, m)
 	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
 	var files []File
 	for i := range 3 {
