@@ -132,15 +132,10 @@ func counted(plan *partition.Plan, path string) (counts Counts, ok bool, damaged
 	}
 	defer f.Close()
 	own := header(plan)
-	own.Kind = resultfile.Shard
 	l := newLedger(plan)
 	name := msg.Path(path)
 	rf, err := resultfile.Scan(f, func(h resultfile.Header) error {
-		if h.Kind != own.Kind || h.Seed() != own.Seed() {
-			return fmt.Errorf("%s is the shard file of another count (%s) and %w, not this one's (%s): merge or move it first, or count into another directory",
-				name, h.Describe(), resultfile.ErrOtherCount, own.Describe())
-		}
-		return nil
+		return resultfile.OwnShard(path, h, own)
 	}, func(rec resultfile.Record, _ int) error {
 		_, err := l.add(rec, name)
 		return err

@@ -118,11 +118,19 @@ func replaceable(path string, own Header) error {
 		return nil
 	}
 	own.Kind = Shard
-	switch {
-	case h.Kind == Journal:
+	if h.Kind == Journal {
 		return fmt.Errorf("%s is the journal of a count (%s) and %w: a shard file would replace it; resume that count with --checkpoint %s, or write the shard file elsewhere",
 			msg.Path(path), h.Describe(), ErrOtherCount, msg.Path(path))
-	case h.Kind != own.Kind || h.Seed() != own.Seed():
+	}
+	return OwnShard(path, h, own)
+}
+
+// OwnShard checks that h, the header of the shard file at path, is of
+// the shard of the count own describes; an error wrapping
+// [ErrOtherCount] names what the file holds.
+func OwnShard(path string, h, own Header) error {
+	own.Kind = Shard
+	if h.Kind != own.Kind || h.Seed() != own.Seed() {
 		return fmt.Errorf("%s is the shard file of another count (%s) and %w, not this one's (%s): merge or move it first, or write this shard elsewhere",
 			msg.Path(path), h.Describe(), ErrOtherCount, own.Describe())
 	}
