@@ -140,7 +140,12 @@ func (s *Sampler) Probe(i, thin int) (Probe, error) {
 	// part of one way alone said 0.7-2.2 times its whole task; more ways
 	// thin each east side further, which estimates low (ten whole n = 28
 	// tasks against parts of at least 1, 2, 4 and 8 ways: the measured
-	// time over the estimated, summed, 0.89, 0.94, 1.06 and 1.21).
+	// time over the estimated, summed, 0.89, 0.94, 1.06 and 1.21). At
+	// the board, parts of one way and of two agree: five-minute samples
+	// of n = 28 taken at the same time estimated 5.07 and 5.24 × 10^9
+	// core-seconds, and their 321 common tasks summed within 2.5%; the
+	// matching speed per unit of modeled work is the same (within 4%)
+	// whether a part's east side is thinned 4-fold or over 64-fold.
 	most := max(1, len(all)/minPartWays)
 	more := func() { // thin the east side further: after the ways
 		if step < most {
