@@ -5,7 +5,9 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -54,4 +56,28 @@ func TestNamesAgree(t *testing.T) {
 		pieces = append(pieces, string(p))
 	}
 	assert.Equal(t, pieces, []string{string(Queen), string(Superqueen), string(King), string(Knight), string(Rook)})
+}
+
+// TestTiers keeps the top-level internal/ below the library: no package
+// there imports the root package (the command's own helpers, which do,
+// live under cmd/nqueens/internal/). Tests outside a package's own may.
+func TestTiers(t *testing.T) {
+	var checked int
+	err := filepath.WalkDir("internal", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, imp := range f.Imports {
+			assert.NotEqual(t, `"github.com/nqueens/nqueens"`, imp.Path.Value, "%s imports the library it lies below", path)
+			assert.False(t, strings.HasPrefix(imp.Path.Value, `"github.com/nqueens/nqueens/cmd/`), "%s imports the command", path)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Greater(t, checked, 10)
 }

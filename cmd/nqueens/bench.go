@@ -14,9 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/benchmark"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/engine"
-	"github.com/nqueens/nqueens/internal/benchmark"
-	"github.com/nqueens/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/machine"
 	"github.com/nqueens/nqueens/internal/regular"
 )

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 	"github.com/nqueens/nqueens/internal/boardtext"
-	"github.com/nqueens/nqueens/internal/report"
 )
 
 // TestSolveVerify runs solve and feeds its output to verify, as a user

@@ -8,8 +8,8 @@ import (
 	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 	"github.com/nqueens/nqueens/internal/opencl"
-	"github.com/nqueens/nqueens/internal/report"
 )
 
 func devicesCmd() *cobra.Command {

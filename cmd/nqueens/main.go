@@ -23,7 +23,7 @@ import (
 	"context"
 	"os"
 
-	"github.com/nqueens/nqueens/internal/cli"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 )
 
 func main() {

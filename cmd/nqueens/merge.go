@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/internal/cli"
-	"github.com/nqueens/nqueens/internal/report"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 )
 
 func mergeCmd() *cobra.Command {

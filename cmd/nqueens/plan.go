@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/internal/cli"
-	"github.com/nqueens/nqueens/internal/report"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 )
 
 func planCmd() *cobra.Command {

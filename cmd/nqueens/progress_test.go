@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/internal/cli"
-	"github.com/nqueens/nqueens/internal/progress"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/progress"
 )
 
 // TestProgressPlain renders progress without a terminal: status lines with

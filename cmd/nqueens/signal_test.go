@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/nqueens/nqueens/internal/cli"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 )
 
 // TestSignals interrupts a real count in a subprocess: SIGINT exits 130,

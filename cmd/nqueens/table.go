@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
-	"github.com/nqueens/nqueens/internal/cli"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 
-	"github.com/nqueens/nqueens/internal/report"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 )
 
 type tableFlags struct {

@@ -18,11 +18,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/benchmark"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 	"github.com/nqueens/nqueens/engine"
-	"github.com/nqueens/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/machine"
-	"github.com/nqueens/nqueens/internal/report"
 )
 
 func runOK(t *testing.T, args ...string) (stdout, stderr string) {

@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/boardtext"
-	"github.com/nqueens/nqueens/internal/cli"
 )
 
 func verifyCmd() *cobra.Command {

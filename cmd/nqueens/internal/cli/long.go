@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/known"
-	"github.com/nqueens/nqueens/internal/report"
 	"github.com/nqueens/nqueens/partition"
 )
 

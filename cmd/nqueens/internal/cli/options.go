@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/progress"
 	"github.com/nqueens/nqueens/internal/msg"
-	"github.com/nqueens/nqueens/internal/progress"
 	"github.com/nqueens/nqueens/partition"
 )
 

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/nqueens/nqueens/internal/benchmark"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/regular"
 )
 
