@@ -72,7 +72,7 @@ func List(ctx context.Context, n int, opts ...Option) iter.Seq2[[]int, error] {
 		}
 		var plan *partition.Plan
 		if err == nil {
-			plan, err = partition.MakeContext(ctx, c.job(n, partition.Mirror, true))
+			plan, err = partition.Make(ctx, c.job(n, partition.Mirror, true))
 			if err != nil && ctx.Err() != nil {
 				err = context.Cause(ctx)
 			} else {

@@ -76,18 +76,6 @@ func WithSample(d time.Duration) Option {
 	return func(c *config) { c.sample, c.given = d, c.given|optSample }
 }
 
-// withMinThin makes [Estimate] sample every join task in parts thinned
-// k-fold at least: the tests' way to reach the parts whatever the time.
-func withMinThin(k int) Option {
-	return func(c *config) { c.minThin = k }
-}
-
-// withSeed makes [Estimate] draw its sample with seed s instead of
-// sampleSeed: the tests' way to check its interval over many samples.
-func withSeed(s uint64) Option {
-	return func(c *config) { c.seed = s }
-}
-
 // sampleSeed fixes the sample: the same tasks in the same order each time.
 const sampleSeed = 0x6e7175656e73
 

@@ -25,7 +25,7 @@ import (
 // the sample's estimate against its bounds.
 func TestEstimate(t *testing.T) {
 	ctx := context.Background()
-	p, err := partition.Make(partition.Job{N: 14})
+	p, err := partition.Make(context.Background(), partition.Job{N: 14})
 	require.NoError(t, err)
 	e, err := Estimate(ctx, 14, WithShard(0, 5, nil), WithWorkers(2))
 	require.NoError(t, err)
@@ -273,7 +273,7 @@ func TestRatioInterval(t *testing.T) {
 		t.Skip("counts every task of n = 18 (seconds; a minute under the race detector)")
 	}
 	const n, k, samples = 18, 250, 200
-	p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+	p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 	require.NoError(t, err)
 	s, err := engine.NewSampler(p, 0)
 	require.NoError(t, err)
@@ -331,7 +331,7 @@ func BenchmarkEstimateInterval(b *testing.B) {
 	ctx := context.Background()
 	const n, samples = 18, 20
 	for b.Loop() {
-		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(b, err)
 		s, err := engine.NewSampler(p, 0)
 		require.NoError(b, err)
@@ -354,4 +354,16 @@ func BenchmarkEstimateInterval(b *testing.B) {
 		b.ReportMetric(float64(held), "held/20")
 		b.ReportMetric(truth, "count-core-s")
 	}
+}
+
+// withMinThin makes [Estimate] sample every join task in parts thinned
+// k-fold at least: the tests' way to reach the parts whatever the time.
+func withMinThin(k int) Option {
+	return func(c *config) { c.minThin = k }
+}
+
+// withSeed makes [Estimate] draw its sample with seed s instead of
+// sampleSeed: the tests' way to check its interval over many samples.
+func withSeed(s uint64) Option {
+	return func(c *config) { c.seed = s }
 }

@@ -158,7 +158,6 @@ const (
 	optTorus
 	optPlaced
 	optProgress
-	optJournal
 	optJournalFile
 	optShard
 	optShardFile
@@ -172,12 +171,12 @@ const (
 
 // optNames are the options' names, in the order of their bits.
 var optNames = []string{"WithMethod", "WithWorkers", "WithMemory", "WithPiece", "WithTorus", "WithPlaced", "WithProgress",
-	"withJournal", "WithJournalFile", "WithShard", "WithShardFile", "WithCheck", "WithGrace", "WithStopNow", "WithSample", "WithDevice"}
+	"WithJournalFile", "WithShard", "WithShardFile", "WithCheck", "WithGrace", "WithStopNow", "WithSample", "WithDevice"}
 
 // What each call honours.
 const (
 	forBoard = optPiece | optTorus | optPlaced
-	forCount = optMethod | optWorkers | optMemory | forBoard | optProgress | optJournal | optJournalFile | optShard |
+	forCount = optMethod | optWorkers | optMemory | forBoard | optProgress | optJournalFile | optShard |
 		optShardFile | optCheck | optGrace | optStopNow | optDevice
 	forShards   = optMethod | optWorkers | optMemory | forBoard | optProgress | optGrace | optStopNow | optDevice
 	forTable    = optMethod | optWorkers | optMemory | optPiece | optTorus | optProgress | optCheck | optGrace | optStopNow | optDevice
@@ -206,7 +205,7 @@ func (c *config) only(call string, honoured opt) error {
 			})
 		}
 	}
-	for _, pair := range [][2]string{{"withJournal", "WithJournalFile"}, {"WithShard", "WithShardFile"}} {
+	for _, pair := range [][2]string{{"WithShard", "WithShardFile"}} {
 		a, b := c.given&optBit(pair[0]) != 0, c.given&optBit(pair[1]) != 0
 		if a && b {
 			return optionError(pair[0], pair[1], func(o func(string, string) string) string {

@@ -58,7 +58,7 @@ func boardRange(b *testing.B, env string, lo, hi, limit int) (int, int) {
 func countBoard(b *testing.B, n int, m partition.Method, w int) engine.Counts {
 	var c engine.Counts
 	for b.Loop() {
-		p, err := partition.Make(partition.Job{N: n, Method: m})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -112,44 +112,6 @@ func BenchmarkCount(b *testing.B) {
 	}
 }
 
-// BenchmarkKernel runs every task of a plan made beforehand on one
-// goroutine: the backtracking kernels alone, which must report 0 allocs/op.
-// (The join kernel's own benchmark, with its reused buffers, is
-// BenchmarkJoinKernel in engine/.)
-func BenchmarkKernel(b *testing.B) {
-	for _, m := range methods(b) {
-		if m == partition.Join {
-			continue
-		}
-		n := 14
-		b.Run(fmt.Sprintf("method=%s/n=%d", m, n), func(b *testing.B) {
-			p, err := partition.Make(partition.Job{N: n, Method: m})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			var total, nodes uint64
-			for b.Loop() {
-				total, nodes = 0, 0
-				for i := range p.Tasks {
-					r, err := engine.RunTask(p, i)
-					if err != nil {
-						b.Fatal(err)
-					}
-					total += r.Total
-					nodes += r.Nodes
-				}
-			}
-			if total != known.Total[n] {
-				b.Fatalf("Count(%d) = %d, want %d", n, total, known.Total[n])
-			}
-			sec := b.Elapsed().Seconds() / float64(b.N)
-			b.ReportMetric(float64(nodes)/sec, "nodes/s")
-			b.ReportMetric(float64(total)/sec, "solutions/s")
-		})
-	}
-}
-
 // BenchmarkCountPlaced counts with queens placed in advance (the planner
 // bans their squares; no symmetry unless the placement is mirror-symmetric)
 // for workers = 1..cores, as `nqueens count --place` does.
@@ -165,7 +127,7 @@ func BenchmarkCountPlaced(b *testing.B) {
 			b.Run(fmt.Sprintf("place=%s/n=%d/workers=%d", name, n, w), func(b *testing.B) {
 				var c engine.Counts
 				for b.Loop() {
-					p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror, Placed: placed})
+					p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Mirror, Placed: placed})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -267,7 +229,7 @@ func BenchmarkPieces(b *testing.B) {
 		b.Run(fmt.Sprintf("piece=%s/n=%d/workers=1", name, tc.n), func(b *testing.B) {
 			var c engine.Counts
 			for b.Loop() {
-				p, err := partition.Make(partition.Job{N: tc.n, Piece: tc.piece, Torus: tc.torus, Every: tc.search})
+				p, err := partition.Make(context.Background(), partition.Job{N: tc.n, Piece: tc.piece, Torus: tc.torus, Every: tc.search})
 				if err != nil {
 					b.Fatal(err)
 				}

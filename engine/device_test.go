@@ -32,7 +32,7 @@ func TestDeviceTasks(t *testing.T) {
 	}
 	for n := 1; n <= maxN; n++ {
 		for _, m := range []partition.Method{partition.Mirror, partition.Sym} {
-			plan, err := partition.Make(partition.Job{N: n, Method: m})
+			plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 			require.NoError(t, err)
 			for i := range plan.Tasks {
 				var b Batch
@@ -57,7 +57,7 @@ func TestDeviceTasks(t *testing.T) {
 func TestDeviceRun(t *testing.T) {
 	for n := 0; n <= 14; n++ {
 		for _, m := range []partition.Method{partition.Mirror, partition.Sym} {
-			plan, err := partition.Make(partition.Job{N: n, Method: m})
+			plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 			require.NoError(t, err)
 			for _, workers := range []int{-1, 2} {
 				dev := &hostDevice{}
@@ -72,7 +72,7 @@ func TestDeviceRun(t *testing.T) {
 			}
 		}
 	}
-	plan, err := partition.Make(partition.Job{N: 12, Method: partition.Join})
+	plan, err := partition.Make(context.Background(), partition.Job{N: 12, Method: partition.Join})
 	require.NoError(t, err)
 	_, err = Run(context.Background(), plan, Options{Workers: -1, Devices: []Device{&hostDevice{}}})
 	assert.ErrorIs(t, err, ErrDevice)

@@ -34,7 +34,7 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// Errors returned by [Run], [RunTask] and [Each].
+// Errors returned by [Run] and [Each].
 var (
 	ErrWorkers = fmt.Errorf("workers must be from 1 to %d", MaxWorkers)
 	ErrPlan    = errors.New("invalid plan")
@@ -403,26 +403,6 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 		err = ctx.Err()
 	}
 	return c, err
-}
-
-// RunTask counts the plan's task i on the calling goroutine, with the
-// join's default buffers and a cache of its own.
-func RunTask(plan *partition.Plan, i int) (Result, error) {
-	if plan == nil || i < 0 || i >= len(plan.Tasks) {
-		return Result{}, fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)
-	}
-	t := &plan.Tasks[i]
-	if err := checkTask(plan.N, t); err != nil {
-		return Result{}, err
-	}
-	var js *joinScratch // the backtracking kernels need none: no allocation
-	if t.Kind == partition.Halves {
-		js = newJoinScratch(defaultJoinChunk)
-		js.cache = newQuarterCache(plan.N, defaultQuarterBudget)
-	}
-	r := runTask(plan, t, js)
-	r.Task = i
-	return r, nil
 }
 
 // Sampler counts a plan's tasks one at a time on the calling goroutine,

@@ -18,7 +18,7 @@ import (
 
 func count(t testing.TB, n int, m partition.Method, workers int) engine.Counts {
 	t.Helper()
-	p, err := partition.Make(partition.Job{N: n, Method: m})
+	p, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 	require.NoError(t, err)
 	c, err := engine.Run(context.Background(), p, engine.Options{Workers: workers})
 	require.NoError(t, err)
@@ -160,7 +160,7 @@ func TestKept(t *testing.T) {
 // against the slow reference: its result is weight × completions.
 func TestTasksAgainstReference(t *testing.T) {
 	for n := 4; n <= 11; n++ {
-		p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Mirror})
 		require.NoError(t, err)
 		for i := range p.Tasks {
 			task := &p.Tasks[i]
@@ -176,7 +176,7 @@ func TestTasksAgainstReference(t *testing.T) {
 }
 
 func TestResultsStream(t *testing.T) {
-	p, err := partition.Make(partition.Job{N: 11, Method: partition.Sym})
+	p, err := partition.Make(context.Background(), partition.Job{N: 11, Method: partition.Sym})
 	require.NoError(t, err)
 	seen := make([]bool, len(p.Tasks))
 	var sum uint64
@@ -194,7 +194,7 @@ func TestResultsStream(t *testing.T) {
 }
 
 func TestRunCancelled(t *testing.T) {
-	p, err := partition.Make(partition.Job{N: 15, Method: partition.Mirror})
+	p, err := partition.Make(context.Background(), partition.Job{N: 15, Method: partition.Mirror})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -204,7 +204,7 @@ func TestRunCancelled(t *testing.T) {
 }
 
 func TestRunErrors(t *testing.T) {
-	p, err := partition.Make(partition.Job{N: 8, Method: partition.Sym})
+	p, err := partition.Make(context.Background(), partition.Job{N: 8, Method: partition.Sym})
 	require.NoError(t, err)
 	_, err = engine.Run(context.Background(), p, engine.Options{Workers: -1})
 	assert.ErrorIs(t, err, engine.ErrWorkers)
@@ -228,7 +228,7 @@ func TestRunErrors(t *testing.T) {
 	_, err = engine.RunTask(p, len(p.Tasks))
 	assert.ErrorIs(t, err, engine.ErrPlan)
 	// A join too small for its memory limit.
-	j, err := partition.Make(partition.Job{N: 16, Method: partition.Join})
+	j, err := partition.Make(context.Background(), partition.Job{N: 16, Method: partition.Join})
 	require.NoError(t, err)
 	_, err = engine.Run(context.Background(), j, engine.Options{Workers: 4, Memory: 100 << 10})
 	var me *engine.MemoryError
@@ -302,7 +302,7 @@ func mustBig(s string) *big.Int {
 }
 
 func ExampleRun() {
-	p, _ := partition.Make(partition.Job{N: 8, Method: partition.Sym})
+	p, _ := partition.Make(context.Background(), partition.Job{N: 8, Method: partition.Sym})
 	c, _ := engine.Run(context.Background(), p, engine.Options{})
 	fmt.Println(c.Total, c.Unique)
 	// Output: 92 12
@@ -322,7 +322,7 @@ func TestUintFormat(t *testing.T) {
 // and every result it reported is a whole task's (a task cut short by the
 // stop is dropped, not reported with a partial count).
 func TestRunCancelJoin(t *testing.T) {
-	p, err := partition.Make(partition.Job{N: 16, Method: partition.Join})
+	p, err := partition.Make(context.Background(), partition.Job{N: 16, Method: partition.Join})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	var got []engine.Result
@@ -338,5 +338,36 @@ func TestRunCancelJoin(t *testing.T) {
 		whole, err := engine.RunTask(p, r.Task)
 		require.NoError(t, err)
 		assert.Equal(t, whole.Total, r.Total, "task %s", p.Tasks[r.Task].ID)
+	}
+}
+
+// BenchmarkKernel runs every task of a mirror and a sym plan of n = 14,
+// made beforehand, on one goroutine: the backtracking kernels alone, which
+// must report 0 allocs/op (the join's is BenchmarkJoinKernel; whole counts
+// are in bench/).
+func BenchmarkKernel(b *testing.B) {
+	const n = 14
+	for _, m := range []partition.Method{partition.Sym, partition.Mirror} {
+		b.Run(fmt.Sprintf("method=%s/n=%d", m, n), func(b *testing.B) {
+			p, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
+			require.NoError(b, err)
+			b.ReportAllocs()
+			var total, nodes uint64
+			for b.Loop() {
+				total, nodes = 0, 0
+				for i := range p.Tasks {
+					r, err := engine.RunTask(p, i)
+					if err != nil {
+						b.Fatal(err)
+					}
+					total += r.Total
+					nodes += r.Nodes
+				}
+			}
+			require.Equal(b, known.Total[n], total)
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(float64(nodes)/sec, "nodes/s")
+			b.ReportMetric(float64(total)/sec, "solutions/s")
+		})
 	}
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/nqueens/nqueens/partition"
+import (
+	"fmt"
+
+	"github.com/nqueens/nqueens/partition"
+)
 
 // SearchPieces counts a CountPieces plan by the pieces' search kernel
 // alone (for rooks too, without their closed form), for the tests.
@@ -40,4 +44,25 @@ func PiecesTwins(p *partition.Plan) int {
 		}
 	}
 	return -1
+}
+
+// RunTask counts the plan's task i on the calling goroutine, with the
+// join's default buffers and a cache of its own: the tests' way to count
+// one task.
+func RunTask(plan *partition.Plan, i int) (Result, error) {
+	if plan == nil || i < 0 || i >= len(plan.Tasks) {
+		return Result{}, fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)
+	}
+	t := &plan.Tasks[i]
+	if err := checkTask(plan.N, t); err != nil {
+		return Result{}, err
+	}
+	var js *joinScratch // the backtracking kernels need none: no allocation
+	if t.Kind == partition.Halves {
+		js = newJoinScratch(defaultJoinChunk)
+		js.cache = newQuarterCache(plan.N, defaultQuarterBudget)
+	}
+	r := runTask(plan, t, js)
+	r.Task = i
+	return r, nil
 }

@@ -275,7 +275,7 @@ func TestJoinBounded(t *testing.T) {
 		boards = append(boards, 13)
 	}
 	for _, n := range boards {
-		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
 		for _, c := range []struct {
 			chunk  int
@@ -315,7 +315,7 @@ func TestJoinBounded(t *testing.T) {
 // off the tasks differ (the fingerprint must tell the two apart).
 func TestJoinLongWeights(t *testing.T) {
 	for _, n := range []int{4, 6, 8, 10, 12, 14} {
-		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
 		for _, chunk := range []int{1 << 20, 16} {
 			js := &joinScratch{chunk: chunk}
@@ -378,7 +378,7 @@ func TestTranspose64(t *testing.T) {
 // kernel alone, which must report 0 allocs/op.
 func BenchmarkJoinKernel(b *testing.B) {
 	n := 16
-	p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+	p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 	require.NoError(b, err)
 	js := newJoinScratch(defaultJoinChunk)
 	qc := newQuarterCache(n, defaultQuarterBudget)
@@ -410,7 +410,7 @@ func TestJoinCacheFills(t *testing.T) {
 		ns = ns[:2]
 	}
 	for _, n := range ns {
-		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
 		for _, budget := range []int64{24 << 10, 256 << 10} {
 			c, err := Run(context.Background(), p, Options{Workers: 4, Tasks: halfIndices(p), quarterBudget: budget})
@@ -490,7 +490,7 @@ func TestJoinTwoMiddle(t *testing.T) {
 		boards = append(boards, 16)
 	}
 	for _, n := range boards {
-		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
 		assert.Equal(t, 2, partition.JoinMiddle(n))
 		c, err := Run(context.Background(), p, Options{Workers: 2})

@@ -154,7 +154,7 @@ func TestJoinEveryPath(t *testing.T) {
 		}
 		asmBuild, asmMatch, hasAVX512 = p.build, p.match, p.name == "best" && cpuid.CPU.Supports(cpuid.AVX512F)
 		for _, n := range ns {
-			plan, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+			plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 			require.NoError(t, err)
 			c, err := Run(context.Background(), plan, Options{Workers: 2})
 			require.NoError(t, err)

@@ -256,7 +256,7 @@ func planJoinMemory(n, workers int, limit int64) (joinMemory, error) {
 }
 
 // defaultQuarterBudget is the quarter cache's budget for a single task
-// run alone (RunTask): enough for every list of n ≤ 21.
+// run alone (the tests' RunTask): enough for every list of n ≤ 21.
 const defaultQuarterBudget = 2 << 30
 
 // defaultJoinChunk is the join buffers' largest default size: 16M

@@ -30,7 +30,7 @@ var boards = []struct {
 
 func countPieces(t *testing.T, n int, piece partition.Piece, torus bool) uint64 {
 	t.Helper()
-	p, err := partition.Make(partition.Job{N: n, Piece: piece, Torus: torus})
+	p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: piece, Torus: torus})
 	require.NoError(t, err)
 	c, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
 	require.NoError(t, err)
@@ -88,7 +88,7 @@ func TestRooks(t *testing.T) {
 		if n > 0 {
 			f.Mul(f, big.NewInt(int64(n)))
 		}
-		p, err := partition.Make(partition.Job{N: n, Piece: partition.Rook})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: partition.Rook})
 		require.NoError(t, err)
 		c, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
 		require.NoError(t, err)
@@ -98,7 +98,7 @@ func TestRooks(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "126886932185884164103433389335161480802865516174545192198801894375214704230400000000000000", f.String(), "64! (A000142)")
-	_, err := partition.Make(partition.Job{N: partition.MaxN + 1, Piece: partition.Rook})
+	_, err := partition.Make(context.Background(), partition.Job{N: partition.MaxN + 1, Piece: partition.Rook})
 	assert.ErrorIs(t, err, partition.ErrSize)
 }
 
@@ -126,7 +126,7 @@ func TestKnights(t *testing.T) {
 func TestKings(t *testing.T) {
 	formula := reference.Kings
 	for n := 0; n <= partition.MaxN; n++ {
-		p, err := partition.Make(partition.Job{N: n, Piece: partition.King})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: partition.King})
 		require.NoError(t, err)
 		require.Len(t, p.Tasks, 1, "n=%d: one closed-form task", n)
 		c, err := engine.Run(context.Background(), p, engine.Options{Workers: 1})
@@ -135,7 +135,7 @@ func TestKings(t *testing.T) {
 	}
 	assert.Equal(t, 1, formula(35).Cmp(new(big.Int).Lsh(big.NewInt(1), 128)), "A002464(35) > 2^128: counted exactly beyond 128 bits")
 	assert.Equal(t, "3484423186862152966838", formula(23).String(), "A002464(23) as published")
-	_, err := partition.Make(partition.Job{N: partition.MaxN + 1, Piece: partition.King})
+	_, err := partition.Make(context.Background(), partition.Job{N: partition.MaxN + 1, Piece: partition.King})
 	assert.ErrorIs(t, err, partition.ErrSize)
 
 	searched := 12
@@ -143,7 +143,7 @@ func TestKings(t *testing.T) {
 		searched = 11
 	}
 	for n := 0; n <= searched; n++ {
-		p, err := partition.Make(partition.Job{N: n, Piece: partition.King, Every: true})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: partition.King, Every: true})
 		require.NoError(t, err)
 		c, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
 		require.NoError(t, err)
@@ -161,13 +161,13 @@ func TestKnightsSweep(t *testing.T) {
 		searched = 10
 	}
 	for n := 0; n <= searched; n++ {
-		p, err := partition.Make(partition.Job{N: n, Piece: partition.Knight})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: partition.Knight})
 		require.NoError(t, err)
 		require.Len(t, p.Tasks, 1, "n=%d: one sweep task", n)
 		require.Equal(t, partition.Sweep, p.Tasks[0].Kind)
 		swept, err := engine.Run(context.Background(), p, engine.Options{Workers: 1})
 		require.NoError(t, err)
-		p, err = partition.Make(partition.Job{N: n, Piece: partition.Knight, Every: true})
+		p, err = partition.Make(context.Background(), partition.Job{N: n, Piece: partition.Knight, Every: true})
 		require.NoError(t, err)
 		searchedCount, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
 		require.NoError(t, err)
@@ -176,7 +176,7 @@ func TestKnightsSweep(t *testing.T) {
 	for n := 0; n <= 16; n++ {
 		assert.Equal(t, engine.Kings(n), engine.UintOf(engine.SweepRows(n, partition.King.Rules(false))), "kings n=%d: sweep against the recurrence", n)
 	}
-	p, err := partition.Make(partition.Job{N: partition.MaxSweepN + 1, Piece: partition.Knight})
+	p, err := partition.Make(context.Background(), partition.Job{N: partition.MaxSweepN + 1, Piece: partition.Knight})
 	require.NoError(t, err)
 	assert.NotEqual(t, partition.Sweep, p.Tasks[0].Kind, "beyond MaxSweepN knights are searched")
 }
@@ -212,7 +212,7 @@ func TestPiecesTwins(t *testing.T) {
 				if n == 0 && len(job.Placed) > 0 {
 					continue
 				}
-				p, err := partition.Make(job)
+				p, err := partition.Make(context.Background(), job)
 				require.NoError(t, err)
 				assert.Equal(t, -1, engine.PiecesTwins(p), "%s torus %v n=%d placed %v every %v", b.piece, b.torus, n, job.Placed, job.Every)
 			}

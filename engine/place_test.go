@@ -35,7 +35,7 @@ func refPlaced(n int, placed []partition.Square) uint64 {
 
 func countPlaced(t *testing.T, n int, placed []partition.Square, workers int) uint64 {
 	t.Helper()
-	p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror, Placed: placed})
+	p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Mirror, Placed: placed})
 	require.NoError(t, err)
 	c, err := engine.Run(context.Background(), p, engine.Options{Workers: workers})
 	require.NoError(t, err)
@@ -92,11 +92,11 @@ func TestPlacedErrors(t *testing.T) {
 		{[]partition.Square{sq(1, 1), sq(1, 4)}, "share row 1"},
 		{[]partition.Square{sq(1, 1), sq(5, 1)}, "share column 1"},
 	} {
-		_, err := partition.Make(partition.Job{N: 8, Method: partition.Mirror, Placed: tc.placed})
+		_, err := partition.Make(context.Background(), partition.Job{N: 8, Method: partition.Mirror, Placed: tc.placed})
 		assert.ErrorIs(t, err, partition.ErrPlacement)
 		assert.ErrorContains(t, err, tc.msg)
 	}
-	_, err := partition.Make(partition.Job{N: 8, Method: partition.Sym, Placed: []partition.Square{sq(0, 0)}})
+	_, err := partition.Make(context.Background(), partition.Job{N: 8, Method: partition.Sym, Placed: []partition.Square{sq(0, 0)}})
 	assert.ErrorIs(t, err, partition.ErrPlacedMethod)
 	// A diagonal conflict is a question with answer 0.
 	placed := []partition.Square{sq(0, 0), sq(3, 3)}
@@ -115,7 +115,7 @@ func TestEachOrder(t *testing.T) {
 			want = append(want, fmt.Sprint(s))
 			return true
 		})
-		p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror, Every: true})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Mirror, Every: true})
 		require.NoError(t, err)
 		var got []string
 		for i := range p.Tasks {
@@ -136,7 +136,7 @@ func TestEachOrder(t *testing.T) {
 // TestEachStops checks that Each stops when yield says so, and refuses
 // tasks that stand for more solutions than they search.
 func TestEachStops(t *testing.T) {
-	p, err := partition.Make(partition.Job{N: 12, Method: partition.Mirror, Every: true})
+	p, err := partition.Make(context.Background(), partition.Job{N: 12, Method: partition.Mirror, Every: true})
 	require.NoError(t, err)
 	calls := 0
 	for i := 0; calls == 0 && i < len(p.Tasks); i++ {
@@ -144,7 +144,7 @@ func TestEachStops(t *testing.T) {
 	}
 	assert.Equal(t, 1, calls, "stopped at the first solution")
 	for _, m := range partition.Methods {
-		q, err := partition.Make(partition.Job{N: 12, Method: m})
+		q, err := partition.Make(context.Background(), partition.Job{N: 12, Method: m})
 		require.NoError(t, err)
 		i := len(q.Tasks) - 1
 		assert.ErrorIs(t, engine.Each(context.Background(), q, i, func([]uint8) bool { return true }), engine.ErrList, "%s", m)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -65,7 +66,7 @@ func TestThinNorth(t *testing.T) {
 // model must not depend on the orientation.
 func TestProbe(t *testing.T) {
 	for _, n := range []int{19, 20} {
-		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
 		// 300 tasks spread over the plan (50 with -short).
 		want := 300
@@ -114,7 +115,7 @@ func TestProbe(t *testing.T) {
 	}
 	// Buffers of the least size: both sides thinned to fit, still the
 	// same each time, and the half-boards estimated as well.
-	p, err := partition.Make(partition.Job{N: 20, Method: partition.Join})
+	p, err := partition.Make(context.Background(), partition.Job{N: 20, Method: partition.Join})
 	require.NoError(t, err)
 	k := 20
 	if testing.Short() {
@@ -147,7 +148,7 @@ func TestProbe(t *testing.T) {
 	assert.InEpsilon(t, want, got, 0.1, "half-boards, whole and estimated from parts thinned on both sides")
 
 	// A task that is not a join task is counted whole.
-	p, err = partition.Make(partition.Job{N: 12, Method: partition.Sym})
+	p, err = partition.Make(context.Background(), partition.Job{N: 12, Method: partition.Sym})
 	require.NoError(t, err)
 	s, err := NewSampler(p, 0)
 	require.NoError(t, err)
@@ -170,7 +171,7 @@ func TestProbe(t *testing.T) {
 func TestProbeWays(t *testing.T) {
 	defer partition.WithJoinTwoFrom(4)()
 	n := 18
-	p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+	p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 	require.NoError(t, err)
 	want := 200
 	if testing.Short() {

@@ -52,7 +52,7 @@ func TestFingerprintsPinned(t *testing.T) {
 		{19, partition.Join, "81912dbb0d6baaf759a2bc0d"},
 		{22, partition.Join, "7991e95ae9907e4332d246bb"},
 	} {
-		p, err := partition.Make(partition.Job{N: tc.n, Method: tc.method})
+		p, err := partition.Make(context.Background(), partition.Job{N: tc.n, Method: tc.method})
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, p.Fingerprint(), "Fingerprint of n=%d %s", tc.n, tc.method)
 	}
@@ -61,7 +61,7 @@ func TestFingerprintsPinned(t *testing.T) {
 	// at n = 28 itself (10,034,160 tasks and 1c5c7d8ec8bcf4bda5e6b49e
 	// before them), a walk of 37 million tasks in a long run.
 	restore := partition.WithJoinTwoFrom(12)
-	p, err := partition.Make(partition.Job{N: 12, Method: partition.Join})
+	p, err := partition.Make(context.Background(), partition.Job{N: 12, Method: partition.Join})
 	restore()
 	require.NoError(t, err)
 	assert.Equal(t, "283eef5ea0b2a0179490fe8c", p.Fingerprint(), "n = 12 with two middle columns")
@@ -75,7 +75,7 @@ func TestFingerprintsPinned(t *testing.T) {
 	// Placed queens: the same question in any order is one plan, the one
 	// sorted placements always had.
 	for _, placed := range [][]partition.Square{{{Row: 0, Col: 1}, {Row: 3, Col: 2}}, {{Row: 3, Col: 2}, {Row: 0, Col: 1}}} {
-		p, err := partition.Make(partition.Job{N: 10, Method: partition.Mirror, Placed: placed})
+		p, err := partition.Make(context.Background(), partition.Job{N: 10, Method: partition.Mirror, Placed: placed})
 		require.NoError(t, err)
 		assert.Equal(t, "1bcc32bddd8a4e988657de97", p.Fingerprint(), "placed %v", placed)
 	}
@@ -85,12 +85,12 @@ func TestFingerprintsPinned(t *testing.T) {
 func TestMakeAuto(t *testing.T) {
 	for _, n := range []int{5, 11, 12, 16} {
 		for _, m := range []partition.Method{"", partition.Auto} {
-			p, err := partition.Make(partition.Job{N: n, Method: m})
+			p, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 			require.NoError(t, err)
 			assert.Equal(t, partition.Best(n), p.Method, "n=%d method %q", n, m)
 		}
 	}
-	p, err := partition.Make(partition.Job{N: 8, Placed: []partition.Square{{Row: 0, Col: 0}}})
+	p, err := partition.Make(context.Background(), partition.Job{N: 8, Placed: []partition.Square{{Row: 0, Col: 0}}})
 	require.NoError(t, err)
 	assert.Equal(t, partition.Mirror, p.Method, "placed queens: mirror")
 	_, err = p.Split(0)
@@ -102,7 +102,7 @@ func TestMakeAuto(t *testing.T) {
 // first task of each. A change must come with a new Version (and then a
 // new fingerprint, which covers every task's cost).
 func TestSplitPinned(t *testing.T) {
-	p, err := partition.Make(partition.Job{N: 14})
+	p, err := partition.Make(context.Background(), partition.Job{N: 14})
 	require.NoError(t, err)
 	split, err := p.Split(5)
 	require.NoError(t, err)

@@ -168,14 +168,12 @@ type Job struct {
 	Torus bool
 }
 
-// Make plans job. The method [Auto] (or none) is [Best](n), or mirror when
-// queens are placed or every solution is to be listed.
-func Make(job Job) (*Plan, error) { return MakeContext(context.Background(), job) }
-
-// MakeContext is [Make] that stops with ctx's error when ctx is done.
-// It holds every task of the plan: [Size] tells how many there are
-// before any is made, and [MakeShard] makes one shard's alone.
-func MakeContext(ctx context.Context, job Job) (*Plan, error) {
+// Make plans job, stopping with ctx's error when ctx is done. The method
+// [Auto] (or none) is [Best](n), or mirror when queens are placed or every
+// solution is to be listed. It holds every task of the plan: [Size] tells
+// how many there are before any is made, and [MakeShard] makes one
+// shard's alone.
+func Make(ctx context.Context, job Job) (*Plan, error) {
 	return MakeShard(ctx, job, 0, 1)
 }
 

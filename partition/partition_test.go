@@ -1,6 +1,7 @@
 package partition_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -26,7 +27,7 @@ func prefix(t partition.Task) []int {
 func TestMirrorWeights(t *testing.T) {
 	for n := 0; n <= 12; n++ {
 		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
-			p, err := partition.Make(partition.Job{N: n, Method: partition.Mirror})
+			p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Mirror})
 			require.NoError(t, err)
 			var sum uint64
 			for _, task := range p.Tasks {
@@ -44,7 +45,7 @@ func TestMirrorWeights(t *testing.T) {
 func TestSymCorner(t *testing.T) {
 	for n := 4; n <= 11; n++ {
 		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
-			p, err := partition.Make(partition.Job{N: n, Method: partition.Sym})
+			p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Sym})
 			require.NoError(t, err)
 			var classes uint64
 			for _, task := range p.Tasks {
@@ -77,9 +78,9 @@ func TestSymCorner(t *testing.T) {
 func TestPlanDeterministic(t *testing.T) {
 	for _, m := range partition.Methods {
 		for _, n := range []int{0, 1, 2, 5, 8, 13, 16} {
-			a, err := partition.Make(partition.Job{N: n, Method: m})
+			a, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 			require.NoError(t, err)
-			b, err := partition.Make(partition.Job{N: n, Method: m})
+			b, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 			require.NoError(t, err)
 			assert.Equal(t, a, b, "%s n=%d", m, n)
 			ids := map[string]bool{}
@@ -100,7 +101,7 @@ func TestPlanDeterministic(t *testing.T) {
 func TestPlanSize(t *testing.T) {
 	for _, m := range partition.Methods {
 		for n := 14; n <= 18; n++ {
-			p, err := partition.Make(partition.Job{N: n, Method: m})
+			p, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 			require.NoError(t, err)
 			want := 2048
 			if m == partition.Join {
@@ -112,11 +113,11 @@ func TestPlanSize(t *testing.T) {
 }
 
 func TestMakeErrors(t *testing.T) {
-	_, err := partition.Make(partition.Job{N: -1, Method: partition.Sym})
+	_, err := partition.Make(context.Background(), partition.Job{N: -1, Method: partition.Sym})
 	assert.ErrorIs(t, err, partition.ErrSize)
-	_, err = partition.Make(partition.Job{N: partition.MaxN + 1, Method: partition.Mirror})
+	_, err = partition.Make(context.Background(), partition.Job{N: partition.MaxN + 1, Method: partition.Mirror})
 	assert.ErrorIs(t, err, partition.ErrSize)
-	_, err = partition.Make(partition.Job{N: 8, Method: "fast"})
+	_, err = partition.Make(context.Background(), partition.Job{N: 8, Method: "fast"})
 	assert.ErrorIs(t, err, partition.ErrMethod)
 	_, err = partition.ParseMethod("fast")
 	assert.ErrorIs(t, err, partition.ErrMethod)
@@ -126,11 +127,11 @@ func TestMakeErrors(t *testing.T) {
 }
 
 func TestTaskIDs(t *testing.T) {
-	p, err := partition.Make(partition.Job{N: 0, Method: partition.Mirror})
+	p, err := partition.Make(context.Background(), partition.Job{N: 0, Method: partition.Mirror})
 	require.NoError(t, err)
 	require.Len(t, p.Tasks, 1)
 	assert.Equal(t, "root", p.Tasks[0].ID)
-	p, err = partition.Make(partition.Job{N: 8, Method: partition.Mirror})
+	p, err = partition.Make(context.Background(), partition.Job{N: 8, Method: partition.Mirror})
 	require.NoError(t, err)
 	assert.Equal(t, "0.2", p.Tasks[0].ID)
 }
@@ -148,7 +149,7 @@ func TestPlanBounded(t *testing.T) {
 	}
 	for _, n := range boards {
 		for _, m := range partition.Methods {
-			p, err := partition.Make(partition.Job{N: n, Method: m})
+			p, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 			require.NoError(t, err)
 			assert.LessOrEqual(t, len(p.Tasks), 1<<22, "%s n=%d", m, n)
 			assert.GreaterOrEqual(t, len(p.Tasks), 100_000, "%s n=%d", m, n)
@@ -164,7 +165,7 @@ func TestPlanBounded(t *testing.T) {
 func TestJoinOrbits(t *testing.T) {
 	for n := 0; n <= 10; n++ {
 		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
-			p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+			p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 			require.NoError(t, err)
 			h := n / 2
 			type split struct {
@@ -237,19 +238,19 @@ func binomial(n, k int) uint64 {
 }
 
 func TestJoinIDs(t *testing.T) {
-	p, err := partition.Make(partition.Job{N: 9, Method: partition.Join})
+	p, err := partition.Make(context.Background(), partition.Job{N: 9, Method: partition.Join})
 	require.NoError(t, err)
 	// The symmetric searches first (p0..p8, r0..r8), then the row splits.
 	assert.Equal(t, "p0", p.Tasks[0].ID)
 	assert.Equal(t, partition.PointSymmetric, p.Tasks[0].Kind)
 	assert.Equal(t, partition.Rot90Symmetric, p.Tasks[9].Kind)
 	assert.Equal(t, "m0:e01e", p.Tasks[18].ID)
-	q, err := partition.Make(partition.Job{N: 9, Method: partition.Join})
+	q, err := partition.Make(context.Background(), partition.Job{N: 9, Method: partition.Join})
 	require.NoError(t, err)
 	assert.Equal(t, p.Fingerprint(), q.Fingerprint())
 	assert.Equal(t, partition.Join, partition.Best(16))
 	assert.Equal(t, partition.Sym, partition.Best(partition.JoinFrom-1))
 	assert.Equal(t, partition.Sym, partition.Best(partition.JoinMaxN+1))
-	_, err = partition.Make(partition.Job{N: partition.JoinMaxN + 1, Method: partition.Join})
+	_, err = partition.Make(context.Background(), partition.Job{N: partition.JoinMaxN + 1, Method: partition.Join})
 	assert.ErrorIs(t, err, partition.ErrSize)
 }

@@ -48,7 +48,7 @@ func TestShardsStreamed(t *testing.T) {
 			continue // n = 16 to 19: 8 s of the 11
 		}
 		name := fmt.Sprintf("n=%d/%s/placed=%v/every=%v/%s/torus=%v", job.N, job.Method, job.Placed, job.Every, job.Piece, job.Torus)
-		whole, err := partition.Make(job)
+		whole, err := partition.Make(context.Background(), job)
 		require.NoError(t, err, name)
 		assert.Equal(t, len(whole.Tasks), whole.AllTasks, name)
 		assert.Equal(t, whole.Cost(), whole.AllCost, name)
@@ -175,7 +175,7 @@ func TestPlanBound(t *testing.T) {
 // plan, and that large boards are sized without being planned.
 func TestJoinTaskCount(t *testing.T) {
 	for n := 0; n <= 22; n++ {
-		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
 		pl, err := partition.NewPlanner(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
@@ -184,7 +184,7 @@ func TestJoinTaskCount(t *testing.T) {
 	// Even boards with two middle columns (JoinMiddle), from 12 on.
 	restore := partition.WithJoinTwoFrom(12)
 	for n := 12; n <= 20; n += 2 {
-		p, err := partition.Make(partition.Job{N: n, Method: partition.Join})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
 		pl, err := partition.NewPlanner(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)

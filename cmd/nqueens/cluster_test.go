@@ -108,7 +108,7 @@ func TestMergeMixed(t *testing.T) {
 }
 
 func TestShardBalance(t *testing.T) {
-	p, err := partition.Make(partition.Job{N: 14, Method: partition.Sym})
+	p, err := partition.Make(context.Background(), partition.Job{N: 14, Method: partition.Sym})
 	require.NoError(t, err)
 	for _, m := range []int{2, 8, 64} {
 		shard, err := p.Split(m)

@@ -56,18 +56,20 @@ func TestSearchTasks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := 4; n <= 16; n++ {
 		for _, m := range []partition.Method{partition.Mirror, partition.Sym} {
-			plan, err := partition.Make(partition.Job{N: n, Method: m})
+			plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 			require.NoError(t, err)
 			order := rng.Perm(len(plan.Tasks))[:min(len(plan.Tasks), 40)]
+			onCPU := map[int]engine.Result{}
+			_, err = engine.Run(context.Background(), plan, engine.Options{Workers: 1, Tasks: order,
+				OnResult: func(r engine.Result) { onCPU[r.Task] = r }})
+			require.NoError(t, err)
 			c, err := engine.Run(context.Background(), plan, engine.Options{Workers: -1, Tasks: order, Devices: []engine.Device{d},
 				OnResult: func(r engine.Result) {
-					want, err := engine.RunTask(plan, r.Task)
-					require.NoError(t, err)
-					want.Task = r.Task
-					assert.Equal(t, want, r, "n=%d %s task %s", n, m, plan.Tasks[r.Task].ID)
+					assert.Equal(t, onCPU[r.Task], r, "n=%d %s task %s", n, m, plan.Tasks[r.Task].ID)
 				}})
 			require.NoError(t, err)
 			assert.Equal(t, len(order), c.Tasks, "n=%d %s", n, m)
+			assert.Len(t, onCPU, len(order), "n=%d %s", n, m)
 		}
 	}
 }
@@ -82,7 +84,7 @@ func TestCounts(t *testing.T) {
 		maxN = 18
 	}
 	for n := 1; n <= maxN; n++ {
-		plan, err := partition.Make(partition.Job{N: n, Method: partition.Sym})
+		plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Sym})
 		require.NoError(t, err)
 		workers := -1
 		if n%2 == 0 {
@@ -97,7 +99,7 @@ func TestCounts(t *testing.T) {
 		if n > 14 {
 			continue
 		}
-		plan, err = partition.Make(partition.Job{N: n, Method: partition.Mirror})
+		plan, err = partition.Make(context.Background(), partition.Job{N: n, Method: partition.Mirror})
 		require.NoError(t, err)
 		c, err = engine.Run(context.Background(), plan, engine.Options{Workers: -1, Devices: []engine.Device{d}})
 		require.NoError(t, err)
