@@ -6,7 +6,6 @@ import (
 	"iter"
 	"math"
 
-	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -84,14 +83,11 @@ func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, 
 		// counted, and planned when it is reached.
 		planners := make([]*partition.Planner, 0, to-from+1)
 		var total Progress
-		limit := c.memoryLimit()
 		for n := from; n <= to; n++ {
 			pl, err := c.planner(ctx, n)
 			if err == nil {
 				sz := pl.Size()
-				if need := engine.Need(n, sz.Method, sz.Tasks, c.workers); need > limit {
-					err = memoryError(&engine.MemoryError{N: n, Method: sz.Method, Workers: c.workers, Tasks: sz.Tasks, Shards: 1, Limit: limit, Need: need})
-				}
+				err = c.fits(n, sz.Method, sz.Tasks, 1)
 			}
 			if err != nil {
 				yield(Counts{}, err)

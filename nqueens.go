@@ -111,8 +111,13 @@ func fromSquares(s []partition.Square) []Square {
 	return out
 }
 
-// MaxN is the largest board [Count] accepts (32 for the join method).
-const MaxN = partition.MaxN
+const (
+	// MaxN is the largest board [Count] accepts (32 for the join method).
+	MaxN = partition.MaxN
+	// DefaultGrace is how long tasks still running when a count's context
+	// is cancelled may finish unless [WithGrace] says otherwise.
+	DefaultGrace = 30 * time.Second
+)
 
 // Option configures [Count], [CountShards], [Table], [Estimate], [Solve],
 // [List], [Verify] and [Audit]. Each call's doc names the options it
@@ -315,7 +320,7 @@ func WithShard(i, m int, out io.Writer) Option {
 func WithCheck() Option { return func(c *config) { c.check, c.given = true, c.given|optCheck } }
 
 // WithGrace sets how long tasks still running when the context is
-// cancelled may finish (default 30 s); tasks still running after it are
+// cancelled may finish (default [DefaultGrace]); tasks still running after it are
 // abandoned (a journal counts them again on resume).
 func WithGrace(d time.Duration) Option {
 	return func(c *config) { c.grace, c.given = d, c.given|optGrace }
@@ -331,7 +336,7 @@ func WithStopNow(now <-chan struct{}) Option {
 // newConfig applies opts over the defaults and checks them for call,
 // which honours the options in honoured and refuses any other.
 func newConfig(call string, honoured opt, opts []Option) (*config, error) {
-	c := &config{method: Auto, shards: 1, grace: 30 * time.Second}
+	c := &config{method: Auto, shards: 1, grace: DefaultGrace}
 	for k, o := range opts {
 		if o == nil {
 			return nil, invalidf("%s: option %d of %d is nil (leave out an option not wanted)", call, k+1, len(opts))
@@ -380,8 +385,8 @@ func (c *config) rules() error {
 		return say("WithGrace", "", "%s is negative (accepted: 0 or more)", named{"WithGrace", c.grace.String()})
 	case c.sample < 0:
 		return say("WithSample", "", "%s is negative (accepted: 0 or more)", named{"WithSample", c.sample.String()})
-	case c.shards < 1 || c.shard < 0 || c.shard >= c.shards:
-		return say(shardOpt, "", "%s is not a shard (accepted: I/M with 0 ≤ I < M)", named{shardOpt, fmt.Sprintf("%d/%d", c.shard, c.shards)})
+	case !partition.IsShards(c.shard, c.shard, c.shards):
+		return say(shardOpt, "", "%s is not a shard (accepted: %s)", named{shardOpt, fmt.Sprintf("%d/%d", c.shard, c.shards)}, partition.ShardAccepted)
 	case c.check && !c.queens():
 		other, value := "WithPiece", string(c.piece)
 		if c.torus {
@@ -472,8 +477,10 @@ func (c *config) planWith(ctx context.Context, pl *partition.Planner, n int) (*p
 	var te *partition.TasksError
 	switch {
 	case errors.As(err, &te):
-		return nil, memoryError(&engine.MemoryError{N: n, Method: method, Workers: c.workers, Tasks: te.Tasks, Shards: c.shards,
-			Limit: limit, Need: engine.Need(n, method, te.Tasks, c.workers)})
+		if err := c.fits(n, method, te.Tasks, c.shards); err != nil {
+			return nil, err
+		}
+		return nil, invalid(te)
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))
 	case err != nil:
@@ -484,6 +491,19 @@ func (c *config) planWith(ctx context.Context, pl *partition.Planner, n int) (*p
 
 // memoryLimit is c's memory limit, the default if none was set.
 func (c *config) memoryLimit() int64 { return cmp.Or(c.memory, engine.DefaultMemory()) }
+
+// fits returns the [*MemoryError] of a plan of tasks tasks of the n×n
+// board by method, one of shards shards, when its run needs more than
+// c's memory limit on c's workers ([engine.Need]), and nil when it fits:
+// the one place the library decides it before planning and builds the
+// error.
+func (c *config) fits(n int, method partition.Method, tasks, shards int) error {
+	limit, need := c.memoryLimit(), engine.Need(n, method, tasks, c.workers)
+	if need <= limit {
+		return nil
+	}
+	return memoryError(&engine.MemoryError{N: n, Method: method, Workers: c.workers, Tasks: tasks, Shards: shards, Limit: limit, Need: need})
+}
 
 // queens reports whether c counts the plain n-queens problem.
 func (c *config) queens() bool { return c.boardName() == string(Queen) }

@@ -241,7 +241,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	counts.Workers, counts.Devices = max(0, workers), devNames
 	counts.Elapsed = time.Since(start)
 	if plan.Method == partition.Join {
-		counts.MemoryLimit = cmp.Or(c.memory, engine.DefaultMemory())
+		counts.MemoryLimit = c.memoryLimit()
 	}
 	if c.out != nil {
 		h.Kind = resultfile.Shard

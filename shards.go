@@ -54,8 +54,8 @@ func planShards(ctx context.Context, n int, dir string, first, last, m int, opts
 		return nil, nil, err
 	case dir == "":
 		return nil, nil, invalidf("CountShards: the directory is \"\" (accepted: a path)")
-	case m < 1 || first < 0 || first > last || last >= m:
-		return nil, nil, invalidf("%w: shards %d-%d of %d (accepted: A-B/M with 0 ≤ A ≤ B < M)", partition.ErrShard, first, last, m)
+	case !partition.IsShards(first, last, m):
+		return nil, nil, invalidf("%w: shards %d-%d of %d (accepted: %s)", partition.ErrShard, first, last, m, partition.RangeAccepted)
 	}
 	pl, err := c.planner(ctx, n)
 	if err != nil {
@@ -66,8 +66,10 @@ func planShards(ctx context.Context, n int, dir string, first, last, m int, opts
 	var te *partition.TasksError
 	switch {
 	case errors.As(err, &te):
-		return nil, nil, memoryError(&engine.MemoryError{N: n, Method: method, Workers: c.workers, Tasks: te.Tasks, Shards: m,
-			Limit: limit, Need: engine.Need(n, method, te.Tasks, c.workers)})
+		if err := c.fits(n, method, te.Tasks, m); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, invalid(te)
 	case err != nil && ctx.Err() != nil:
 		return nil, nil, fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))
 	case err != nil:

@@ -254,3 +254,31 @@ func TestJoinIDs(t *testing.T) {
 	_, err = partition.Make(context.Background(), partition.Job{N: partition.JoinMaxN + 1, Method: partition.Join})
 	assert.ErrorIs(t, err, partition.ErrSize)
 }
+
+// TestIsShards: the one shard rule, 0 ≤ first ≤ last < m, and its callers
+// (the parsers, Plan and Plans) refuse what it refuses with its words.
+func TestIsShards(t *testing.T) {
+	for _, tc := range []struct {
+		first, last, m int
+		ok             bool
+	}{
+		{0, 0, 1, true}, {3, 3, 8, true}, {0, 7, 8, true}, {2, 5, 8, true},
+		{0, 0, 0, false}, {-1, 0, 8, false}, {4, 3, 8, false}, {0, 8, 8, false}, {8, 8, 8, false}, {0, 0, -1, false},
+	} {
+		assert.Equal(t, tc.ok, partition.IsShards(tc.first, tc.last, tc.m), "%d-%d/%d", tc.first, tc.last, tc.m)
+		s := fmt.Sprintf("%d-%d/%d", tc.first, tc.last, tc.m)
+		_, _, _, err := partition.ParseShards(s)
+		assert.Equal(t, tc.ok, err == nil, s)
+		if err != nil {
+			assert.ErrorContains(t, err, partition.ShardsAccepted)
+		}
+	}
+	pl, err := partition.NewPlanner(context.Background(), partition.Job{N: 8})
+	require.NoError(t, err)
+	_, err = pl.Plan(8, 8, 0)
+	assert.ErrorIs(t, err, partition.ErrShard)
+	assert.ErrorContains(t, err, partition.ShardAccepted)
+	_, err = pl.Plans(5, 4, 8, 0)
+	assert.ErrorIs(t, err, partition.ErrShard)
+	assert.ErrorContains(t, err, partition.RangeAccepted)
+}

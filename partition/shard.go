@@ -38,6 +38,23 @@ func PlacedString(placed []Square) string {
 	return strings.Join(parts, ",")
 }
 
+// IsShards reports whether shards first to last of m exist: 0 ≤ first ≤
+// last < m. It is the one rule every caller checks a shard or a range of
+// shards by (a shard I is the range I to I), and [ShardsAccepted] and
+// [ShardAccepted] say it in messages.
+func IsShards(first, last, m int) bool {
+	return m >= 1 && first >= 0 && first <= last && last < m
+}
+
+// ShardAccepted, RangeAccepted and ShardsAccepted are what a message says
+// is accepted as a shard, a range of shards, and either (as --shard takes
+// them): the rule of [IsShards].
+const (
+	ShardAccepted  = "I/M with 0 ≤ I < M"
+	RangeAccepted  = "A-B/M with 0 ≤ A ≤ B < M"
+	ShardsAccepted = ShardAccepted + ", e.g. 0/8, or a range A-B/M with A ≤ B, e.g. 0-99/1000"
+)
+
 // ParseShards parses "I/M" (shard I, 0-based, of M) or "A-B/M" (shards
 // A to B of M, inclusive): the first and last shard, and M.
 func ParseShards(s string) (first, last, m int, err error) {
@@ -49,9 +66,8 @@ func ParseShards(s string) (first, last, m int, err error) {
 		last, err2 = strconv.Atoi(hi)
 	}
 	m, err3 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || err3 != nil || lo == "" ||
-		m < 1 || first < 0 || first > last || last >= m {
-		return 0, 0, 0, fmt.Errorf("%w: %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8, or a range A-B/M with A ≤ B, e.g. 0-99/1000)", ErrShard, msg.Quote(s))
+	if !ok || err1 != nil || err2 != nil || err3 != nil || lo == "" || !IsShards(first, last, m) {
+		return 0, 0, 0, fmt.Errorf("%w: %s (accepted: %s)", ErrShard, msg.Quote(s), ShardsAccepted)
 	}
 	return first, last, m, nil
 }
@@ -60,7 +76,7 @@ func ParseShards(s string) (first, last, m int, err error) {
 func ParseShard(s string) (i, m int, err error) {
 	first, last, m, err := ParseShards(s)
 	if err != nil || first != last {
-		return 0, 0, fmt.Errorf("%w: %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8)", ErrShard, msg.Quote(s))
+		return 0, 0, fmt.Errorf("%w: %s (accepted: %s, e.g. 0/8)", ErrShard, msg.Quote(s), ShardAccepted)
 	}
 	return first, m, nil
 }

@@ -287,8 +287,8 @@ func MakeShard(ctx context.Context, job Job, i, m int) (*Plan, error) {
 // them). A plan that would hold more than max tasks (max > 0) holds none
 // and is a [*TasksError] saying how many it would hold.
 func (pl *Planner) Plan(i, m, max int) (*Plan, error) {
-	if m < 1 || i < 0 || i >= m {
-		return nil, fmt.Errorf("%w: %d/%d (accepted: I/M with 0 ≤ I < M)", ErrShard, i, m)
+	if !IsShards(i, i, m) {
+		return nil, fmt.Errorf("%w: %d/%d (accepted: %s)", ErrShard, i, m, ShardAccepted)
 	}
 	if err := checkShards(m, pl.size.Tasks); err != nil {
 		return nil, err
@@ -319,8 +319,8 @@ func (pl *Planner) Plan(i, m, max int) (*Plan, error) {
 // Plans that would hold more than max tasks in all (max > 0) hold none
 // and are a [*TasksError] saying how many they would hold.
 func (pl *Planner) Plans(first, last, m, max int) ([]*Plan, error) {
-	if m < 1 || first < 0 || first > last || last >= m {
-		return nil, fmt.Errorf("%w: %d-%d/%d (accepted: A-B/M with 0 ≤ A ≤ B < M)", ErrShard, first, last, m)
+	if !IsShards(first, last, m) {
+		return nil, fmt.Errorf("%w: %d-%d/%d (accepted: %s)", ErrShard, first, last, m, RangeAccepted)
 	}
 	if m == 1 {
 		p, err := pl.Plan(0, 1, max)

@@ -135,7 +135,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 	fs.StringVar(&f.out, "out", "", "write this run's per-task counts to a shard result file for 'nqueens merge'")
 	fs.StringVar(&f.dir, "dir", "", "keep each shard's shard file and journal in this directory (DIR/DDD/shardI.result), skipping shards counted before; with --shard A-B/M, count that range")
 	cli.DeviceFlag(fs, &f.device)
-	fs.DurationVar(&f.grace, "grace", 30*time.Second, "after a stop signal, how long running tasks may finish before they are abandoned")
+	fs.DurationVar(&f.grace, "grace", nqueens.DefaultGrace, "after a stop signal, how long running tasks may finish before they are abandoned")
 	f.progress.Register(fs)
 	return cmd
 }

@@ -25,7 +25,7 @@ func ShardFromEnv(getenv func(string) string, shards int) (i, m int, from string
 		if s := getenv("SLURM_ARRAY_TASK_MIN"); s != "" {
 			lo, err3 = strconv.Atoi(s)
 		}
-		if err1 != nil || err2 != nil || err3 != nil || m < 1 || i-lo < 0 || i-lo >= m {
+		if err1 != nil || err2 != nil || err3 != nil || !partition.IsShards(i-lo, i-lo, m) {
 			return 0, 0, "", Usagef("SLURM_ARRAY_TASK_ID=%s, SLURM_ARRAY_TASK_COUNT=%s, SLURM_ARRAY_TASK_MIN=%s do not name a shard (the array must be contiguous, e.g. --array=0-7)",
 				msg.Quote(id), msg.Quote(count), msg.Quote(getenv("SLURM_ARRAY_TASK_MIN")))
 		}
@@ -39,7 +39,7 @@ func ShardFromEnv(getenv func(string) string, shards int) (i, m int, from string
 	}
 	idx := getenv("JOB_COMPLETION_INDEX")
 	i, err = strconv.Atoi(idx)
-	if idx == "" || err != nil || i < 0 || i >= shards {
+	if idx == "" || err != nil || !partition.IsShards(i, i, shards) {
 		return 0, 0, "", Usagef("a Job of %d shards needs JOB_COMPLETION_INDEX in 0..%d (a Kubernetes Indexed Job sets it), got %s", shards, shards-1, msg.Quote(idx))
 	}
 	return i, shards, "JOB_COMPLETION_INDEX", nil
@@ -54,7 +54,7 @@ func Shard(flag string, shards int, getenv func(string) string) (first, last, m 
 	if flag != "" {
 		first, last, m, err := partition.ParseShards(flag)
 		if err != nil {
-			return 0, 0, 0, "", Usagef("bad --shard %s (accepted: I/M with 0 ≤ I < M, e.g. 0/8, or a range A-B/M with A ≤ B, e.g. 0-99/1000)", msg.Quote(flag))
+			return 0, 0, 0, "", Usagef("bad --shard %s (accepted: %s)", msg.Quote(flag), partition.ShardsAccepted)
 		}
 		return first, last, m, "", nil
 	}
