@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -120,15 +121,12 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		defer jw.close()
 	}
 	// The plan holds this shard's tasks alone ([partition.Planner.Plan]).
-	todo := make([]int, 0, len(plan.Tasks)) // never nil: nil would run every task
 	prog := Progress{N: plan.N, Method: Method(plan.Method), Tasks: len(plan.Tasks)}
 	for i := range plan.Tasks {
 		prog.Planned += float64(plan.Tasks[i].Cost)
 		if l.have[i] {
 			prog.Done += float64(plan.Tasks[i].Cost)
 			prog.TasksDone++
-		} else {
-			todo = append(todo, i)
 		}
 	}
 	resumed := prog.TasksDone
@@ -154,7 +152,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	engineDone = ran
 	go func() {
 		defer close(ran)
-		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: workers, Devices: devs, Tasks: todo, Memory: c.memory, Keep: c.keep, OnResult: func(r engine.Result) {
+		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: workers, Devices: devs, Skip: slices.Clone(l.have), Memory: c.memory, Keep: c.keep, OnResult: func(r engine.Result) {
 			if over.Load() {
 				return
 			}

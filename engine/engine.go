@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
-	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -119,9 +118,10 @@ func WorkerSteps(max int) []int {
 type Options struct {
 	// Workers is how many tasks run at once; 0 means [DefaultWorkers].
 	Workers int
-	// Tasks lists the indices of the plan's tasks to run, each at most
-	// once; nil runs them all.
-	Tasks []int
+	// Skip, if not empty, leaves out the plan's task i where Skip[i] is
+	// true (a resumed run's finished tasks): its length is then the
+	// plan's. Empty or nil, every task runs.
+	Skip []bool
 	// Memory bounds, in bytes, what the run may take; 0 means
 	// [DefaultMemory]. Run refuses a limit below [MinMemory] (the plan's
 	// tasks and their results, the join's smallest buffers) with a
@@ -274,14 +274,14 @@ func checkTask(n int, t *partition.Task) error {
 	return nil
 }
 
-// Run counts the solutions of the plan's tasks (those in opt.Tasks, or
-// all) and returns their sum. Workers goroutines in an errgroup take tasks
+// Run counts the solutions of the plan's tasks (all but those opt.Skip
+// leaves out) and returns their sum. Workers goroutines in an errgroup take tasks
 // from one queue in order of decreasing estimated cost, so that the big
 // ones do not finish last. When ctx is cancelled no new task starts,
 // running backtracking tasks finish (they are small), running join tasks
 // stop within a block of work and are dropped, and Run returns ctx's error
 // with the counts of the tasks that did finish. Invalid input (a plan no kernel can run, a worker
-// count below 1, task indices out of range, a memory limit too small) is
+// count below 1, a Skip of another length than the plan's, a memory limit too small) is
 // an error before any task starts.
 func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error) {
 	if err := check(plan); err != nil {
@@ -299,20 +299,13 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 			return Counts{}, err
 		}
 	}
-	order := opt.Tasks
-	if order == nil {
-		order = make([]int, len(plan.Tasks))
-		for i := range order {
-			order[i] = i
-		}
-	} else {
-		order = slices.Clone(order)
-		seen := make([]bool, len(plan.Tasks))
-		for _, i := range order {
-			if i < 0 || i >= len(plan.Tasks) || seen[i] {
-				return Counts{}, fmt.Errorf("%w: task index %d out of range or repeated (the plan has %d tasks)", ErrPlan, i, len(plan.Tasks))
-			}
-			seen[i] = true
+	if len(opt.Skip) > 0 && len(opt.Skip) != len(plan.Tasks) {
+		return Counts{}, fmt.Errorf("%w: Skip holds %d tasks, the plan %d", ErrPlan, len(opt.Skip), len(plan.Tasks))
+	}
+	order := make([]int, 0, len(plan.Tasks))
+	for i := range plan.Tasks {
+		if len(opt.Skip) == 0 || !opt.Skip[i] {
+			order = append(order, i)
 		}
 	}
 	tasks := plan.Tasks

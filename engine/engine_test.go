@@ -211,10 +211,21 @@ func TestRunErrors(t *testing.T) {
 	assert.GreaterOrEqual(t, engine.DefaultWorkers(), 1)
 	_, err = engine.Run(context.Background(), nil, engine.Options{})
 	assert.ErrorIs(t, err, engine.ErrPlan)
-	for _, bad := range []engine.Options{{Tasks: []int{len(p.Tasks)}}, {Tasks: []int{-1}}, {Tasks: []int{0, 0}}} {
-		_, err = engine.Run(context.Background(), p, bad)
-		assert.ErrorIs(t, err, engine.ErrPlan, "tasks %v", bad.Tasks)
+	for _, bad := range [][]bool{make([]bool, len(p.Tasks)-1), make([]bool, len(p.Tasks)+1)} {
+		_, err = engine.Run(context.Background(), p, engine.Options{Skip: bad})
+		assert.ErrorIs(t, err, engine.ErrPlan, "a Skip of %d for %d tasks", len(bad), len(p.Tasks))
 	}
+	// Every task skipped: nothing runs; an empty Skip skips none.
+	all := make([]bool, len(p.Tasks))
+	for i := range all {
+		all[i] = true
+	}
+	none, err := engine.Run(context.Background(), p, engine.Options{Skip: all})
+	require.NoError(t, err)
+	assert.Zero(t, none.Tasks)
+	every, err := engine.Run(context.Background(), p, engine.Options{Skip: []bool{}})
+	require.NoError(t, err)
+	assert.Equal(t, len(p.Tasks), every.Tasks)
 	// A task of a kind no kernel knows, or a prefix off the board.
 	broken := *p
 	broken.Tasks = append([]partition.Task(nil), p.Tasks...)

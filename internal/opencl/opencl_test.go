@@ -59,11 +59,18 @@ func TestSearchTasks(t *testing.T) {
 			plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 			require.NoError(t, err)
 			order := rng.Perm(len(plan.Tasks))[:min(len(plan.Tasks), 40)]
+			skip := make([]bool, len(plan.Tasks))
+			for i := range skip {
+				skip[i] = true
+			}
+			for _, i := range order {
+				skip[i] = false
+			}
 			onCPU := map[int]engine.Result{}
-			_, err = engine.Run(context.Background(), plan, engine.Options{Workers: 1, Tasks: order,
+			_, err = engine.Run(context.Background(), plan, engine.Options{Workers: 1, Skip: skip,
 				OnResult: func(r engine.Result) { onCPU[r.Task] = r }})
 			require.NoError(t, err)
-			c, err := engine.Run(context.Background(), plan, engine.Options{Workers: -1, Tasks: order, Devices: []engine.Device{d},
+			c, err := engine.Run(context.Background(), plan, engine.Options{Workers: -1, Skip: skip, Devices: []engine.Device{d},
 				OnResult: func(r engine.Result) {
 					assert.Equal(t, onCPU[r.Task], r, "n=%d %s task %s", n, m, plan.Tasks[r.Task].ID)
 				}})
