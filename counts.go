@@ -30,6 +30,9 @@ type Counts struct {
 	// Tasks is the number of tasks counted (this shard's), Resumed how
 	// many of them came from the journal.
 	Tasks, Resumed int
+	// ReadBack tells that the counts were read back from the shard file
+	// a run before wrote, not counted ([CountShards]; Resumed is Tasks).
+	ReadBack bool
 	// Shard and Shards name the shard counted; Shards is 1 for a whole
 	// count.
 	Shard, Shards int

@@ -22,8 +22,8 @@ import (
 // one process. Each shard's files go in dir, at [ShardPaths]: its shard
 // file, and while it is counted its journal, which is removed once the
 // shard file is written. A shard whose shard file is there already is not
-// counted again (its counts are read back from the file, Resumed equal to
-// Tasks); one whose journal is there resumes from it. It yields each
+// counted again (its counts are read back from the file: ReadBack, and
+// Resumed equal to Tasks); one whose journal is there resumes from it. It yields each
 // shard's counts, or an error, after which it stops; when ctx is
 // cancelled, the shard being counted ends as [Count]'s does (a
 // [*StoppedError], its journal kept) and no further shard is started.
@@ -88,6 +88,7 @@ func (c *config) countShard(ctx context.Context, plan *partition.Plan, dir strin
 		return Counts{}, err
 	}
 	if ok {
+		counts.ReadBack = true
 		// A journal left by a run stopped after it wrote the shard file
 		// (and not in use by another run) is no longer needed.
 		if _, err := os.Stat(journal); err != nil {

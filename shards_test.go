@@ -61,6 +61,7 @@ func TestCountShards(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, m, c.Shards)
 			assert.Zero(t, c.Resumed)
+			assert.False(t, c.ReadBack)
 			counted = append(counted, c.Shard)
 		}
 	}
@@ -84,10 +85,12 @@ func TestCountShards(t *testing.T) {
 		require.NoError(t, err)
 		if c.Shard == 5 {
 			assert.Zero(t, c.Resumed, "shard 5 was damaged: counted again")
+			assert.False(t, c.ReadBack)
 			require.Len(t, c.Notes, 1)
 			assert.Contains(t, c.Notes[0], "could not be read back")
 		} else {
 			assert.Equal(t, c.Tasks, c.Resumed, "shard %d was read back", c.Shard)
+			assert.True(t, c.ReadBack, "shard %d", c.Shard)
 			assert.Empty(t, c.Notes)
 		}
 		again += c.Total.Big().Uint64()

@@ -241,7 +241,7 @@ func countShards(ctx context.Context, stdout, stderr io.Writer, n int, opts []nq
 		}
 		result, _ := nqueens.ShardPaths(f.dir, c.Shard, shards)
 		how := ""
-		if c.Resumed == c.Tasks && c.Elapsed == 0 {
+		if c.ReadBack {
 			how = "counted before"
 		}
 		if err := printCount(stdout, stderr, c, f, result, how); err != nil {
