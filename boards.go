@@ -28,8 +28,8 @@ func Solve(ctx context.Context, n int, opts ...Option) ([]int, error) {
 		return nil, err
 	}
 	if len(c.placed) == 0 && c.torus && (c.piece == "" || c.piece == Queen) {
-		if n < 0 || n > partition.MaxSolveN {
-			return nil, invalidf("%w: %d (accepted: 0..%d)", partition.ErrSize, n, partition.MaxSolveN)
+		if err := partition.CheckSize(n, partition.MaxSolveN); err != nil {
+			return nil, invalid(err)
 		}
 		if cols := constructTorus(n); cols != nil {
 			return cols, nil
@@ -37,8 +37,8 @@ func Solve(ctx context.Context, n int, opts ...Option) ([]int, error) {
 		return nil, fmt.Errorf("%w: the %d×%d queen torus board has none (only n coprime to 6 have)", ErrNoSolution, n, n)
 	}
 	if len(c.placed) == 0 && c.queens() {
-		if n < 0 || n > partition.MaxSolveN {
-			return nil, invalidf("%w: %d (accepted: 0..%d)", partition.ErrSize, n, partition.MaxSolveN)
+		if err := partition.CheckSize(n, partition.MaxSolveN); err != nil {
+			return nil, invalid(err)
 		}
 		if cols := construct(n); cols != nil {
 			return cols, nil

@@ -82,7 +82,7 @@ func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, 
 		c, err := newConfig("Table", forTable, opts)
 		switch {
 		case err != nil:
-		case from < 0 || to > MaxN || from > to:
+		case partition.CheckSize(from, MaxN) != nil || partition.CheckSize(to, MaxN) != nil || from > to:
 			err = invalidf("%w: table %d..%d (accepted: 0 ≤ FROM ≤ TO ≤ %d)", partition.ErrSize, from, to, MaxN)
 		}
 		if err != nil {

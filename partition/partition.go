@@ -177,12 +177,27 @@ func Make(ctx context.Context, job Job) (*Plan, error) {
 	return MakeShard(ctx, job, 0, 1)
 }
 
+// CheckSize returns nil when n is a board size up to largest (0 ≤ n ≤
+// largest), else [ErrSize] saying what is accepted: the one rule every
+// caller checks a board size by ([MaxN] for counts, [MaxSolveN] for Solve;
+// the command's arguments too), with [SizeAccepted]'s words.
+func CheckSize(n, largest int) error {
+	if n < 0 || n > largest {
+		return fmt.Errorf("%w: %d (accepted: %s)", ErrSize, n, SizeAccepted(largest))
+	}
+	return nil
+}
+
+// SizeAccepted says which board sizes up to largest are accepted:
+// "0..largest".
+func SizeAccepted(largest int) string { return fmt.Sprintf("0..%d", largest) }
+
 // prepare checks job, resolves its method and pieces, and returns the
 // source of its tasks (for prefix methods after choosing the depth, a
 // walk that counts prefixes and holds none).
 func prepare(ctx context.Context, job Job) (*source, error) {
-	if job.N < 0 || job.N > MaxN {
-		return nil, fmt.Errorf("%w: %d (accepted: 0..%d)", ErrSize, job.N, MaxN)
+	if err := CheckSize(job.N, MaxN); err != nil {
+		return nil, err
 	}
 	piece, err := ParsePiece(string(job.Piece))
 	if err != nil {

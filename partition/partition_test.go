@@ -282,3 +282,19 @@ func TestIsShards(t *testing.T) {
 	assert.ErrorIs(t, err, partition.ErrShard)
 	assert.ErrorContains(t, err, partition.RangeAccepted)
 }
+
+// TestCheckSize: the one board-size rule, 0 ≤ n ≤ largest, with its words.
+func TestCheckSize(t *testing.T) {
+	for _, n := range []int{0, 1, 32, partition.MaxN} {
+		assert.NoError(t, partition.CheckSize(n, partition.MaxN), "n=%d", n)
+	}
+	for _, n := range []int{-1, partition.MaxN + 1} {
+		err := partition.CheckSize(n, partition.MaxN)
+		assert.ErrorIs(t, err, partition.ErrSize, "n=%d", n)
+		assert.EqualError(t, err, fmt.Sprintf("board size out of range: %d (accepted: 0..64)", n))
+	}
+	assert.NoError(t, partition.CheckSize(partition.MaxSolveN, partition.MaxSolveN))
+	assert.Equal(t, "0..10000000", partition.SizeAccepted(partition.MaxSolveN))
+	_, err := partition.NewPlanner(context.Background(), partition.Job{N: partition.MaxN + 1})
+	assert.ErrorIs(t, err, partition.ErrSize)
+}

@@ -25,7 +25,7 @@ func FlagError(cmd *cobra.Command, err error) error {
 			if cmd != nil && cmd.Name() == "solve" {
 				largest = partition.MaxSolveN
 			}
-			return Usagef("board size %s out of range (accepted: 0..%d)", arg, largest)
+			return Usagef("board size %s out of range (accepted: %s)", arg, partition.SizeAccepted(largest))
 		}
 	}
 	if name, ok := strings.CutPrefix(text, "unknown flag: "); ok {
@@ -87,7 +87,7 @@ func ExactArgs(k int, what string) cobra.PositionalArgs {
 func sizes(args []string) (lo, hi int, ok bool) {
 	for i, a := range args {
 		n, err := strconv.Atoi(a)
-		if err != nil || n < 0 || n > nqueens.MaxN {
+		if err != nil || partition.CheckSize(n, nqueens.MaxN) != nil {
 			return 0, 0, false
 		}
 		if i == 0 || n < lo {
@@ -135,10 +135,10 @@ func CheckEmpty(cmd *cobra.Command, names ...string) error {
 func ParseN(s string, largest int) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, Usagef("board size %s is not an integer (accepted: 0..%d)", msg.Quote(s), largest)
+		return 0, Usagef("board size %s is not an integer (accepted: %s)", msg.Quote(s), partition.SizeAccepted(largest))
 	}
-	if n < 0 || n > largest {
-		return 0, Usagef("board size %d out of range (accepted: 0..%d)", n, largest)
+	if partition.CheckSize(n, largest) != nil {
+		return 0, Usagef("board size %d out of range (accepted: %s)", n, partition.SizeAccepted(largest))
 	}
 	return n, nil
 }
