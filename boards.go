@@ -19,8 +19,8 @@ import (
 // ([WithPiece]), it is the first solution in lexicographic order (that
 // holds the placed queens), found by search, n ≤ [MaxN]. A board without a
 // solution is [ErrNoSolution].
-func Solve(ctx context.Context, n int, opts ...Option) ([]int, error) {
-	c, err := newConfig("Solve", forList, opts)
+func Solve(ctx context.Context, n int, opts ...BoardOption) ([]int, error) {
+	c, err := newConfig("Solve", opts, BoardOption.boardOption)
 	if err == nil {
 		err = c.mirrorOnly("Solve")
 	}
@@ -64,9 +64,9 @@ func Solve(ctx context.Context, n int, opts ...Option) ([]int, error) {
 // flat however many there are. The slice is reused between solutions. It
 // yields an error (and stops) for bad input or a cancelled context;
 // breaking out of the loop stops the search.
-func List(ctx context.Context, n int, opts ...Option) iter.Seq2[[]int, error] {
+func List(ctx context.Context, n int, opts ...BoardOption) iter.Seq2[[]int, error] {
 	return func(yield func([]int, error) bool) {
-		c, err := newConfig("List", forList, opts)
+		c, err := newConfig("List", opts, BoardOption.boardOption)
 		if err == nil {
 			err = c.mirrorOnly("List")
 		}
@@ -197,8 +197,8 @@ func (c *Conflict) Error() string {
 // boards of text): nil for a solution, else the first [*Conflict].
 // [WithPiece] and [WithTorus] check other pieces' boards; other options
 // are refused.
-func Verify(cols []int, opts ...Option) error {
-	c, err := newConfig("Verify", forVerify, opts)
+func Verify(cols []int, opts ...VerifyOption) error {
+	c, err := newConfig("Verify", opts, VerifyOption.verifyOption)
 	if err != nil {
 		return err
 	}

@@ -72,10 +72,10 @@ func TestVerifyReference(t *testing.T) {
 	boards := []struct {
 		piece string
 		torus bool
-		opts  []Option
+		opts  []VerifyOption
 	}{
-		{"queen", false, nil}, {"queen", true, []Option{WithTorus()}}, {"superqueen", false, []Option{WithPiece(Superqueen)}},
-		{"king", false, []Option{WithPiece(King)}}, {"knight", false, []Option{WithPiece(Knight)}}, {"rook", false, []Option{WithPiece(Rook)}},
+		{"queen", false, nil}, {"queen", true, []VerifyOption{WithTorus()}}, {"superqueen", false, []VerifyOption{WithPiece(Superqueen)}},
+		{"king", false, []VerifyOption{WithPiece(King)}}, {"knight", false, []VerifyOption{WithPiece(Knight)}}, {"rook", false, []VerifyOption{WithPiece(Rook)}},
 	}
 	first := func(b []int, piece string, torus bool) (int, int) {
 		for s := range b {

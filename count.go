@@ -16,8 +16,8 @@ import (
 // is cancelled, tasks still running may finish
 // within the grace period ([WithGrace]), a journal keeps what was counted,
 // and the error is a [*StoppedError].
-func Count(ctx context.Context, n int, opts ...Option) (Counts, error) {
-	c, err := newConfig("Count", forCount, opts)
+func Count(ctx context.Context, n int, opts ...CountOption) (Counts, error) {
+	c, err := newConfig("Count", opts, CountOption.countOption)
 	if err != nil {
 		return Counts{}, err
 	}
@@ -75,11 +75,11 @@ func (c *config) board() config {
 // first is counted; each row is planned when it is reached. Progress ([WithProgress]) covers
 // the whole table: Done/Planned weighs each row by an estimate of its work
 // that is comparable across n. [WithCheck] counts every row again by the
-// other method. Journals and shards are for single counts: a table
-// refuses them, as every call refuses the options it does not take.
-func Table(ctx context.Context, from, to int, opts ...Option) iter.Seq2[Counts, error] {
+// other method. Journals and shards are for single counts: a table takes
+// none.
+func Table(ctx context.Context, from, to int, opts ...TableOption) iter.Seq2[Counts, error] {
 	return func(yield func(Counts, error) bool) {
-		c, err := newConfig("Table", forTable, opts)
+		c, err := newConfig("Table", opts, TableOption.tableOption)
 		switch {
 		case err != nil:
 		case partition.CheckSize(from, MaxN) != nil || partition.CheckSize(to, MaxN) != nil || from > to:

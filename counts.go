@@ -23,10 +23,10 @@ type Counts struct {
 	// Placed lists the queens every counted solution holds, by row.
 	Placed []Square
 	// Total is the number of solutions (of this shard, for a shard).
-	Total Uint
+	Total engine.Uint
 	// Nodes measures the work: queens placed for sym and mirror, pairs
 	// of quarter placements tried for join; comparable within a method.
-	Nodes Uint
+	Nodes engine.Uint
 	// Tasks is the number of tasks counted (this shard's), Resumed how
 	// many of them came from the journal.
 	Tasks, Resumed int
@@ -53,7 +53,7 @@ type Counts struct {
 	Notes []string
 
 	has                  present
-	unique, point, rot90 Uint
+	unique, point, rot90 engine.Uint
 }
 
 // present says which class counts a Counts holds.
@@ -67,15 +67,15 @@ const (
 // Unique returns the number of classes of solutions under the 8 symmetries
 // of the square (OEIS A002562), and whether the counts hold it: mirror
 // counts and join shards do not.
-func (c Counts) Unique() (Uint, bool) { return c.unique, c.has&hasUnique != 0 }
+func (c Counts) Unique() (engine.Uint, bool) { return c.unique, c.has&hasUnique != 0 }
 
 // PointSymmetric returns the number of solutions equal to their 180°
 // rotation (A032522), and whether the counts hold it (not for mirror).
-func (c Counts) PointSymmetric() (Uint, bool) { return c.point, c.has&hasSymmetric != 0 }
+func (c Counts) PointSymmetric() (engine.Uint, bool) { return c.point, c.has&hasSymmetric != 0 }
 
 // Rot90Symmetric returns the number of solutions equal to their 90°
 // rotation (A033148), and whether the counts hold it (not for mirror).
-func (c Counts) Rot90Symmetric() (Uint, bool) { return c.rot90, c.has&hasSymmetric != 0 }
+func (c Counts) Rot90Symmetric() (engine.Uint, bool) { return c.rot90, c.has&hasSymmetric != 0 }
 
 // Partial reports whether the counts are one shard's, not the board's.
 func (c Counts) Partial() bool { return c.Shards > 1 }
@@ -83,7 +83,7 @@ func (c Counts) Partial() bool { return c.Shards > 1 }
 // String returns the total in decimal.
 func (c Counts) String() string { return c.Total.String() }
 
-// Format prints the total as [Uint] does, with any integer verb.
+// Format prints the total as [engine.Uint] does, with any integer verb.
 func (c Counts) Format(f fmt.State, verb rune) { c.Total.Format(f, verb) }
 
 // agree returns an error unless a and b, counts of one board by two
@@ -106,7 +106,7 @@ func agree(a, b Counts) error {
 // whole join plan the unique count follows from the total and the
 // symmetric counts by Burnside's lemma.
 func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, error) {
-	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: fromSquares(plan.Placed), Total: uintOf(sum.Total), Nodes: uintOf(sum.Nodes),
+	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: fromSquares(plan.Placed), Total: sum.Total, Nodes: sum.Nodes,
 		Tasks: sum.Tasks, Shards: 1}
 	// The plan says what its method gives: the class counts, and whether
 	// unique is summed from its tasks or derived once all are counted.
@@ -114,9 +114,9 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 	case !plan.Classes():
 	case plan.DerivesUnique():
 		c.has = hasSymmetric
-		c.point, c.rot90 = uintOf(sum.PointSym), uintOf(sum.Rot90Sym)
+		c.point, c.rot90 = sum.PointSym, sum.Rot90Sym
 		if whole {
-			u, err := burnside(plan.N, uintOf(sum.Total), uintOf(sum.PointSym), uintOf(sum.Rot90Sym))
+			u, err := burnside(plan.N, sum.Total, sum.PointSym, sum.Rot90Sym)
 			if err != nil {
 				return Counts{}, err
 			}
@@ -124,7 +124,7 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 		}
 	default:
 		c.has = hasUnique | hasSymmetric
-		c.unique, c.point, c.rot90 = uintOf(sum.Unique), uintOf(sum.PointSym), uintOf(sum.Rot90Sym)
+		c.unique, c.point, c.rot90 = sum.Unique, sum.PointSym, sum.Rot90Sym
 	}
 	return c, nil
 }
@@ -133,14 +133,14 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 // symmetries of the square by Burnside's lemma: (total + point + 2·rot90)
 // / 8 for n ≥ 2, where no solution is its own mirror image; for n ≤ 1 the
 // one solution is fixed by every symmetry.
-func burnside(n int, total, point, rot90 Uint) (Uint, error) {
+func burnside(n int, total, point, rot90 engine.Uint) (engine.Uint, error) {
 	if n <= 1 {
 		return total, nil
 	}
-	s := total.engine().Add(point.engine()).Add(rot90.engine()).Add(rot90.engine()).Big()
+	s := total.Add(point).Add(rot90).Add(rot90).Big()
 	if s.Bit(0)|s.Bit(1)|s.Bit(2) != 0 {
-		return Uint{}, fmt.Errorf("%w: they break Burnside's lemma: total + point_symmetric + 2·rot90_symmetric = %s + %s + 2·%s is not a multiple of 8 (n = %d)", ErrMismatch, total, point, rot90, n)
+		return engine.Uint{}, fmt.Errorf("%w: they break Burnside's lemma: total + point_symmetric + 2·rot90_symmetric = %s + %s + 2·%s is not a multiple of 8 (n = %d)", ErrMismatch, total, point, rot90, n)
 	}
 	u, _ := engine.UintFromBig(s.Rsh(s, 3))
-	return uintOf(u), nil
+	return u, nil
 }

@@ -21,8 +21,10 @@ import (
 // on the CPU with the same method, and the reverse. The OpenCL runtime is
 // loaded when a device is first asked for; where none can be, the count
 // fails naming what was looked for.
-func WithDevice(spec string) Option {
-	return func(c *config) { c.device, c.given = spec, c.given|optDevice }
+//
+// [Count], [CountShards] and [Table] take it.
+func WithDevice(spec string) runOption {
+	return runOf(func(c *config) { c.device = spec })
 }
 
 // deviceSpecs are the values WithDevice takes, for messages.

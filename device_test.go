@@ -29,7 +29,7 @@ func needDevice(t *testing.T) {
 
 // stopAfter is a progress callback that cancels the count once k tasks
 // are done, leaving a journal that holds part of the count.
-func stopAfter(k int, cancel context.CancelFunc) Option {
+func stopAfter(k int, cancel context.CancelFunc) runOption {
 	return WithProgress(func(p Progress) {
 		if p.TasksDone >= k {
 			cancel()
@@ -47,7 +47,7 @@ func TestDeviceJournal(t *testing.T) {
 			second := map[string]string{"opencl": "cpu", "cpu": "opencl"}[first]
 			var j memJournal
 			ctx, cancel := context.WithCancel(context.Background())
-			opts := []Option{WithMethod(m), WithDevice(first), withJournal(&j, "j"), WithGrace(0), stopAfter(40, cancel)}
+			opts := []CountOption{WithMethod(m), WithDevice(first), withJournal(&j, "j"), WithGrace(0), stopAfter(40, cancel)}
 			if first == "cpu" {
 				opts = append(opts, WithWorkers(1))
 			}
@@ -84,13 +84,11 @@ func TestDeviceOptions(t *testing.T) {
 	_, err := Count(ctx, 8, WithDevice("gpu"))
 	require.ErrorAs(t, err, &oe)
 	assert.Equal(t, "WithDevice(gpu) is not a device (accepted: cpu, opencl, opencl:N, opencl:all or all)", err.Error())
-	_, err = Estimate(ctx, 8, WithDevice("opencl"))
-	assert.ErrorAs(t, err, &oe, "Estimate does not take a device")
 	_, err = Count(ctx, 8, WithDevice("opencl"), WithWorkers(4))
 	require.ErrorAs(t, err, &oe)
 	assert.Equal(t, "WithWorkers(4) sets the CPU workers, and with WithDevice(opencl) no CPU worker counts (WithDevice(all) counts on every device beside them)", err.Error())
 	needDevice(t)
-	for _, opts := range [][]Option{{WithMethod(Join)}, {WithPiece(King)}, {WithPlaced(Square{0, 1})}} {
+	for _, opts := range [][]CountOption{{WithMethod(Join)}, {WithPiece(King)}, {WithPlaced(Square{0, 1})}} {
 		_, err := Count(ctx, 12, append(opts, WithDevice("opencl"))...)
 		require.ErrorAs(t, err, &oe)
 		assert.ErrorIs(t, err, ErrInvalid)

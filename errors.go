@@ -52,9 +52,9 @@ func invalid(err error) error {
 // invalidf formats an input error.
 func invalidf(format string, args ...any) error { return invalid(fmt.Errorf(format, args...)) }
 
-// An OptionError says why a call cannot honour its options: an option the
-// call does not take, a value an option does not accept, or options that
-// contradict each other. It wraps [ErrInvalid]. Its message names options
+// An OptionError says why a call cannot honour its options: a value an
+// option does not accept, or options that contradict each other (an
+// option a call does not take does not compile). It wraps [ErrInvalid]. Its message names options
 // as Go code writes them ("WithWorkers(0)"); [OptionError.Explain] names
 // them otherwise: the command names its flags ("-j 0").
 type OptionError struct {

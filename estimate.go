@@ -72,8 +72,10 @@ type Cost struct {
 // for about d on one worker (at least one task, however long it takes),
 // to estimate the core-seconds of the whole count. The sample depends
 // only on the plan, so it is the same on every machine.
-func WithSample(d time.Duration) Option {
-	return func(c *config) { c.sample, c.given = d, c.given|optSample }
+//
+// [Estimate] takes it.
+func WithSample(d time.Duration) EstimateOption {
+	return inEstimate{func(c *config) { c.sample = d }}
 }
 
 // sampleSeed fixes the sample: the same tasks in the same order each time.
@@ -87,8 +89,8 @@ const maxSample = 1 << 16
 // tasks, the work per shard, memory, and with [WithSample] the estimated
 // core-seconds. It walks the plan twice, holding no task (n = 27 by join,
 // 70 million tasks: about 13 s here).
-func Estimate(ctx context.Context, n int, opts ...Option) (Cost, error) {
-	c, err := newConfig("Estimate", forEstimate, opts)
+func Estimate(ctx context.Context, n int, opts ...EstimateOption) (Cost, error) {
+	c, err := newConfig("Estimate", opts, EstimateOption.estimateOption)
 	if err != nil {
 		return Cost{}, err
 	}

@@ -41,8 +41,10 @@ func (e *FileError) Is(target error) bool {
 // (flock; LockFileEx on Windows) from before the first task to the end, so
 // a second run on the same file fails at once with a [*FileError] wrapping
 // [ErrLocked] that names, on Linux, the holder's process ID.
-func WithJournalFile(path string) Option {
-	return func(c *config) { c.jpath, c.given = path, c.given|optJournalFile }
+//
+// [Count] takes it.
+func WithJournalFile(path string) CountOption {
+	return inCount{func(c *config) { c.jpath, c.given = path, c.given|optJournalFile }}
 }
 
 // WithShardFile counts shard i of m, as [WithShard] does, and writes its
@@ -54,8 +56,10 @@ func WithJournalFile(path string) Option {
 // once with a [*FileError] wrapping [ErrLocked]. A path that exists and is
 // not a regular file, or that [WithJournalFile] names too, is refused
 // before counting.
-func WithShardFile(i, m int, path string) Option {
-	return func(c *config) { c.shard, c.shards, c.outPath, c.given = i, m, path, c.given|optShardFile }
+//
+// [Count] takes it.
+func WithShardFile(i, m int, path string) CountOption {
+	return inCount{func(c *config) { c.shard, c.shards, c.outPath, c.given = i, m, path, c.given|optShardFile }}
 }
 
 // openFiles opens the files c names by path for a run of the count h

@@ -16,10 +16,13 @@ func FuzzOptions(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, n, workers, shard, shards, memory int64) {
 		n = n % 11 // boards that count in microseconds
-		opts := []Option{WithWorkers(int(workers)), WithShard(int(shard), int(shards), io.Discard), WithMemory(memory)}
+		opts := []any{WithWorkers(int(workers)), WithShard(int(shard), int(shards), io.Discard), WithMemory(memory)}
 		for _, call := range []func() error{
-			func() error { _, err := Count(context.Background(), int(n), opts...); return err },
-			func() error { _, err := Estimate(context.Background(), int(n), opts...); return err },
+			func() error { _, err := Count(context.Background(), int(n), as[CountOption](opts)...); return err },
+			func() error {
+				_, err := Estimate(context.Background(), int(n), as[EstimateOption](opts)...)
+				return err
+			},
 		} {
 			if err := call(); err != nil && !errors.Is(err, ErrInvalid) {
 				t.Fatalf("n=%d workers=%d shard=%d/%d memory=%d: %v is not an input error", n, workers, shard, shards, memory, err)

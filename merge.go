@@ -818,11 +818,11 @@ func finishedRate(ps []countFile, shards []ShardStatus) float64 {
 // seed the files' writer could know (a constant) lets a forger edit just
 // the tasks it skips. It returns how many tasks it recounted.
 // [WithWorkers] and [WithMemory] apply.
-func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opts ...Option) (int, error) {
+func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opts ...AuditOption) (int, error) {
 	if !(fraction >= 0 && fraction <= 1) {
 		return 0, invalidf("audit fraction %v is not between 0 and 1", fraction)
 	}
-	c, err := newConfig("Audit", forAudit, opts)
+	c, err := newConfig("Audit", opts, AuditOption.auditOption)
 	if err != nil {
 		return 0, err
 	}

@@ -33,7 +33,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
@@ -77,7 +76,7 @@ const (
 	// Knight: no two a knight's move apart.
 	Knight Piece = "knight"
 	// Rook: columns only, n! arrangements (OEIS A000142), counted in
-	// closed form, exact on every board (64! needs 297 bits; [Uint]).
+	// closed form, exact on every board (64! needs 297 bits; [engine.Uint]).
 	Rook Piece = "rook"
 )
 
@@ -119,10 +118,119 @@ const (
 	DefaultGrace = 30 * time.Second
 )
 
-// Option configures [Count], [CountShards], [Table], [Estimate], [Solve],
-// [List], [Verify] and [Audit]. Each call's doc names the options it
-// takes; given another, it returns an [*OptionError] naming it.
-type Option func(*config)
+// The options: each call takes options of its own type, and each With*
+// function's option is of the types of the calls that take it (its doc
+// names them), so that an option a call does not take does not compile:
+// Verify(cols, WithWorkers(4)) is an error of the compiler, not of the
+// run. A list of options for one call is a slice of its type, e.g.
+// []CountOption.
+type (
+	// CountOption configures [Count].
+	CountOption interface{ countOption(*config) }
+	// ShardsOption configures [CountShards].
+	ShardsOption interface{ shardsOption(*config) }
+	// TableOption configures [Table].
+	TableOption interface{ tableOption(*config) }
+	// EstimateOption configures [Estimate].
+	EstimateOption interface{ estimateOption(*config) }
+	// BoardOption configures [Solve] and [List], which find boards.
+	BoardOption interface{ boardOption(*config) }
+	// VerifyOption configures [Verify].
+	VerifyOption interface{ verifyOption(*config) }
+	// AuditOption configures [Audit].
+	AuditOption interface{ auditOption(*config) }
+)
+
+// set is what an option does to the config; the option types below are
+// sets of the calls that take it, each call's method applying it.
+type set func(*config)
+
+type (
+	inCount    struct{ set }
+	inShards   struct{ set }
+	inTable    struct{ set }
+	inEstimate struct{ set }
+	inBoard    struct{ set }
+	inVerify   struct{ set }
+	inAudit    struct{ set }
+)
+
+func (o inCount) countOption(c *config)       { o.set(c) }
+func (o inShards) shardsOption(c *config)     { o.set(c) }
+func (o inTable) tableOption(c *config)       { o.set(c) }
+func (o inEstimate) estimateOption(c *config) { o.set(c) }
+func (o inBoard) boardOption(c *config)       { o.set(c) }
+func (o inVerify) verifyOption(c *config)     { o.set(c) }
+func (o inAudit) auditOption(c *config)       { o.set(c) }
+
+// The options' types, by the calls that take them.
+type (
+	// pieceOption: WithPiece, WithTorus.
+	pieceOption struct {
+		inCount
+		inShards
+		inTable
+		inEstimate
+		inBoard
+		inVerify
+	}
+	// methodOption: WithMethod.
+	methodOption struct {
+		inCount
+		inShards
+		inTable
+		inEstimate
+		inBoard
+	}
+	// placedOption: WithPlaced.
+	placedOption struct {
+		inCount
+		inShards
+		inEstimate
+		inBoard
+	}
+	// resourceOption: WithWorkers, WithMemory.
+	resourceOption struct {
+		inCount
+		inShards
+		inTable
+		inEstimate
+		inAudit
+	}
+	// runOption: WithProgress, WithGrace, WithStopNow, WithDevice.
+	runOption struct {
+		inCount
+		inShards
+		inTable
+	}
+	// checkOption: WithCheck.
+	checkOption struct {
+		inCount
+		inTable
+	}
+	// shardOption: WithShard.
+	shardOption struct {
+		inCount
+		inEstimate
+	}
+)
+
+// These make each option type from what it does.
+func pieceOf(f set) pieceOption {
+	return pieceOption{inCount{f}, inShards{f}, inTable{f}, inEstimate{f}, inBoard{f}, inVerify{f}}
+}
+func methodOf(f set) methodOption {
+	return methodOption{inCount{f}, inShards{f}, inTable{f}, inEstimate{f}, inBoard{f}}
+}
+func placedOf(f set) placedOption {
+	return placedOption{inCount{f}, inShards{f}, inEstimate{f}, inBoard{f}}
+}
+func resourceOf(f set) resourceOption {
+	return resourceOption{inCount{f}, inShards{f}, inTable{f}, inEstimate{f}, inAudit{f}}
+}
+func runOf(f set) runOption     { return runOption{inCount{f}, inShards{f}, inTable{f}} }
+func checkOf(f set) checkOption { return checkOption{inCount{f}, inTable{f}} }
+func shardOf(f set) shardOption { return shardOption{inCount{f}, inEstimate{f}} }
 
 type config struct {
 	method  Method
@@ -151,93 +259,30 @@ type config struct {
 	given    opt           // the options given
 }
 
-// opt names an option, for the rule that a call refuses the options it
-// does not honour instead of ignoring them.
+// opt names an option given, for the rules that depend on whether it
+// was.
 type opt uint32
 
 const (
-	optMethod opt = 1 << iota
-	optWorkers
-	optMemory
-	optPiece
-	optTorus
-	optPlaced
-	optProgress
+	optWorkers opt = 1 << iota
 	optJournalFile
 	optShard
 	optShardFile
-	optCheck
-	optGrace
-	optStopNow
-	optSample
-	optDevice
-	optLast
 )
-
-// optNames are the options' names, in the order of their bits.
-var optNames = []string{"WithMethod", "WithWorkers", "WithMemory", "WithPiece", "WithTorus", "WithPlaced", "WithProgress",
-	"WithJournalFile", "WithShard", "WithShardFile", "WithCheck", "WithGrace", "WithStopNow", "WithSample", "WithDevice"}
-
-// What each call honours.
-const (
-	forBoard = optPiece | optTorus | optPlaced
-	forCount = optMethod | optWorkers | optMemory | forBoard | optProgress | optJournalFile | optShard |
-		optShardFile | optCheck | optGrace | optStopNow | optDevice
-	forShards   = optMethod | optWorkers | optMemory | forBoard | optProgress | optGrace | optStopNow | optDevice
-	forTable    = optMethod | optWorkers | optMemory | optPiece | optTorus | optProgress | optCheck | optGrace | optStopNow | optDevice
-	forEstimate = optMethod | optWorkers | optMemory | forBoard | optShard | optSample
-	forList     = optMethod | forBoard // the method: Auto or Mirror only
-	forVerify   = optPiece | optTorus
-	forAudit    = optWorkers | optMemory
-)
-
-// only refuses the options given that call does not honour.
-func (c *config) only(call string, honoured opt) error {
-	for b, k := opt(1), 0; b < optLast; b, k = b<<1, k+1 {
-		if c.given&b != 0 && honoured&b == 0 {
-			var takes []string
-			for b2, k2 := opt(1), 0; b2 < optLast; b2, k2 = b2<<1, k2+1 {
-				if honoured&b2 != 0 {
-					takes = append(takes, optNames[k2])
-				}
-			}
-			return optionError(optNames[k], "", func(o func(string, string) string) string {
-				names := make([]string, len(takes))
-				for i, t := range takes {
-					names[i] = o(t, "")
-				}
-				return fmt.Sprintf("%s does not take %s (it takes %s)", call, o(optNames[k], ""), strings.Join(names, ", "))
-			})
-		}
-	}
-	for _, pair := range [][2]string{{"WithShard", "WithShardFile"}} {
-		a, b := c.given&optBit(pair[0]) != 0, c.given&optBit(pair[1]) != 0
-		if a && b {
-			return optionError(pair[0], pair[1], func(o func(string, string) string) string {
-				return fmt.Sprintf("%s and %s both name where the counts go: give one", o(pair[0], ""), o(pair[1], ""))
-			})
-		}
-	}
-	return nil
-}
-
-// optBit is the bit of the option named name.
-func optBit(name string) opt {
-	for k, n := range optNames {
-		if n == name {
-			return 1 << k
-		}
-	}
-	panic("nqueens: no option " + name)
-}
 
 // WithMethod sets the counting method (default [Auto]).
-func WithMethod(m Method) Option { return func(c *config) { c.method, c.given = m, c.given|optMethod } }
+//
+// [Count], [CountShards], [Table], [Estimate], [Solve] and [List] take it.
+func WithMethod(m Method) methodOption { return methodOf(func(c *config) { c.method = m }) }
 
 // WithWorkers sets how many tasks run at once (default: the CPUs the
 // process may run on, GOMAXPROCS, capped by the logical cores cpuid
 // detects: [engine.DefaultWorkers]).
-func WithWorkers(n int) Option { return func(c *config) { c.workers, c.given = n, c.given|optWorkers } }
+//
+// [Count], [CountShards], [Table], [Estimate] and [Audit] take it.
+func WithWorkers(n int) resourceOption {
+	return resourceOf(func(c *config) { c.workers, c.given = n, c.given|optWorkers })
+}
 
 // WithMemory bounds, in bytes, what a count may take, its plan included
 // (default: half of the memory the process may use: physical memory, or
@@ -249,25 +294,33 @@ func WithWorkers(n int) Option { return func(c *config) { c.workers, c.given = n
 // run, the Go runtime's soft memory limit (debug.SetMemoryLimit) is the
 // sum of their limits, never above the caller's, and the caller's is
 // restored when the last one ends; nothing else is changed.
-func WithMemory(bytes int64) Option {
-	return func(c *config) { c.memory, c.given = bytes, c.given|optMemory }
+//
+// [Count], [CountShards], [Table], [Estimate] and [Audit] take it.
+func WithMemory(bytes int64) resourceOption {
+	return resourceOf(func(c *config) { c.memory = bytes })
 }
 
 // WithPiece counts n pieces of kind p (default [Queen]): one per row and
 // column, no two attacking. Pieces other than the queen are counted with
 // the mirror method, so [WithCheck], which needs a second method, is for
 // queens; placed pieces, [Solve], [List] and [Verify] take every piece.
-func WithPiece(p Piece) Option { return func(c *config) { c.piece, c.given = p, c.given|optPiece } }
+//
+// Every call but [Audit] takes it.
+func WithPiece(p Piece) pieceOption { return pieceOf(func(c *config) { c.piece = p }) }
 
 // WithTorus counts queens on the torus: diagonals wrap around the board
 // (the modular n-queens problem, OEIS A051906), with the mirror method.
-func WithTorus() Option { return func(c *config) { c.torus, c.given = true, c.given|optTorus } }
+//
+// Every call but [Audit] takes it.
+func WithTorus() pieceOption { return pieceOf(func(c *config) { c.torus = true }) }
 
 // WithPlaced counts only the solutions that hold these pieces (queens, or
 // [WithPiece]'s; mirror method, halved only when the placement is its own
 // mirror image). Their order does not matter.
-func WithPlaced(queens ...Square) Option {
-	return func(c *config) { c.placed, c.given = append([]Square(nil), queens...), c.given|optPlaced }
+//
+// [Count], [CountShards], [Estimate], [Solve] and [List] take it.
+func WithPlaced(queens ...Square) placedOption {
+	return placedOf(func(c *config) { c.placed = append([]Square(nil), queens...) })
 }
 
 // Progress says how much of a run is done. Work is measured by the
@@ -288,8 +341,10 @@ type Progress struct {
 // itself), once before the first with the work a journal already holds,
 // and once with [Progress].Stopping set when a cancelled run waits for its
 // running tasks. It should return quickly.
-func WithProgress(f func(Progress)) Option {
-	return func(c *config) { c.progress, c.given = f, c.given|optProgress }
+//
+// [Count], [CountShards] and [Table] take it.
+func WithProgress(f func(Progress)) runOption {
+	return runOf(func(c *config) { c.progress = f })
 }
 
 // journal is where a run keeps its finished tasks, so that a later run of
@@ -308,8 +363,10 @@ type journal interface {
 // shard file for [Merge] (out may be nil with a journal, which merges
 // too). The counts of a shard are partial: [Counts.Unique] of a join shard
 // is absent.
-func WithShard(i, m int, out io.Writer) Option {
-	return func(c *config) { c.shard, c.shards, c.out, c.given = i, m, out, c.given|optShard }
+//
+// [Count] and [Estimate] take it.
+func WithShard(i, m int, out io.Writer) shardOption {
+	return shardOf(func(c *config) { c.shard, c.shards, c.out, c.given = i, m, out, c.given|optShard })
 }
 
 // WithCheck counts the board a second time with an independent method
@@ -317,34 +374,37 @@ func WithShard(i, m int, out io.Writer) Option {
 // unless both give the same total and, where both have them, the same
 // class counts. The counts say which method checked them
 // ([Counts].CheckedBy). It does not work with placed queens or shards.
-func WithCheck() Option { return func(c *config) { c.check, c.given = true, c.given|optCheck } }
+//
+// [Count] and [Table] take it.
+func WithCheck() checkOption { return checkOf(func(c *config) { c.check = true }) }
 
 // WithGrace sets how long tasks still running when the context is
 // cancelled may finish (default [DefaultGrace]); tasks still running after it are
 // abandoned (a journal counts them again on resume).
-func WithGrace(d time.Duration) Option {
-	return func(c *config) { c.grace, c.given = d, c.given|optGrace }
+//
+// [Count], [CountShards] and [Table] take it.
+func WithGrace(d time.Duration) runOption {
+	return runOf(func(c *config) { c.grace = d })
 }
 
 // WithStopNow abandons the running tasks at once, without waiting out the
 // grace period, when now is closed after the context was cancelled (a
 // second Ctrl-C). The journal still holds every finished task.
-func WithStopNow(now <-chan struct{}) Option {
-	return func(c *config) { c.now, c.given = now, c.given|optStopNow }
+//
+// [Count], [CountShards] and [Table] take it.
+func WithStopNow(now <-chan struct{}) runOption {
+	return runOf(func(c *config) { c.now = now })
 }
 
-// newConfig applies opts over the defaults and checks them for call,
-// which honours the options in honoured and refuses any other.
-func newConfig(call string, honoured opt, opts []Option) (*config, error) {
+// newConfig applies opts, the options of call, over the defaults (apply
+// is the call's option method) and checks them.
+func newConfig[O any](call string, opts []O, apply func(O, *config)) (*config, error) {
 	c := &config{method: Auto, shards: 1, grace: DefaultGrace}
 	for k, o := range opts {
-		if o == nil {
+		if any(o) == nil {
 			return nil, invalidf("%s: option %d of %d is nil (leave out an option not wanted)", call, k+1, len(opts))
 		}
-		o(c)
-	}
-	if err := c.only(call, honoured); err != nil {
-		return nil, err
+		apply(o, c)
 	}
 	if err := c.rules(); err != nil {
 		return nil, err
@@ -379,6 +439,8 @@ func (c *config) rules() error {
 		return say("WithWorkers", "", "%s is out of range (accepted: 1..%d)", named{"WithWorkers", fmt.Sprint(c.workers)}, engine.MaxWorkers)
 	}
 	switch {
+	case c.given&optShard != 0 && c.given&optShardFile != 0:
+		return say("WithShard", "WithShardFile", "%s and %s both name where the counts go: give one", named{"WithShard", ""}, named{"WithShardFile", ""})
 	case c.memory < 0:
 		return say("WithMemory", "", "%s is negative (accepted: a number of bytes)", named{"WithMemory", fmt.Sprint(c.memory)})
 	case c.grace < 0:

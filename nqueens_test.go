@@ -125,30 +125,29 @@ func TestCountInvalid(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		n    int
-		opts []Option
+		opts []CountOption
 		msg  string
 	}{
 		{-1, nil, "board size out of range"},
 		{65, nil, "board size out of range"},
-		{33, []Option{WithMethod(Join)}, "too large for the join method"},
-		{8, []Option{WithMethod("fast")}, "WithMethod(\"fast\") is not a method"},
-		{8, []Option{WithWorkers(-2)}, "is out of range (accepted: 1..4096)"},
-		{8, []Option{WithWorkers(1_000_000)}, "is out of range (accepted: 1..4096)"},
-		{12, []Option{WithShard(0, 1<<40, io.Discard)}, "bad shard: 1099511627776 shards of a plan of 276 tasks"},
-		{12, []Option{WithShard(0, 1<<62, io.Discard)}, "bad shard: 4611686018427387904 shards"},
-		{8, []Option{WithMemory(-1)}, "negative"},
-		{8, []Option{WithShard(3, 3, nil)}, "is not a shard (accepted: I/M with 0 ≤ I < M)"},
-		{8, []Option{WithShard(0, 0, nil)}, "is not a shard (accepted: I/M with 0 ≤ I < M)"},
-		{8, []Option{WithPlaced(Square{Row: 0, Col: 0}), WithMethod(Sym)}, "WithPlaced works with WithMethod(mirror) only"},
-		{8, []Option{WithPlaced(Square{Row: 8, Col: 0})}, "off the 8×8 board"},
-		{8, []Option{WithGrace(-time.Second)}, "negative"},
-		{16, []Option{WithMethod(Join), WithMemory(100 << 10), WithWorkers(4)}, "too small for n = 16 (join, 3331 tasks)"},
+		{33, []CountOption{WithMethod(Join)}, "too large for the join method"},
+		{8, []CountOption{WithMethod("fast")}, "WithMethod(\"fast\") is not a method"},
+		{8, []CountOption{WithWorkers(-2)}, "is out of range (accepted: 1..4096)"},
+		{8, []CountOption{WithWorkers(1_000_000)}, "is out of range (accepted: 1..4096)"},
+		{12, []CountOption{WithShard(0, 1<<40, io.Discard)}, "bad shard: 1099511627776 shards of a plan of 276 tasks"},
+		{12, []CountOption{WithShard(0, 1<<62, io.Discard)}, "bad shard: 4611686018427387904 shards"},
+		{8, []CountOption{WithMemory(-1)}, "negative"},
+		{8, []CountOption{WithShard(3, 3, nil)}, "is not a shard (accepted: I/M with 0 ≤ I < M)"},
+		{8, []CountOption{WithShard(0, 0, nil)}, "is not a shard (accepted: I/M with 0 ≤ I < M)"},
+		{8, []CountOption{WithPlaced(Square{Row: 0, Col: 0}), WithMethod(Sym)}, "WithPlaced works with WithMethod(mirror) only"},
+		{8, []CountOption{WithPlaced(Square{Row: 8, Col: 0})}, "off the 8×8 board"},
+		{8, []CountOption{WithGrace(-time.Second)}, "negative"},
+		{16, []CountOption{WithMethod(Join), WithMemory(100 << 10), WithWorkers(4)}, "too small for n = 16 (join, 3331 tasks)"},
 		// Refused at once, before planning: the whole plan would not fit.
-		{29, []Option{WithMemory(4 << 30)}, "too small for n = 29 (join, 290850362 tasks)"},
-		{31, []Option{WithMethod(Join), WithMemory(4 << 30)}, "too small for n = 31 (join, 1202169034 tasks)"},
-		{40, []Option{WithMethod(Sym), WithMemory(30 << 20)}, "too small for n = 40 (sym, "},
-		{8, []Option{WithSample(time.Second)}, "Count does not take WithSample"},
-		{12, []Option{WithShard(0, 2, nil)}, "WithShard(0/2) counts a part of the board: keep its counts for Merge with WithShardFile or WithJournalFile"},
+		{29, []CountOption{WithMemory(4 << 30)}, "too small for n = 29 (join, 290850362 tasks)"},
+		{31, []CountOption{WithMethod(Join), WithMemory(4 << 30)}, "too small for n = 31 (join, 1202169034 tasks)"},
+		{40, []CountOption{WithMethod(Sym), WithMemory(30 << 20)}, "too small for n = 40 (sym, "},
+		{12, []CountOption{WithShard(0, 2, nil)}, "WithShard(0/2) counts a part of the board: keep its counts for Merge with WithShardFile or WithJournalFile"},
 	} {
 		_, err := Count(ctx, tc.n, tc.opts...)
 		require.Error(t, err, "n=%d", tc.n)
@@ -160,17 +159,17 @@ func TestCountInvalid(t *testing.T) {
 	assert.ErrorAs(t, err, &me, "the memory error says what is needed")
 }
 
-func uint64Of(x uint64) Uint { return uintOf(engine.UintOf(x)) }
+func uint64Of(x uint64) engine.Uint { return engine.UintOf(x) }
 
 // TestBurnside checks the unique count's derivation, past 2^64 too.
 func TestBurnside(t *testing.T) {
-	u, err := burnside(8, uint64Of(92), uint64Of(4), Uint{})
+	u, err := burnside(8, uint64Of(92), uint64Of(4), engine.Uint{})
 	require.NoError(t, err)
 	assert.Equal(t, "12", u.String())
-	u, err = burnside(30, uintOf(engine.UintFromWords([engine.UintWords]uint64{8, 1})), Uint{}, Uint{})
+	u, err = burnside(30, engine.UintFromWords([engine.UintWords]uint64{8, 1}), engine.Uint{}, engine.Uint{})
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprint(uint64(1)<<61+1), u.String())
-	_, err = burnside(8, uint64Of(92), uint64Of(3), Uint{})
+	_, err = burnside(8, uint64Of(92), uint64Of(3), engine.Uint{})
 	assert.ErrorIs(t, err, ErrMismatch)
 	u, err = burnside(1, uint64Of(1), uint64Of(1), uint64Of(1))
 	require.NoError(t, err)
@@ -490,8 +489,8 @@ func TestFiles(t *testing.T) {
 // withJournal journals the run to j, as [WithJournalFile] does to a file;
 // name names it in messages. The tests journal to memory with it (given
 // with Count only: no call refuses it).
-func withJournal(j journal, name string) Option {
-	return func(c *config) { c.journal, c.jname = j, name }
+func withJournal(j journal, name string) CountOption {
+	return inCount{func(c *config) { c.journal, c.jname = j, name }}
 }
 
 // TestMergeCommittedN22 merges the committed shard files of n = 22
@@ -585,7 +584,7 @@ func TestNilAndEmptyOptions(t *testing.T) {
 // otherwise Count, Table and CountShards all refuse it with the same
 // *MemoryError.
 func TestFits(t *testing.T) {
-	c, err := newConfig("Count", forCount, []Option{WithWorkers(2), WithMemory(64 << 20)})
+	c, err := newConfig("Count", []CountOption{WithWorkers(2), WithMemory(64 << 20)}, CountOption.countOption)
 	require.NoError(t, err)
 	need := engine.Need(31, partition.Join, 1_000_000_000, 2)
 	var me *MemoryError
@@ -594,11 +593,11 @@ func TestFits(t *testing.T) {
 	assert.NoError(t, c.fits(8, partition.Mirror, 100, 1))
 
 	ctx := context.Background()
-	small := []Option{WithMethod(Join), WithWorkers(2), WithMemory(64 << 20)}
+	small := []CountOption{WithMethod(Join), WithWorkers(2), WithMemory(64 << 20)}
 	_, err = Count(ctx, 31, small...)
 	require.ErrorAs(t, err, &me, "Count")
 	tasks := me.Tasks
-	for _, err := range Table(ctx, 31, 31, small...) {
+	for _, err := range Table(ctx, 31, 31, WithMethod(Join), WithWorkers(2), WithMemory(64<<20)) {
 		require.ErrorAs(t, err, &me, "Table")
 		assert.Equal(t, []any{31, Join, 2, tasks, 1, int64(64 << 20), engine.Need(31, partition.Join, tasks, 2)}, []any{me.N, me.Method, me.Workers, me.Tasks, me.Shards, me.Limit, me.Need})
 	}

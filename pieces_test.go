@@ -20,14 +20,14 @@ func TestCountPieces(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name  string
-		opts  []Option
+		opts  []CountOption
 		n     int
 		total uint64
 	}{
-		{"superqueen", []Option{WithPiece(Superqueen)}, 12, known.Pieces["superqueen"].Total[12]},
-		{"king", []Option{WithPiece(King)}, 10, known.Pieces["king"].Total[10]},
-		{"knight", []Option{WithPiece(Knight)}, 8, reference.CountPieces(8, "knight", false)},
-		{"queen torus", []Option{WithTorus()}, 13, known.Pieces["queen torus"].Total[13]},
+		{"superqueen", []CountOption{WithPiece(Superqueen)}, 12, known.Pieces["superqueen"].Total[12]},
+		{"king", []CountOption{WithPiece(King)}, 10, known.Pieces["king"].Total[10]},
+		{"knight", []CountOption{WithPiece(Knight)}, 8, reference.CountPieces(8, "knight", false)},
+		{"queen torus", []CountOption{WithTorus()}, 13, known.Pieces["queen torus"].Total[13]},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Count(ctx, tc.n, append(tc.opts, WithWorkers(2))...)
@@ -44,14 +44,14 @@ func TestCountPieces(t *testing.T) {
 func TestPiecesInvalid(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
-		opts []Option
+		opts []CountOption
 		want string
 	}{
-		{[]Option{WithPiece("bishop")}, `WithPiece("bishop") is not a piece (accepted: queen, superqueen, king, knight, rook)`},
-		{[]Option{WithPiece(King), WithTorus()}, "WithTorus works with queens only"},
-		{[]Option{WithPiece(Knight), WithMethod(Sym)}, "WithPiece(knight) is counted with WithMethod(mirror) only"},
-		{[]Option{WithTorus(), WithMethod(Join)}, "WithTorus is counted with WithMethod(mirror) only"},
-		{[]Option{WithPiece(Superqueen), WithCheck()}, "WithPiece(superqueen) has one method only"},
+		{[]CountOption{WithPiece("bishop")}, `WithPiece("bishop") is not a piece (accepted: queen, superqueen, king, knight, rook)`},
+		{[]CountOption{WithPiece(King), WithTorus()}, "WithTorus works with queens only"},
+		{[]CountOption{WithPiece(Knight), WithMethod(Sym)}, "WithPiece(knight) is counted with WithMethod(mirror) only"},
+		{[]CountOption{WithTorus(), WithMethod(Join)}, "WithTorus is counted with WithMethod(mirror) only"},
+		{[]CountOption{WithPiece(Superqueen), WithCheck()}, "WithPiece(superqueen) has one method only"},
 	} {
 		_, err := Count(ctx, 8, tc.opts...)
 		assert.ErrorIs(t, err, ErrInvalid, tc.want)
@@ -97,7 +97,7 @@ func TestPiecesBoards(t *testing.T) {
 		torus bool
 		n     int
 	}{{Superqueen, false, 10}, {King, false, 6}, {Knight, false, 5}, {Queen, true, 7}} {
-		opts := []Option{WithPiece(b.piece)}
+		opts := []pieceOption{WithPiece(b.piece)}
 		if b.torus {
 			opts = append(opts, WithTorus())
 		}
@@ -107,17 +107,17 @@ func TestPiecesBoards(t *testing.T) {
 			return true
 		})
 		var got [][]int
-		for cols, err := range List(ctx, b.n, opts...) {
+		for cols, err := range List(ctx, b.n, as[BoardOption](opts)...) {
 			require.NoError(t, err)
 			got = append(got, slices.Clone(cols))
 		}
 		assert.Equal(t, want, got, "%s torus=%v n=%d: List", b.piece, b.torus, b.n)
-		first, err := Solve(ctx, b.n, opts...)
+		first, err := Solve(ctx, b.n, as[BoardOption](opts)...)
 		require.NoError(t, err)
 		if !b.torus { // the torus's solution is constructed, not searched
 			assert.Equal(t, want[0], first, "Solve")
 		}
-		assert.NoError(t, Verify(first, opts...))
+		assert.NoError(t, Verify(first, as[VerifyOption](opts)...))
 
 		// Placed pieces: the solutions holding each square of row 1.
 		for c := 0; c < b.n; c++ {
@@ -128,7 +128,7 @@ func TestPiecesBoards(t *testing.T) {
 					holding++
 				}
 			}
-			got, err := Count(ctx, b.n, append(opts, WithPlaced(sq))...)
+			got, err := Count(ctx, b.n, append(as[CountOption](opts), WithPlaced(sq))...)
 			require.NoError(t, err)
 			assert.Equal(t, fmt.Sprint(holding), got.Total.String(), "%s torus=%v n=%d placed %v", b.piece, b.torus, b.n, sq)
 		}
@@ -139,19 +139,19 @@ func TestPiecesBoards(t *testing.T) {
 func TestVerifyPieces(t *testing.T) {
 	for _, tc := range []struct {
 		cols []int
-		opts []Option
+		opts []VerifyOption
 		want string
 	}{
-		{[]int{0, 2, 4, 1, 3}, []Option{WithPiece(King)}, ""},
-		{[]int{0, 2, 4, 1, 3}, []Option{WithPiece(Knight)}, "rows 0 and 1 are a knight's move apart"},
-		{[]int{1, 0, 2}, []Option{WithPiece(King)}, "rows 0 and 1 are on neighbouring squares"},
-		{[]int{0, 3, 1, 4, 2}, []Option{WithPiece(Knight)}, "rows 0 and 2 are a knight's move apart"},
-		{[]int{0, 2, 4, 1, 3}, []Option{WithTorus()}, ""},
-		{[]int{0, 3, 1, 4, 2}, []Option{WithTorus()}, ""},
-		{[]int{1, 3, 0, 2}, []Option{WithTorus()}, "rows 1 and 2 share a diagonal"}, // 1-3 ≡ 2-0 (mod 4)
+		{[]int{0, 2, 4, 1, 3}, []VerifyOption{WithPiece(King)}, ""},
+		{[]int{0, 2, 4, 1, 3}, []VerifyOption{WithPiece(Knight)}, "rows 0 and 1 are a knight's move apart"},
+		{[]int{1, 0, 2}, []VerifyOption{WithPiece(King)}, "rows 0 and 1 are on neighbouring squares"},
+		{[]int{0, 3, 1, 4, 2}, []VerifyOption{WithPiece(Knight)}, "rows 0 and 2 are a knight's move apart"},
+		{[]int{0, 2, 4, 1, 3}, []VerifyOption{WithTorus()}, ""},
+		{[]int{0, 3, 1, 4, 2}, []VerifyOption{WithTorus()}, ""},
+		{[]int{1, 3, 0, 2}, []VerifyOption{WithTorus()}, "rows 1 and 2 share a diagonal"}, // 1-3 ≡ 2-0 (mod 4)
 		{[]int{1, 3, 0, 2}, nil, ""},
-		{[]int{0, 2, 0}, []Option{WithPiece(King)}, "rows 0 and 2 share column 0"},
-		{[]int{-1, 2}, []Option{WithPiece(Superqueen)}, "row 0 has no superqueen"},
+		{[]int{0, 2, 0}, []VerifyOption{WithPiece(King)}, "rows 0 and 2 share column 0"},
+		{[]int{-1, 2}, []VerifyOption{WithPiece(Superqueen)}, "row 0 has no superqueen"},
 	} {
 		err := Verify(tc.cols, tc.opts...)
 		if tc.want == "" {

@@ -29,7 +29,7 @@ import (
 // [*StoppedError], its journal kept) and no further shard is started.
 // It takes the options [Count] takes but for [WithCheck] and those that
 // name the shard or its files.
-func CountShards(ctx context.Context, n int, dir string, first, last, m int, opts ...Option) iter.Seq2[Counts, error] {
+func CountShards(ctx context.Context, n int, dir string, first, last, m int, opts ...ShardsOption) iter.Seq2[Counts, error] {
 	return func(yield func(Counts, error) bool) {
 		plans, c, err := planShards(ctx, n, dir, first, last, m, opts)
 		if err != nil {
@@ -47,8 +47,8 @@ func CountShards(ctx context.Context, n int, dir string, first, last, m int, opt
 
 // planShards checks CountShards' arguments and plans its shards, within
 // the memory limit.
-func planShards(ctx context.Context, n int, dir string, first, last, m int, opts []Option) ([]*partition.Plan, *config, error) {
-	c, err := newConfig("CountShards", forShards, opts)
+func planShards(ctx context.Context, n int, dir string, first, last, m int, opts []ShardsOption) ([]*partition.Plan, *config, error) {
+	c, err := newConfig("CountShards", opts, ShardsOption.shardsOption)
 	switch {
 	case err != nil:
 		return nil, nil, err

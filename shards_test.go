@@ -175,10 +175,6 @@ func TestCountShardsRefuses(t *testing.T) {
 	for _, err := range CountShards(ctx, 10, "", 0, 0, 1) {
 		assert.ErrorIs(t, err, ErrInvalid)
 	}
-	for _, err := range CountShards(ctx, 10, dir, 0, 0, 2, WithCheck()) {
-		assert.ErrorIs(t, err, ErrInvalid)
-		assert.Contains(t, err.Error(), "does not take")
-	}
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "nothing written")

@@ -14,9 +14,12 @@ import (
 // already exceeds 2^64, node counts pass it near n = 27).
 const UintWords = partition.CountWords
 
-// Uint is an exact unsigned count of up to 320 bits, a value (comparable,
-// no allocation): the sums of per-task counts, and the closed forms'
-// totals (rooks and kings beyond 128 bits).
+// Uint is an exact unsigned count of up to 320 bits, a value (comparable
+// with ==, no allocation; the zero value is 0; fmt prints it in decimal):
+// the sums of per-task counts, the closed forms' totals (rooks and kings
+// beyond 128 bits), and the library's counts (nqueens.Counts): a(29)
+// already passes 2^64, node counts pass it near n = 27, and 64 rooks
+// make 64! ≈ 2^296.
 type Uint struct {
 	w [UintWords]uint64 // little-endian words
 }

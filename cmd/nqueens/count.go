@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -117,11 +116,11 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 			if err != nil {
 				return err
 			}
-			opts, err := f.Options(cmd.Flags(), placed)
+			opts, err := f.Options(cmd.Flags())
 			if err != nil {
 				return err
 			}
-			return runCount(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, opts, f)
+			return runCount(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), n, opts, placed, f)
 		},
 	}
 	fs := cmd.Flags()
@@ -140,7 +139,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 	return cmd
 }
 
-func runCount(ctx context.Context, stdout, stderr io.Writer, n int, opts []nqueens.Option, f countFlags) error {
+func runCount(ctx context.Context, stdout, stderr io.Writer, n int, common cli.Opts, placed []nqueens.Square, f countFlags) error {
 	shard, last, shards, from, err := cli.Shard(f.shard, f.shards, os.Getenv)
 	if err != nil {
 		return err
@@ -159,12 +158,13 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, opts []nquee
 		fmt.Fprintf(stderr, "nqueens: shard %d/%d from %s\n", shard, shards, from)
 	}
 	if !f.progress.Quiet && (f.device == "" || f.device == "cpu") && f.place == "" && f.Pieces.Queens() {
-		cli.SayIfLong(ctx, stderr, n, slices.Clone(opts), f.Method, f.Workers, shard, last, shards)
+		cli.SayIfLong(ctx, stderr, n, common.Estimate(placed), f.Method, f.Workers, shard, last, shards)
 	}
-	opts = append(opts, nqueens.WithGrace(f.grace), nqueens.WithStopNow(cli.StopNow(ctx)), nqueens.WithDevice(f.device))
+	grace, stopNow, device := nqueens.WithGrace(f.grace), nqueens.WithStopNow(cli.StopNow(ctx)), nqueens.WithDevice(f.device)
 	if f.dir != "" {
-		return countShards(ctx, stdout, stderr, n, opts, f, shard, last, shards)
+		return countShards(ctx, stdout, stderr, n, append(common.Shards(placed), grace, stopNow, device), f, shard, last, shards)
 	}
+	opts := append(common.Count(placed), grace, stopNow, device)
 	if f.verify {
 		opts = append(opts, nqueens.WithCheck())
 	}
@@ -222,7 +222,7 @@ func printCount(stdout, stderr io.Writer, c nqueens.Counts, f countFlags, saved,
 // countShards counts shards first..last of shards into --dir, one after
 // another, each with its own progress display, and prints each as it is
 // done.
-func countShards(ctx context.Context, stdout, stderr io.Writer, n int, opts []nqueens.Option, f countFlags, first, last, shards int) error {
+func countShards(ctx context.Context, stdout, stderr io.Writer, n int, opts []nqueens.ShardsOption, f countFlags, first, last, shards int) error {
 	var prog *progress.Display
 	var update func(nqueens.Progress)
 	start := func(i int) {

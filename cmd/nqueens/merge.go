@@ -102,7 +102,7 @@ func (a auditFlag) run(cmd *cobra.Command, fs []nqueens.File) error {
 	if err != nil {
 		return err
 	}
-	opts := []nqueens.Option{nqueens.WithMemory(limit)}
+	opts := []nqueens.AuditOption{nqueens.WithMemory(limit)}
 	if cmd.Flags().Changed("workers") {
 		opts = append(opts, nqueens.WithWorkers(a.workers))
 	}

@@ -65,11 +65,11 @@ and estimated_core_seconds_per_shard.`,
 			if err != nil {
 				return err
 			}
-			opts, err := counting.Options(cmd.Flags(), placed)
+			common, err := counting.Options(cmd.Flags())
 			if err != nil {
 				return err
 			}
-			opts = append(opts, nqueens.WithShard(0, shards, nil), nqueens.WithSample(sample))
+			opts := append(common.Estimate(placed), nqueens.WithShard(0, shards, nil), nqueens.WithSample(sample))
 			e, err := nqueens.Estimate(cmd.Context(), n, opts...)
 			if err != nil {
 				if cmd.Context().Err() != nil {

@@ -42,7 +42,7 @@ func BenchmarkProgress(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				opts := []nqueens.Option{nqueens.WithWorkers(2), nqueens.WithMethod(nqueens.Sym)}
+				opts := []nqueens.CountOption{nqueens.WithWorkers(2), nqueens.WithMethod(nqueens.Sym)}
 				var p *progress.Display
 				if on {
 					p = cli.Progress{Plain: true, Interval: time.Millisecond}.Start(&bytes.Buffer{}, func(nqueens.Progress) string { return "bench" })

@@ -68,7 +68,7 @@ solution: exit 1. --torus constructs queens whose diagonals wrap around
 	return cmd
 }
 
-func runSolve(ctx context.Context, stdout io.Writer, n int, placed []nqueens.Square, format string, asJSON bool, pieceOpts []nqueens.Option, queens bool) error {
+func runSolve(ctx context.Context, stdout io.Writer, n int, placed []nqueens.Square, format string, asJSON bool, pieceOpts []nqueens.BoardOption, queens bool) error {
 	cols, err := nqueens.Solve(ctx, n, append(pieceOpts, nqueens.WithPlaced(placed...))...)
 	switch {
 	case errors.Is(err, nqueens.ErrNoSolution) && placed != nil:

@@ -67,7 +67,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 			if from > to {
 				return cli.Usagef("FROM %d is larger than TO %d", from, to)
 			}
-			opts, err := f.Options(cmd.Flags(), nil)
+			common, err := f.Options(cmd.Flags())
 			if err != nil {
 				return err
 			}
@@ -79,7 +79,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 			if err := w.Check(f.Pieces.Piece); err != nil {
 				return cli.Usage(err)
 			}
-			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), w, append(opts, nqueens.WithDevice(f.device)), f)
+			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), w, append(common.Table(), nqueens.WithDevice(f.device)), f)
 		},
 	}
 	fs := cmd.Flags()
@@ -92,7 +92,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 	return cmd
 }
 
-func runTable(ctx context.Context, stdout, stderr io.Writer, w *report.Table, opts []nqueens.Option, f tableFlags) error {
+func runTable(ctx context.Context, stdout, stderr io.Writer, w *report.Table, opts []nqueens.TableOption, f tableFlags) error {
 	prog := f.progress.Start(stderr, func(nqueens.Progress) string { return fmt.Sprintf("table %d..%d%s", w.From, w.To, f.Pieces.Label()) })
 	defer prog.Stop()
 	w.Out = prog.Rows(stdout)

@@ -39,7 +39,7 @@ Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`, boardtext.
 				return err
 			}
 			// The empty board is valid: Verify refuses only the options.
-			pieceOpts := pieces.Options()
+			pieceOpts := pieces.VerifyOptions()
 			if err := nqueens.Verify(nil, pieceOpts...); err != nil {
 				return err
 			}

@@ -85,7 +85,7 @@ type Row struct {
 func Run(ctx context.Context, wl Workload, maxWorkers int, progress func(nqueens.Progress)) ([]Row, error) {
 	workers := engine.WorkerSteps(maxWorkers)
 	count := func(bc Case, w int, progress func(nqueens.Progress)) (nqueens.Counts, error) {
-		opts := []nqueens.Option{nqueens.WithMethod(bc.Method), nqueens.WithWorkers(w)}
+		opts := []nqueens.CountOption{nqueens.WithMethod(bc.Method), nqueens.WithWorkers(w)}
 		if progress != nil {
 			opts = append(opts, nqueens.WithProgress(progress))
 		}
@@ -151,7 +151,7 @@ func cell(min time.Duration, count func() (nqueens.Counts, error)) (nqueens.Coun
 // every total.
 func RunDevice(ctx context.Context, wl Workload, spec string, progress func(nqueens.Progress)) ([]Row, error) {
 	count := func(bc Case, progress func(nqueens.Progress)) (nqueens.Counts, error) {
-		opts := []nqueens.Option{nqueens.WithMethod(bc.Method), nqueens.WithDevice(spec)}
+		opts := []nqueens.CountOption{nqueens.WithMethod(bc.Method), nqueens.WithDevice(spec)}
 		if progress != nil {
 			opts = append(opts, nqueens.WithProgress(progress))
 		}

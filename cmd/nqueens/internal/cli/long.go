@@ -22,7 +22,7 @@ import (
 // closer figure. The published counts decide first, at no cost, whether
 // the count may be that long at all ([MayBeLong]), so that short counts,
 // and input the count refuses, spend nothing on it.
-func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Option, method string, workers, first, last, shards int) {
+func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.EstimateOption, method string, workers, first, last, shards int) {
 	m := nqueens.Method(method)
 	if m == "" || m == nqueens.Auto {
 		m = nqueens.Method(partition.Best(n))

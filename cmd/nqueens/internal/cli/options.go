@@ -34,22 +34,65 @@ func (c *Counting) Register(fs *pflag.FlagSet, method string) {
 }
 
 // Options are the library's options for the flags (-j only when given,
-// as fs records) and the placed queens. Their rules are the library's: it
-// refuses what does not fit with an [nqueens.OptionError] that
-// [ExitCode] words with these flags.
-func (c Counting) Options(fs *pflag.FlagSet, placed []nqueens.Square) ([]nqueens.Option, error) {
+// as fs records). Their rules are the library's: it refuses what does not
+// fit with an [nqueens.OptionError] that [ExitCode] words with these
+// flags.
+func (c Counting) Options(fs *pflag.FlagSet) (Opts, error) {
 	limit, err := MemoryLimit(c.Memory)
 	if err != nil {
 		return nil, err
 	}
-	opts := append([]nqueens.Option{nqueens.WithMethod(nqueens.Method(c.Method)), nqueens.WithMemory(limit)}, c.Pieces.Options()...)
+	opts := Opts{nqueens.WithMethod(nqueens.Method(c.Method)), nqueens.WithMemory(limit), nqueens.WithPiece(nqueens.Piece(c.Pieces.Piece))}
+	if c.Pieces.Torus {
+		opts = append(opts, nqueens.WithTorus())
+	}
 	if fs.Changed("workers") {
 		opts = append(opts, nqueens.WithWorkers(c.Workers))
 	}
-	if len(placed) > 0 {
-		opts = append(opts, nqueens.WithPlaced(placed...))
-	}
 	return opts, nil
+}
+
+// CountLike is an option of the flags every count-like call takes.
+type CountLike interface {
+	nqueens.CountOption
+	nqueens.ShardsOption
+	nqueens.TableOption
+	nqueens.EstimateOption
+}
+
+// Opts are the options of the flags count, plan and table share
+// ([Counting]), as each call takes them: with the placed queens, but for
+// Table, which takes none.
+type Opts []CountLike
+
+// Count lists them for [nqueens.Count].
+func (o Opts) Count(placed []nqueens.Square) []nqueens.CountOption {
+	return as[nqueens.CountOption](o, func(x CountLike) nqueens.CountOption { return x }, nqueens.WithPlaced(placed...))
+}
+
+// Shards lists them for [nqueens.CountShards].
+func (o Opts) Shards(placed []nqueens.Square) []nqueens.ShardsOption {
+	return as[nqueens.ShardsOption](o, func(x CountLike) nqueens.ShardsOption { return x }, nqueens.WithPlaced(placed...))
+}
+
+// Estimate lists them for [nqueens.Estimate].
+func (o Opts) Estimate(placed []nqueens.Square) []nqueens.EstimateOption {
+	return as[nqueens.EstimateOption](o, func(x CountLike) nqueens.EstimateOption { return x }, nqueens.WithPlaced(placed...))
+}
+
+// Table lists them for [nqueens.Table].
+func (o Opts) Table() []nqueens.TableOption {
+	return as(o, func(x CountLike) nqueens.TableOption { return x })
+}
+
+// as lists opts as options of type O (conv is the conversion, checked by
+// the compiler), then more.
+func as[O any](opts Opts, conv func(CountLike) O, more ...O) []O {
+	out := make([]O, 0, len(opts)+len(more))
+	for _, o := range opts {
+		out = append(out, conv(o))
+	}
+	return append(out, more...)
 }
 
 // MemoryLimit parses --memory; empty means the library's default (0).
@@ -91,10 +134,19 @@ func (p *Pieces) Register(fs *pflag.FlagSet) {
 	fs.BoolVar(&p.Torus, "torus", false, "queens on the torus: the diagonals wrap around the board")
 }
 
-// Options are the library's options for the flags; the library checks
-// them.
-func (p Pieces) Options() []nqueens.Option {
-	opts := []nqueens.Option{nqueens.WithPiece(nqueens.Piece(p.Piece))}
+// Options are the library's options for the flags, for [nqueens.Solve]
+// and [nqueens.List]; the library checks them.
+func (p Pieces) Options() []nqueens.BoardOption {
+	opts := []nqueens.BoardOption{nqueens.WithPiece(nqueens.Piece(p.Piece))}
+	if p.Torus {
+		opts = append(opts, nqueens.WithTorus())
+	}
+	return opts
+}
+
+// VerifyOptions are the same for [nqueens.Verify].
+func (p Pieces) VerifyOptions() []nqueens.VerifyOption {
+	opts := []nqueens.VerifyOption{nqueens.WithPiece(nqueens.Piece(p.Piece))}
 	if p.Torus {
 		opts = append(opts, nqueens.WithTorus())
 	}
