@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -120,19 +121,8 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		}
 		defer jw.close()
 	}
-	// The plan holds this shard's tasks alone ([partition.Planner.Plan]).
-	prog := Progress{N: plan.N, Method: Method(plan.Method), Tasks: len(plan.Tasks)}
-	for i := range plan.Tasks {
-		prog.Planned += float64(plan.Tasks[i].Cost)
-		if l.have[i] {
-			prog.Done += float64(plan.Tasks[i].Cost)
-			prog.TasksDone++
-		}
-	}
-	resumed := prog.TasksDone
-	if c.progress != nil {
-		c.progress(prog)
-	}
+	st := newRunState(plan, l, c.progress)
+	resumed := st.done()
 
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -140,70 +130,28 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		jw.onError = func(err error) { cancel(err) }
 		jw.start()
 	}
-	// The engine calls OnResult under its own lock, one result at a time;
-	// finished is read here only once the engine is done, or under
-	// progress's snapshot after a stop.
-	var pmu sync.Mutex // progress is never called concurrently with itself
-	finished := make(chan int, 1)
-	finished <- resumed
 	ran := make(chan struct{})
 	var over atomic.Bool // set when run returns without waiting for the engine
 	var engineErr error  // the engine's, read once ran is closed
 	engineDone = ran
 	go func() {
 		defer close(ran)
+		// The engine calls OnResult under its own lock, one result at a
+		// time.
 		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: workers, Devices: devs, Skip: slices.Clone(l.have), Memory: c.memory, Keep: c.keep, OnResult: func(r engine.Result) {
 			if over.Load() {
 				return
 			}
-			rec := recordOf(plan.Tasks[r.Task].ID, r)
 			l.put(r.Task, r, "this run")
 			if jw != nil {
-				if err := jw.add(rec); err != nil {
+				if err := jw.add(recordOf(plan.Tasks[r.Task].ID, r)); err != nil {
 					cancel(fmt.Errorf("journal %s: %w", c.jname, err))
 				}
 			}
-			done := <-finished + 1
-			finished <- done
-			if c.progress != nil {
-				pmu.Lock()
-				prog.Done += float64(plan.Tasks[r.Task].Cost)
-				prog.TasksDone = done
-				c.progress(prog)
-				pmu.Unlock()
-			}
+			st.finished(float64(plan.Tasks[r.Task].Cost))
 		}})
 	}()
-	abandoned, stopNow := false, false
-	select {
-	case <-ran:
-	case <-runCtx.Done():
-		// No new task starts; running ones may finish within the grace
-		// period, after which they are abandoned (and counted again on
-		// resume). A journal that cannot be written stops at once.
-		grace := c.grace
-		if ctx.Err() == nil {
-			grace = 0
-		}
-		select {
-		case <-ran:
-		default:
-			if c.progress != nil && grace > 0 {
-				pmu.Lock()
-				stopping := prog
-				stopping.Stopping = grace
-				c.progress(stopping)
-				pmu.Unlock()
-			}
-			select {
-			case <-ran:
-			case <-time.After(grace):
-				abandoned = true
-			case <-c.now:
-				abandoned, stopNow = true, true
-			}
-		}
-	}
+	abandoned, stopNow := c.wait(ctx, runCtx, ran, st)
 	runErr := runCtx.Err()
 	if !abandoned {
 		runErr = engineErr
@@ -223,9 +171,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		case errors.As(runErr, &me):
 			return Counts{}, memoryError(me)
 		case ctx.Err() != nil:
-			done := <-finished
-			finished <- done
-			return Counts{}, &StoppedError{Done: done, Tasks: len(plan.Tasks), Journal: c.jname, Abandoned: abandoned, StopNow: stopNow, Grace: c.grace, Cause: context.Cause(ctx)}
+			return Counts{}, &StoppedError{Done: st.done(), Tasks: len(plan.Tasks), Journal: c.jname, Abandoned: abandoned, StopNow: stopNow, Grace: c.grace, Cause: context.Cause(ctx)}
 		case runCtx.Err() != nil:
 			return Counts{}, context.Cause(runCtx) // the journal failed
 		}
@@ -242,15 +188,112 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		counts.MemoryLimit = c.memoryLimit()
 	}
 	if c.out != nil {
-		h.Kind = resultfile.Shard
-		recs := l.records(nil)
-		b := resultfile.AppendHeader(nil, h)
-		for _, r := range recs {
-			b = resultfile.AppendRecord(b, h, r)
-		}
-		if _, err := c.out.Write(resultfile.AppendEnd(b, h, recs)); err != nil {
-			return Counts{}, fmt.Errorf("shard file: %w", err)
+		if err := writeShard(c.out, h, l); err != nil {
+			return Counts{}, err
 		}
 	}
 	return counts, nil
+}
+
+// runState is a run's progress as its tasks finish: the engine's
+// goroutine adds each, and runOpen reads it after a stop; mu guards it
+// and keeps the progress calls from overlapping.
+type runState struct {
+	mu       sync.Mutex
+	prog     Progress
+	progress func(Progress) // nil: none asked
+}
+
+// newRunState starts a run's progress from the tasks the ledger already
+// holds (a journal's), and reports it once.
+func newRunState(plan *partition.Plan, l *ledger, progress func(Progress)) *runState {
+	// The plan holds this shard's tasks alone ([partition.Planner.Plan]).
+	st := &runState{prog: Progress{N: plan.N, Method: Method(plan.Method), Tasks: len(plan.Tasks)}, progress: progress}
+	for i := range plan.Tasks {
+		st.prog.Planned += float64(plan.Tasks[i].Cost)
+		if l.have[i] {
+			st.prog.Done += float64(plan.Tasks[i].Cost)
+			st.prog.TasksDone++
+		}
+	}
+	if progress != nil {
+		progress(st.prog)
+	}
+	return st
+}
+
+// finished counts one more task done, of the planner's cost cost.
+func (st *runState) finished(cost float64) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.prog.Done += cost
+	st.prog.TasksDone++
+	if st.progress != nil {
+		st.progress(st.prog)
+	}
+}
+
+// stopping reports once that the running tasks have grace to finish.
+func (st *runState) stopping(grace time.Duration) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.progress != nil {
+		p := st.prog
+		p.Stopping = grace
+		st.progress(p)
+	}
+}
+
+// done is how many tasks are done, resumed ones included.
+func (st *runState) done() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.prog.TasksDone
+}
+
+// wait waits for the engine to return (ran closed). Once runCtx is done,
+// no new task starts and the running ones may finish within the grace
+// period (none when the run stopped itself: a journal that cannot be
+// written stops at once), after which, or when c.now is closed, they are
+// abandoned (and counted again on resume): abandoned and stopNow say so.
+func (c *config) wait(ctx, runCtx context.Context, ran <-chan struct{}, st *runState) (abandoned, stopNow bool) {
+	select {
+	case <-ran:
+		return false, false
+	case <-runCtx.Done():
+	}
+	grace := c.grace
+	if ctx.Err() == nil {
+		grace = 0
+	}
+	select {
+	case <-ran:
+		return false, false
+	default:
+	}
+	if grace > 0 {
+		st.stopping(grace)
+	}
+	select {
+	case <-ran:
+		return false, false
+	case <-time.After(grace):
+		return true, false
+	case <-c.now:
+		return true, true
+	}
+}
+
+// writeShard writes the ledger's records to out as the shard file of h.
+func writeShard(out io.Writer, h resultfile.Header, l *ledger) error {
+	h.Kind = resultfile.Shard
+	recs := l.records(nil)
+	b := resultfile.AppendHeader(nil, h)
+	for _, r := range recs {
+		b = resultfile.AppendRecord(b, h, r)
+	}
+	if _, err := out.Write(resultfile.AppendEnd(b, h, recs)); err != nil {
+		return fmt.Errorf("shard file: %w", err)
+	}
+	return nil
 }
