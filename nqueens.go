@@ -560,11 +560,12 @@ func (c *config) memoryLimit() int64 { return cmp.Or(c.memory, engine.DefaultMem
 // the one place the library decides it before planning and builds the
 // error.
 func (c *config) fits(n int, method partition.Method, tasks, shards int) error {
-	limit, need := c.memoryLimit(), engine.Need(n, method, tasks, c.workers)
-	if need <= limit {
-		return nil
+	err := engine.Fit(n, method, c.workers, tasks, shards, c.memoryLimit(), engine.Need(n, method, tasks, c.workers))
+	var me *engine.MemoryError
+	if errors.As(err, &me) {
+		return memoryError(me)
 	}
-	return memoryError(&engine.MemoryError{N: n, Method: method, Workers: c.workers, Tasks: tasks, Shards: shards, Limit: limit, Need: need})
+	return err
 }
 
 // queens reports whether c counts the plain n-queens problem.

@@ -318,8 +318,9 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	var qc *quarterCache
 	chunk := defaultJoinChunk
 	limit := cmp.Or(opt.Memory, DefaultMemory())
-	if need := MinMemory(plan, max(1, workers)) + int64(len(opt.Devices))*DeviceBytes; limit < need {
-		return Counts{}, &MemoryError{N: plan.N, Method: plan.Method, Workers: workers, Tasks: len(plan.Tasks), Shards: max(1, plan.Shards), Limit: limit, Need: need}
+	need := MinMemory(plan, max(1, workers)) + int64(len(opt.Devices))*DeviceBytes
+	if err := Fit(plan.N, plan.Method, workers, len(plan.Tasks), max(1, plan.Shards), limit, need); err != nil {
+		return Counts{}, err
 	}
 	if needsMemory(plan) {
 		mem, err := planJoinMemory(plan.N, workers, limit-planBytes(plan))
@@ -421,8 +422,8 @@ func NewSampler(plan *partition.Plan, memory int64) (*Sampler, error) {
 	if needsMemory(plan) {
 		thinned = quarterListBytes(plan.N)
 	}
-	if need := MinMemory(plan, 1) + thinned; limit < need {
-		return nil, &MemoryError{N: plan.N, Method: plan.Method, Workers: 1, Tasks: len(plan.Tasks), Shards: 1, Limit: limit, Need: need}
+	if err := Fit(plan.N, plan.Method, 1, len(plan.Tasks), 1, limit, MinMemory(plan, 1)+thinned); err != nil {
+		return nil, err
 	}
 	s := &Sampler{plan: plan}
 	if needsMemory(plan) {

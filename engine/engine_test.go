@@ -382,3 +382,18 @@ func BenchmarkKernel(b *testing.B) {
 		})
 	}
 }
+
+// TestFit: the one memory rule, need ≤ limit, and the refusal it builds;
+// Run refuses by it.
+func TestFit(t *testing.T) {
+	require.NoError(t, engine.Fit(16, partition.Join, 2, 100, 1, 1<<30, 1<<30))
+	err := engine.Fit(16, partition.Join, 2, 100, 4, 1<<30, 1<<30+1)
+	var me *engine.MemoryError
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, engine.MemoryError{N: 16, Method: partition.Join, Workers: 2, Tasks: 100, Shards: 4, Limit: 1 << 30, Need: 1<<30 + 1}, *me)
+	p, err := partition.Make(context.Background(), partition.Job{N: 12, Method: partition.Join})
+	require.NoError(t, err)
+	_, err = engine.Run(context.Background(), p, engine.Options{Workers: 1, Memory: 1 << 10})
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, engine.Fit(12, partition.Join, 1, len(p.Tasks), 1, 1<<10, me.Need), err)
+}

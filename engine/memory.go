@@ -31,6 +31,18 @@ type MemoryError struct {
 	Limit, Need int64
 }
 
+// Fit returns nil when a run that needs need bytes fits limit, and else
+// the [*MemoryError] of the n×n board by method on workers, its plan of
+// tasks tasks one of shards shards: the one rule a memory refusal is
+// decided by and the one place it is built (Run, the sampler, the join's
+// buffers, and the library before it plans, with [Need]).
+func Fit(n int, method partition.Method, workers, tasks, shards int, limit, need int64) error {
+	if need <= limit {
+		return nil
+	}
+	return &MemoryError{N: n, Method: method, Workers: workers, Tasks: tasks, Shards: shards, Limit: limit, Need: need}
+}
+
 func (e *MemoryError) Error() string {
 	return fmt.Sprintf("a memory limit of %s is too small for n = %d (%s, %d tasks) with %d workers: it needs at least %s",
 		humanize.IBytes(uint64(e.Limit)), e.N, e.Method, e.Tasks, e.Workers, humanize.IBytes(uint64(e.Need)))
@@ -249,8 +261,8 @@ func planJoinMemory(n, workers int, limit int64) (joinMemory, error) {
 	for chunk > minJoinChunk && fixed(chunk)-own > (limit-own)/2 {
 		chunk /= 2
 	}
-	if need := fixed(chunk); need > limit {
-		return joinMemory{}, &MemoryError{N: n, Method: partition.Join, Workers: workers, Shards: 1, Limit: limit, Need: need}
+	if err := Fit(n, partition.Join, workers, 0, 1, limit, fixed(chunk)); err != nil {
+		return joinMemory{}, err
 	}
 	return joinMemory{Chunk: chunk, Fixed: fixed(chunk), CacheBudget: (limit - fixed(chunk)) / 5 * 4}, nil
 }
