@@ -33,7 +33,10 @@ func TestKeptReused(t *testing.T) {
 			default:
 				assert.NotSame(t, first, keep.cache, "n = %d: a cache of its own", n)
 			}
-			assert.Len(t, keep.scratch, 2, "both workers' buffers kept")
+			// Each worker's buffers are kept (one worker may finish before
+			// the other starts and hand it its own: then one is).
+			assert.NotEmpty(t, keep.scratch, "the workers' buffers kept")
+			assert.LessOrEqual(t, len(keep.scratch), 2, "no more buffers than workers")
 			assert.GreaterOrEqual(t, keep.cache.room.Load(), int64(0))
 		}
 	}
