@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
@@ -40,18 +41,8 @@ repeats that audit exactly (the same tasks on every machine).`,
 		Example: "  nqueens merge shard*.result\n  nqueens merge n28-join/\n  nqueens merge --json n20-*.result n20-7.journal\n  nqueens merge --audit 0.01 n22-*.result",
 		Args:    cli.MinArgs("merge takes one or more shard files or journals (see --help)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fs, err := files(args)
+			c, err := readFiles(cmd, args, audit, nqueens.Merge)
 			if err != nil {
-				return err
-			}
-			if err := audit.run(cmd, fs); err != nil {
-				return err
-			}
-			c, err := nqueens.Merge(cmd.Context(), fs...)
-			if err != nil {
-				if cmd.Context().Err() != nil {
-					return cli.Interrupted(cmd.Context(), "stopped while checking the files")
-				}
 				return err
 			}
 			for _, note := range c.Notes {
@@ -123,6 +114,22 @@ func (a auditFlag) run(cmd *cobra.Command, fs []nqueens.File) error {
 	return nil
 }
 
-// files names the files at paths for the library, which opens them (a
-// directory: the shard files and journals under it, cli.ShardFiles).
-func files(paths []string) ([]nqueens.File, error) { return cli.ShardFiles(paths) }
+// readFiles names the files at paths for the library, which opens them
+// (a directory: the shard files and journals under it, cli.ShardFiles),
+// audits them as the flags ask, and reads them with read (nqueens.Merge
+// or nqueens.Status), wording an interrupt.
+func readFiles[T any](cmd *cobra.Command, paths []string, audit auditFlag, read func(context.Context, ...nqueens.File) (T, error)) (T, error) {
+	var zero T
+	fs, err := cli.ShardFiles(paths)
+	if err != nil {
+		return zero, err
+	}
+	if err := audit.run(cmd, fs); err != nil {
+		return zero, err
+	}
+	v, err := read(cmd.Context(), fs...)
+	if err != nil && cmd.Context().Err() != nil {
+		return zero, cli.Interrupted(cmd.Context(), "stopped while checking the files")
+	}
+	return v, err
+}

@@ -27,18 +27,8 @@ FRACTION recounts a random sample of the tasks found first, as merge's.`,
 		Example: "  nqueens status n22-*.journal n22-*.result\n  nqueens status n28-join/\n  nqueens status --json shard*.journal",
 		Args:    cli.MinArgs("status takes one or more shard files or journals (see --help)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fs, err := files(args)
+			rep, err := readFiles(cmd, args, audit, nqueens.Status)
 			if err != nil {
-				return err
-			}
-			if err := audit.run(cmd, fs); err != nil {
-				return err
-			}
-			rep, err := nqueens.Status(cmd.Context(), fs...)
-			if err != nil {
-				if cmd.Context().Err() != nil {
-					return cli.Interrupted(cmd.Context(), "stopped while checking the files")
-				}
 				return err
 			}
 			if asJSON {
