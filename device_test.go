@@ -88,7 +88,7 @@ func TestDeviceOptions(t *testing.T) {
 	require.ErrorAs(t, err, &oe)
 	assert.Equal(t, "WithWorkers(4) sets the CPU workers, and with WithDevice(opencl) no CPU worker counts (WithDevice(all) counts on every device beside them)", err.Error())
 	needDevice(t)
-	for _, opts := range [][]CountOption{{WithMethod(Join)}, {WithPiece(King)}, {WithPlaced(Square{0, 1})}} {
+	for _, opts := range [][]CountOption{{WithMethod(Join)}, {WithPiece(King)}, {WithPlaced(Square{Row: 0, Col: 1})}} {
 		_, err := Count(ctx, 12, append(opts, WithDevice("opencl"))...)
 		require.ErrorAs(t, err, &oe)
 		assert.ErrorIs(t, err, ErrInvalid)

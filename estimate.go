@@ -218,7 +218,7 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 	if err != nil {
 		return c.planError(ctx, e.N, err)
 	}
-	plan := &partition.Plan{N: e.N, Method: partition.Method(e.Method), Piece: partition.Piece(e.Piece), Torus: e.Torus, Placed: squares(c.placed), Tasks: tasks, Shards: 1}
+	plan := &partition.Plan{N: e.N, Method: partition.Method(e.Method), Piece: partition.Piece(e.Piece), Torus: e.Torus, Placed: c.placed, Tasks: tasks, Shards: 1}
 	s, err := engine.NewSampler(plan, c.memory)
 	if err != nil {
 		return invalid(err)

@@ -694,7 +694,7 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 		m = max(m, p.head.Shards)
 	}
 	whole := pl.PlanOf(nil, 0, 1)
-	rep := StatusReport{N: whole.N, Torus: whole.Torus, Method: Method(whole.Method), Placed: fromSquares(whole.Placed), Shards: m, PerShard: make([]ShardStatus, m), Missing: []int{}}
+	rep := StatusReport{N: whole.N, Torus: whole.Torus, Method: Method(whole.Method), Placed: whole.Placed, Shards: m, PerShard: make([]ShardStatus, m), Missing: []int{}}
 	if whole.Piece != partition.Queen {
 		rep.Piece = Piece(whole.Piece)
 	}

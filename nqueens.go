@@ -40,77 +40,47 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// Method names a way of counting; see the constants.
-type Method string
+// Method, Piece and Square are the planner's types: a way of counting
+// ([Auto], the default, [Join], [Sym] or [Mirror]), what stands on the
+// board (n of them, one per row and column, no two attacking each other:
+// [Queen], the default, [Superqueen], [King], [Knight] or [Rook]), and a
+// square of the board (row 0 is the first row printed, column 0 the first
+// column; String gives "row:col", 0-based).
+type (
+	Method = partition.Method
+	Piece  = partition.Piece
+	Square = partition.Square
+)
 
-// The methods. Auto, the default, is Join for n = 12..32 and Sym
-// otherwise (Mirror with placed queens).
 const (
-	// Auto picks the fastest method for the board.
-	Auto Method = "auto"
+	// Auto picks the fastest method for the board: Join for n = 12..32,
+	// Sym otherwise, Mirror with placed queens.
+	Auto = partition.Auto
 	// Join counts pairs of west and east half-boards that share no
 	// diagonal (meet in the middle) and the symmetric solutions apart:
 	// all four counts, unique by Burnside's lemma. n ≤ 32.
-	Join Method = "join"
+	Join = partition.Join
 	// Sym backtracks over one representative of each class of solutions
 	// under the 8 symmetries and classifies it: all four counts.
-	Sym Method = "sym"
+	Sym = partition.Sym
 	// Mirror backtracks over half the board, halved by the left-right
 	// mirror: the total alone. It is the method for placed queens.
-	Mirror Method = "mirror"
-)
+	Mirror = partition.Mirror
 
-// Piece is what stands on the board: n of them, one per row and column,
-// no two attacking each other.
-type Piece string
-
-// The pieces. Queen, the default, is the n-queens problem; the others are
-// counted with the mirror method (the total alone), and placed
-// ([WithPlaced]), solved and listed as queens are.
-const (
-	Queen Piece = "queen"
+	// Queen is the n-queens problem. The other pieces are counted with
+	// the mirror method (the total alone), and placed ([WithPlaced]),
+	// solved and listed as queens are.
+	Queen = partition.Queen
 	// Superqueen moves as a queen and as a knight (OEIS A051223).
-	Superqueen Piece = "superqueen"
+	Superqueen = partition.Superqueen
 	// King: no two on neighbouring squares (OEIS A002464).
-	King Piece = "king"
+	King = partition.King
 	// Knight: no two a knight's move apart.
-	Knight Piece = "knight"
+	Knight = partition.Knight
 	// Rook: columns only, n! arrangements (OEIS A000142), counted in
 	// closed form, exact on every board (64! needs 297 bits; [engine.Uint]).
-	Rook Piece = "rook"
-)
+	Rook = partition.Rook
 
-// Square is a square of the board: row 0 is the first row printed, column 0
-// the first column.
-type Square struct {
-	Row, Col int
-}
-
-// String returns the square as "row:col", 0-based ("0:1").
-func (s Square) String() string { return partition.Square(s).String() }
-
-// squares converts placed queens for the planner.
-func squares(s []Square) []partition.Square {
-	out := make([]partition.Square, len(s))
-	for i, q := range s {
-		out[i] = partition.Square(q)
-	}
-	return out
-}
-
-// fromSquares converts the planner's placed queens for the caller.
-func fromSquares(s []partition.Square) []Square {
-	if s == nil {
-		return nil
-	}
-	out := make([]Square, len(s))
-	for i, q := range s {
-		out[i] = Square(q)
-	}
-	return out
-}
-
-const (
 	// MaxN is the largest board [Count] accepts (32 for the join method).
 	MaxN = partition.MaxN
 	// DefaultGrace is how long tasks still running when a count's context
@@ -507,7 +477,7 @@ func jobOption(err error) error {
 
 // job is the planner's job for the n×n board under c, by method.
 func (c *config) job(n int, method partition.Method, every bool) partition.Job {
-	return partition.Job{N: n, Method: method, Placed: squares(c.placed), Every: every, Piece: partition.Piece(c.piece), Torus: c.torus}
+	return partition.Job{N: n, Method: method, Placed: c.placed, Every: every, Piece: partition.Piece(c.piece), Torus: c.torus}
 }
 
 // plan makes the plan of c's shard of the n×n board, refusing before it
