@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/resultfile"
-	"github.com/nqueens/nqueens/partition"
 )
 
 // This file is the library's error vocabulary. Messages carry no package
@@ -87,36 +85,4 @@ func goName(option, value string) string {
 // message words write, naming options with name.
 func optionError(option, other string, words func(name func(option, value string) string) string) error {
 	return &OptionError{Option: option, Other: other, words: words}
-}
-
-// A MemoryError says that a count does not fit its memory limit
-// ([WithMemory]); it comes before anything large is made, and wraps
-// [ErrInvalid]. What the count would need is Need bytes against Limit.
-type MemoryError struct {
-	N, Workers int
-	Method     Method
-	Tasks      int // the tasks the plan (or shard) holds
-	Shards     int // the shards it is one of (1: the whole board)
-	Limit      int64
-	Need       int64
-	// ShardsToFit is a number of shards of the whole board whose each
-	// fits the limit with room to spare, or 0 when shards would not help
-	// (the tasks are not what takes the memory).
-	ShardsToFit int
-	// MostlyTasks reports that most of what the count needs is its plan's
-	// tasks (so fewer tasks, in shards or smaller boards, would fit).
-	MostlyTasks bool
-}
-
-func (e *MemoryError) Error() string { return e.engine().Error() }
-func (e *MemoryError) Unwrap() error { return ErrInvalid }
-
-func (e *MemoryError) engine() *engine.MemoryError {
-	return &engine.MemoryError{N: e.N, Workers: e.Workers, Method: partition.Method(e.Method), Tasks: e.Tasks, Shards: e.Shards, Limit: e.Limit, Need: e.Need}
-}
-
-// memoryError is the engine's memory refusal for the caller.
-func memoryError(e *engine.MemoryError) *MemoryError {
-	return &MemoryError{N: e.N, Workers: e.Workers, Method: Method(e.Method), Tasks: e.Tasks, Shards: e.Shards, Limit: e.Limit, Need: e.Need,
-		ShardsToFit: e.ShardsToFit(), MostlyTasks: e.PlanHeavy()}
 }

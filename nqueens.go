@@ -52,6 +52,13 @@ type (
 	Square = partition.Square
 )
 
+// A MemoryError says that a count does not fit its memory limit
+// ([WithMemory]); it comes before anything large is made, and the error
+// that carries it wraps [ErrInvalid]. What the count would need is Need
+// bytes against Limit; its methods say whether shards would fit it. It is
+// the engine's, which decides it ([engine.Fit]).
+type MemoryError = engine.MemoryError
+
 const (
 	// Auto picks the fastest method for the board: Join for n = 12..32,
 	// Sym otherwise, Mirror with placed queens.
@@ -531,11 +538,7 @@ func (c *config) memoryLimit() int64 { return cmp.Or(c.memory, engine.DefaultMem
 // error.
 func (c *config) fits(n int, method partition.Method, tasks, shards int) error {
 	err := engine.Fit(n, method, c.workers, tasks, shards, c.memoryLimit(), engine.Need(n, method, tasks, c.workers))
-	var me *engine.MemoryError
-	if errors.As(err, &me) {
-		return memoryError(me)
-	}
-	return err
+	return invalid(err)
 }
 
 // queens reports whether c counts the plain n-queens problem.

@@ -169,7 +169,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		var me *engine.MemoryError
 		switch {
 		case errors.As(runErr, &me):
-			return Counts{}, memoryError(me)
+			return Counts{}, invalid(runErr)
 		case ctx.Err() != nil:
 			return Counts{}, &StoppedError{Done: st.done(), Tasks: len(plan.Tasks), Journal: c.jname, Abandoned: abandoned, StopNow: stopNow, Grace: c.grace, Cause: context.Cause(ctx)}
 		case runCtx.Err() != nil:

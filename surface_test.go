@@ -46,9 +46,10 @@ func TestSurface(t *testing.T) {
 		}
 	}
 	assert.LessOrEqual(t, entries, 49, "go doc -short lines; types: %v", names)
-	// The planner's types are the library's, not copies of them; no
-	// other type is another package's under a second name.
-	assert.Equal(t, []string{"Method", "Piece", "Square"}, aliases)
+	// The planner's types and the engine's memory refusal are the
+	// library's, not copies of them; no other type is another package's
+	// under a second name.
+	assert.Equal(t, []string{"MemoryError", "Method", "Piece", "Square"}, aliases)
 }
 
 // TestTiers keeps the top-level internal/ below the library: no package

@@ -48,16 +48,16 @@ func (e *MemoryError) Error() string {
 		humanize.IBytes(uint64(e.Limit)), e.N, e.Method, e.Tasks, e.Workers, humanize.IBytes(uint64(e.Need)))
 }
 
-// PlanHeavy reports whether most of what the count needs is its tasks
-// (so that shards, which hold fewer, are the way to fit it).
-func (e *MemoryError) PlanHeavy() bool { return int64(e.Tasks)*taskBytes*2 > e.Need }
+// MostlyTasks reports whether most of what the count needs is its plan's
+// tasks (so that fewer tasks, in shards or smaller boards, would fit).
+func (e *MemoryError) MostlyTasks() bool { return int64(e.Tasks)*taskBytes*2 > e.Need }
 
 // ShardsToFit is a number of shards of the whole board (a power of 2)
 // whose each fits the limit with room to spare (shards differ in their
 // number of tasks), or 0 when shards would not help.
 func (e *MemoryError) ShardsToFit() int {
 	fit := MaxTasks(e.N, e.Method, e.Workers, e.Limit)
-	if fit == 0 || !e.PlanHeavy() {
+	if fit == 0 || !e.MostlyTasks() {
 		return 0
 	}
 	m := 2

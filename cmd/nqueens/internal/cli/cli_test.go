@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/engine"
 )
 
 // TestExitCode: each kind of error gets its code and one line on stderr.
@@ -76,10 +77,17 @@ func TestWord(t *testing.T) {
 	assert.EqualError(t, locked, "--checkpoint: j is locked: "+nqueens.ErrLocked.Error()+" (wait for it to finish, or use another file)")
 	other := Word(&nqueens.FileError{Role: "shard file", Path: "o", Err: errors.New("no space left on device")}, true)
 	assert.EqualError(t, other, "--out: no space left on device")
-	me := &nqueens.MemoryError{N: 21, Workers: 2, Method: nqueens.Join, Tasks: 1000, Shards: 1, Limit: 1 << 20, Need: 1 << 30, ShardsToFit: 4}
-	assert.EqualError(t, Word(me, true), "--memory 1.0 MiB is too small for n = 21 by join (the whole board: 1,000 tasks) with 2 workers: it needs at least 1.0 GiB (raise --memory, count it in 4 or more shards (--shard I/M, then nqueens merge), use fewer workers with -j, or --method sym)")
-	me.MostlyTasks, me.Workers, me.Method, me.Shards = true, 0, nqueens.Sym, 8
-	assert.EqualError(t, Word(me, false), "--memory 1.0 MiB is too small for n = 21 by sym (a shard of 8: 1,000 tasks) with devices alone: it needs at least 1.0 GiB (raise --memory, or end the table before n = 21)")
+	// Ten million tasks in 1 GiB: mostly tasks, so shards would fit.
+	refusal := func(method nqueens.Method, workers, shards int) *nqueens.MemoryError {
+		var me *nqueens.MemoryError
+		err := engine.Fit(21, method, workers, 10_000_000, shards, 1<<30, engine.Need(21, method, 10_000_000, workers))
+		require.ErrorAs(t, err, &me)
+		require.True(t, me.MostlyTasks())
+		return me
+	}
+	assert.EqualError(t, Word(refusal(nqueens.Join, 2, 1), true), "--memory 1.0 GiB is too small for n = 21 by join (the whole board: 10,000,000 tasks) with 2 workers: it needs at least 2.1 GiB (raise --memory, count it in 16 or more shards (--shard I/M, then nqueens merge), use fewer workers with -j, or --method sym)")
+	me := refusal(nqueens.Sym, 0, 8)
+	assert.EqualError(t, Word(me, false), "--memory 1.0 GiB is too small for n = 21 by sym (a shard of 8: 10,000,000 tasks) with devices alone: it needs at least 2.1 GiB (raise --memory, or end the table before n = 21)")
 	var u *UsageError
 	assert.True(t, errors.As(Word(me, false), &u), "a memory refusal is a usage error")
 	plain := errors.New("plain")

@@ -94,10 +94,10 @@ func Word(err error, shardable bool) error {
 // memoryMessage words a memory refusal with the flags that would fit it.
 func memoryMessage(me *nqueens.MemoryError, shardable bool) string {
 	ways := []string{"raise --memory"}
-	if !shardable && me.MostlyTasks {
+	if !shardable && me.MostlyTasks() {
 		ways = append(ways, fmt.Sprintf("end the table before n = %d", me.N))
 	}
-	if m := me.ShardsToFit; shardable && m > 0 {
+	if m := me.ShardsToFit(); shardable && m > 0 {
 		ways = append(ways, fmt.Sprintf("count it in %d or more shards (--shard I/M, then nqueens merge)", m))
 	}
 	if me.Method == nqueens.Join && me.Workers > 1 {
