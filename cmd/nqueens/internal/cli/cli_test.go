@@ -51,22 +51,27 @@ func TestFlagError(t *testing.T) {
 	cmd := &cobra.Command{Use: "count"}
 	cmd.Flags().Duration("grace", time.Second, "")
 	cmd.Flags().Float64("audit", 0, "")
+	cmd.Flags().IntP("workers", "j", 0, "")
 	solve := &cobra.Command{Use: "solve"}
 	for _, tc := range []struct {
 		cmd  *cobra.Command
-		in   string
+		args []string
 		want string
 	}{
-		{cmd, "unknown shorthand flag: '3' in -3", "board size -3 out of range (accepted: 0..64)"},
-		{solve, "unknown shorthand flag: '3' in -3", fmt.Sprintf("board size -3 out of range (accepted: 0..%d)", 10_000_000)},
-		{cmd, `invalid argument "son" for "-j, --workers" flag: strconv.ParseInt: parsing "son": invalid syntax`, `invalid argument "son" for "-j, --workers" flag: strconv.ParseInt: parsing "son": invalid syntax (did you mean --json?)`},
-		{cmd, `invalid argument "soon" for "--grace" flag: time: invalid duration "soon"`, `invalid --grace "soon" (accepted: a duration such as 30s, 2m or 1h30m)`},
-		{cmd, `invalid argument "x" for "--audit" flag: strconv.ParseFloat: parsing "x": invalid syntax`, `invalid --audit "x" (accepted: a number such as 0.01)`},
-		{cmd, "unknown flag: --fast", "unknown flag: --fast (see --help)"},
+		{cmd, []string{"-3"}, "board size -3 out of range (accepted: 0..64)"},
+		{solve, []string{"-3"}, fmt.Sprintf("board size -3 out of range (accepted: 0..%d)", 10_000_000)},
+		{cmd, []string{"-json"}, `invalid argument "son" for "-j, --workers" flag: strconv.ParseInt: parsing "son": invalid syntax (did you mean --json?)`},
+		{cmd, []string{"--grace", "soon"}, `invalid --grace "soon" (accepted: a duration such as 30s, 2m or 1h30m)`},
+		{cmd, []string{"--audit", "x"}, `invalid --audit "x" (accepted: a number such as 0.01)`},
+		{cmd, []string{"-j", "two"}, `invalid --workers "two" (accepted: an integer)`},
+		{cmd, []string{"--fast"}, "unknown flag: --fast (see --help)"},
+		{cmd, []string{"-x"}, "unknown shorthand flag: 'x' in -x (see --help)"},
 	} {
-		err := FlagError(tc.cmd, errors.New(tc.in))
+		perr := tc.cmd.Flags().Parse(tc.args)
+		require.Error(t, perr, "%v", tc.args)
+		err := FlagError(tc.cmd, perr)
 		var u *UsageError
-		assert.True(t, errors.As(err, &u), tc.in)
+		assert.True(t, errors.As(err, &u), "%v", tc.args)
 		assert.EqualError(t, err, tc.want)
 	}
 }

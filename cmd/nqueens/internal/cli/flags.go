@@ -1,11 +1,12 @@
 package cli
 
 import (
-	"regexp"
+	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/internal/msg"
@@ -17,9 +18,11 @@ import (
 // as -j with the value "son", and its "invalid argument" carries Go's
 // parser messages where a user wants what the flag accepts.
 func FlagError(cmd *cobra.Command, err error) error {
-	text := err.Error()
-	if i := strings.Index(text, " in -"); strings.HasPrefix(text, "unknown shorthand flag") && i >= 0 {
-		arg := text[i+len(" in "):]
+	var unknown *pflag.NotExistError
+	var invalid *pflag.InvalidValueError
+	switch {
+	case errors.As(err, &unknown) && unknown.GetSpecifiedShortnames() != "":
+		arg := "-" + unknown.GetSpecifiedShortnames()
 		if _, convErr := strconv.Atoi(arg); convErr == nil {
 			largest := nqueens.MaxN
 			if cmd != nil && cmd.Name() == "solve" {
@@ -27,17 +30,17 @@ func FlagError(cmd *cobra.Command, err error) error {
 			}
 			return Usagef("board size %s out of range (accepted: %s)", arg, partition.SizeAccepted(largest))
 		}
-	}
-	if name, ok := strings.CutPrefix(text, "unknown flag: "); ok {
+	case errors.As(err, &unknown):
+		name := "--" + unknown.GetSpecifiedName()
 		if s := Suggest(cmd, name); s != "" {
 			return Usagef("unknown flag: %s (did you mean %s? see --help)", name, s)
 		}
 		return Usagef("unknown flag: %s (see --help)", name)
-	}
-	if strings.Contains(text, `for "-j, --workers" flag`) && strings.Contains(text, `"son"`) {
-		return Usagef("%v (did you mean --json?)", err)
-	}
-	if m := invalidArg.FindStringSubmatch(text); m != nil {
+	case errors.As(err, &invalid):
+		f := invalid.GetFlag()
+		if f.Name == "workers" && invalid.GetValue() == "son" {
+			return Usagef("%v (did you mean --json?)", err)
+		}
 		accepted := map[string]string{
 			"duration": "a duration such as 30s, 2m or 1h30m",
 			"int":      "an integer",
@@ -46,27 +49,12 @@ func FlagError(cmd *cobra.Command, err error) error {
 			"uint64":   "a whole number",
 			"float64":  "a number such as 0.01",
 			"bool":     "true or false",
-		}[flagType(cmd, m[2])]
+		}[f.Value.Type()]
 		if accepted != "" {
-			return Usagef("invalid %s %s (accepted: %s)", m[2], msg.Quote(m[1]), accepted)
+			return Usagef("invalid --%s %s (accepted: %s)", f.Name, msg.Quote(invalid.GetValue()), accepted)
 		}
 	}
 	return Usagef("%v (see --help)", err)
-}
-
-// invalidArg matches pflag's message for a value its parser refused: the
-// value and the flag's names.
-var invalidArg = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-., )?(--[a-z-]+)" flag`)
-
-// flagType is the type of cmd's flag named "--name".
-func flagType(cmd *cobra.Command, name string) string {
-	if cmd == nil {
-		return ""
-	}
-	if f := cmd.Flags().Lookup(strings.TrimPrefix(name, "--")); f != nil {
-		return f.Value.Type()
-	}
-	return ""
 }
 
 // ExactArgs is cobra.ExactArgs with a message that names what is expected.
