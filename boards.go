@@ -116,9 +116,7 @@ func List(ctx context.Context, n int, opts ...BoardOption) iter.Seq2[[]int, erro
 // in order, without symmetry.
 func (c *config) mirrorOnly(call string) error {
 	if c.method != Auto && c.method != "" && c.method != Mirror {
-		return optionError("WithMethod", "", func(o func(string, string) string) string {
-			return fmt.Sprintf("%s lists every solution in order with one search (the mirror method's, without halving), not with %s", call, o("WithMethod", string(c.method)))
-		})
+		return optionError("WithMethod", "", "%s lists every solution in order with one search (the mirror method's, without halving), not with %s", call, partition.Name{Of: "WithMethod", Value: string(c.method)})
 	}
 	return nil
 }

@@ -22,10 +22,8 @@ func Count(ctx context.Context, n int, opts ...CountOption) (Counts, error) {
 		return Counts{}, err
 	}
 	if c.shards > 1 && c.out == nil && c.outPath == "" && c.journal == nil && c.jpath == "" {
-		return Counts{}, optionError("WithShard", "", func(o func(string, string) string) string {
-			return fmt.Sprintf("%s counts a part of the board: keep its counts for Merge with %s or %s",
-				o("WithShard", fmt.Sprintf("%d/%d", c.shard, c.shards)), o("WithShardFile", ""), o("WithJournalFile", ""))
-		})
+		return Counts{}, optionError("WithShard", "", "%s counts a part of the board: keep its counts for Merge with %s or %s",
+			partition.Name{Of: "WithShard", Value: fmt.Sprintf("%d/%d", c.shard, c.shards)}, partition.Name{Of: "WithShardFile"}, partition.Name{Of: "WithJournalFile"})
 	}
 	plan, err := c.plan(ctx, n)
 	if err != nil {

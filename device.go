@@ -38,15 +38,11 @@ func (c *config) checkDevice() error {
 		return nil
 	case c.device == "all" || c.device == "opencl" || strings.HasPrefix(c.device, "opencl:"):
 	default:
-		return optionError("WithDevice", "", func(o func(string, string) string) string {
-			return fmt.Sprintf("%s is not a device (accepted: %s)", o("WithDevice", c.device), deviceSpecs)
-		})
+		return optionError("WithDevice", "", "%s is not a device (accepted: %s)", partition.Name{Of: "WithDevice", Value: c.device}, deviceSpecs)
 	}
 	if c.device != "all" && c.given&optWorkers != 0 {
-		return optionError("WithWorkers", "WithDevice", func(o func(string, string) string) string {
-			return fmt.Sprintf("%s sets the CPU workers, and with %s no CPU worker counts (%s counts on every device beside them)",
-				o("WithWorkers", fmt.Sprint(c.workers)), o("WithDevice", c.device), o("WithDevice", "all"))
-		})
+		return optionError("WithWorkers", "WithDevice", "%s sets the CPU workers, and with %s no CPU worker counts (%s counts on every device beside them)",
+			partition.Name{Of: "WithWorkers", Value: fmt.Sprint(c.workers)}, partition.Name{Of: "WithDevice", Value: c.device}, partition.Name{Of: "WithDevice", Value: "all"})
 	}
 	if (c.method == Auto || c.method == "") && c.queens() && len(c.placed) == 0 {
 		c.method = Sym // the device kernels' method with every count
@@ -62,9 +58,7 @@ func (c *config) devicePlan(plan *partition.Plan) error {
 	}
 	if err := engine.CheckDevicePlan(plan); err != nil {
 		reason := strings.TrimPrefix(err.Error(), engine.ErrDevice.Error()+": ")
-		return optionError("WithDevice", "", func(o func(string, string) string) string {
-			return fmt.Sprintf("%s cannot count this board: %s", o("WithDevice", c.device), reason)
-		})
+		return optionError("WithDevice", "", "%s cannot count this board: %s", partition.Name{Of: "WithDevice", Value: c.device}, reason)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package nqueens
 import (
 	"errors"
 	"fmt"
+	"github.com/nqueens/nqueens/partition"
 
 	"github.com/nqueens/nqueens/internal/resultfile"
 )
@@ -52,37 +53,33 @@ func invalidf(format string, args ...any) error { return invalid(fmt.Errorf(form
 
 // An OptionError says why a call cannot honour its options: a value an
 // option does not accept, or options that contradict each other (an
-// option a call does not take does not compile). It wraps [ErrInvalid]. Its message names options
-// as Go code writes them ("WithWorkers(0)"); [OptionError.Explain] names
-// them otherwise: the command names its flags ("-j 0").
+// option a call does not take does not compile). It wraps [ErrInvalid].
+// Its message names options as Go code writes them ("WithWorkers(0)");
+// its Words let another reader name them otherwise: the command names its
+// flags ("-j 0").
 type OptionError struct {
 	// Option is the option at fault, by its function's name
 	// ("WithWorkers"); Other is the option it contradicts, or "".
 	Option, Other string
-	words         func(name func(option, value string) string) string
+	// Words are the message: each partition.Name in it is an option
+	// (Of: "WithMethod") and the value the caller gave, in its own words
+	// ("sym"; "" where it does not matter).
+	Words partition.Words
 }
 
-func (e *OptionError) Error() string { return e.Explain(goName) }
+func (e *OptionError) Error() string { return e.Words.Say(goName, partition.Square.String) }
 func (e *OptionError) Unwrap() error { return ErrInvalid }
 
-// Explain returns the message with every option named by name(option,
-// value): option is the function's name ("WithMethod"), value the value
-// the caller gave in its own words ("sym"), or "" where it does not matter.
-func (e *OptionError) Explain(name func(option, value string) string) string { return e.words(name) }
-
-// goName names an option as Go code writes it.
-func goName(option, value string) string {
-	switch {
-	case option == "Square": // a placed square: "0:1"
-		return value
-	case value == "":
-		return option
+// goName names an option as Go code writes it: "WithMethod(sym)".
+func goName(n partition.Name) string {
+	if n.Value == "" {
+		return n.Of
 	}
-	return option + "(" + value + ")"
+	return n.Of + "(" + n.Value + ")"
 }
 
 // optionError builds an [*OptionError] for option (and other) whose
-// message words write, naming options with name.
-func optionError(option, other string, words func(name func(option, value string) string) string) error {
-	return &OptionError{Option: option, Other: other, words: words}
+// message is format with args (options as partition.Name values).
+func optionError(option, other string, format string, args ...any) error {
+	return &OptionError{Option: option, Other: other, Words: partition.Words{Format: format, Args: args}}
 }

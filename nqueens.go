@@ -397,51 +397,41 @@ func (c *config) rules() error {
 	if c.given&optShardFile != 0 {
 		shardOpt = "WithShardFile"
 	}
-	say := func(option, other string, format string, args ...any) error {
-		return optionError(option, other, func(o func(string, string) string) string {
-			a := make([]any, len(args))
-			for i, x := range args {
-				if n, ok := x.(named); ok {
-					x = o(n.option, n.value)
-				}
-				a[i] = x
-			}
-			return fmt.Sprintf(format, a...)
-		})
-	}
+	say := optionError
+	type named = partition.Name
 	switch {
 	case c.given&optWorkers == 0:
 		c.workers = engine.DefaultWorkers()
 	case c.workers < 1 || c.workers > engine.MaxWorkers:
-		return say("WithWorkers", "", "%s is out of range (accepted: 1..%d)", named{"WithWorkers", fmt.Sprint(c.workers)}, engine.MaxWorkers)
+		return say("WithWorkers", "", "%s is out of range (accepted: 1..%d)", named{Of: "WithWorkers", Value: fmt.Sprint(c.workers)}, engine.MaxWorkers)
 	}
 	switch {
 	case c.given&optShard != 0 && c.given&optShardFile != 0:
-		return say("WithShard", "WithShardFile", "%s and %s both name where the counts go: give one", named{"WithShard", ""}, named{"WithShardFile", ""})
+		return say("WithShard", "WithShardFile", "%s and %s both name where the counts go: give one", named{Of: "WithShard", Value: ""}, named{Of: "WithShardFile", Value: ""})
 	case c.memory < 0:
-		return say("WithMemory", "", "%s is negative (accepted: a number of bytes)", named{"WithMemory", fmt.Sprint(c.memory)})
+		return say("WithMemory", "", "%s is negative (accepted: a number of bytes)", named{Of: "WithMemory", Value: fmt.Sprint(c.memory)})
 	case c.grace < 0:
-		return say("WithGrace", "", "%s is negative (accepted: 0 or more)", named{"WithGrace", c.grace.String()})
+		return say("WithGrace", "", "%s is negative (accepted: 0 or more)", named{Of: "WithGrace", Value: c.grace.String()})
 	case c.sample < 0:
-		return say("WithSample", "", "%s is negative (accepted: 0 or more)", named{"WithSample", c.sample.String()})
+		return say("WithSample", "", "%s is negative (accepted: 0 or more)", named{Of: "WithSample", Value: c.sample.String()})
 	case !partition.IsShards(c.shard, c.shard, c.shards):
-		return say(shardOpt, "", "%s is not a shard (accepted: %s)", named{shardOpt, fmt.Sprintf("%d/%d", c.shard, c.shards)}, partition.ShardAccepted)
+		return say(shardOpt, "", "%s is not a shard (accepted: %s)", named{Of: shardOpt, Value: fmt.Sprintf("%d/%d", c.shard, c.shards)}, partition.ShardAccepted)
 	case c.check && !c.queens():
 		other, value := "WithPiece", string(c.piece)
 		if c.torus {
 			other, value = "WithTorus", ""
 		}
-		return say("WithCheck", other, "%s counts the board again by another method: %s has one method only", named{"WithCheck", ""}, named{other, value})
+		return say("WithCheck", other, "%s counts the board again by another method: %s has one method only", named{Of: "WithCheck", Value: ""}, named{Of: other, Value: value})
 	case c.check && len(c.placed) > 0:
-		return say("WithCheck", "WithPlaced", "%s counts the whole board twice: it does not work with %s", named{"WithCheck", ""}, named{"WithPlaced", ""})
+		return say("WithCheck", "WithPlaced", "%s counts the whole board twice: it does not work with %s", named{Of: "WithCheck", Value: ""}, named{Of: "WithPlaced", Value: ""})
 	case c.check && c.shards > 1:
-		return say("WithCheck", shardOpt, "%s counts the whole board twice: it does not work with %s", named{"WithCheck", ""}, named{shardOpt, ""})
+		return say("WithCheck", shardOpt, "%s counts the whole board twice: it does not work with %s", named{Of: "WithCheck", Value: ""}, named{Of: shardOpt, Value: ""})
 	case c.given&optJournalFile != 0 && c.jpath == "":
-		return say("WithJournalFile", "", "%s names no file (accepted: a path)", named{"WithJournalFile", `""`})
+		return say("WithJournalFile", "", "%s names no file (accepted: a path)", named{Of: "WithJournalFile", Value: `""`})
 	case c.given&optShardFile != 0 && c.outPath == "":
-		return say("WithShardFile", "", "%s names no file (accepted: a path)", named{"WithShardFile", `""`})
+		return say("WithShardFile", "", "%s names no file (accepted: a path)", named{Of: "WithShardFile", Value: `""`})
 	case c.jpath != "" && c.outPath != "" && (samePath(c.jpath, c.outPath) || samePath(c.jpath, resultfile.LockName(c.outPath))):
-		return say("WithJournalFile", "WithShardFile", "%s and %s name one file: the journal and the shard file are two (accepted: two paths)", named{"WithJournalFile", c.jpath}, named{"WithShardFile", c.outPath})
+		return say("WithJournalFile", "WithShardFile", "%s and %s name one file: the journal and the shard file are two (accepted: two paths)", named{Of: "WithJournalFile", Value: c.jpath}, named{Of: "WithShardFile", Value: c.outPath})
 	}
 	if err := c.checkDevice(); err != nil {
 		return err
@@ -459,7 +449,6 @@ func (c *config) rules() error {
 }
 
 // named is an option in a message, with the value it was given.
-type named struct{ option, value string }
 
 // jobOptions are the options that set a [partition.Job]'s fields.
 var jobOptions = map[string]string{"Method": "WithMethod", "Piece": "WithPiece", "Torus": "WithTorus", "Placed": "WithPlaced"}
@@ -472,14 +461,7 @@ func jobOption(err error) error {
 	if !errors.As(err, &je) {
 		return invalid(err)
 	}
-	return optionError(jobOptions[je.Field], jobOptions[je.Other], func(o func(string, string) string) string {
-		return je.Explain(func(field, value string) string {
-			if field == "Square" {
-				return o(field, value)
-			}
-			return o(jobOptions[field], value)
-		})
-	})
+	return &OptionError{Option: jobOptions[je.Field], Other: jobOptions[je.Other], Words: je.Words.Rename(func(f string) string { return jobOptions[f] })}
 }
 
 // job is the planner's job for the n×n board under c, by method.

@@ -2,6 +2,7 @@ package partition
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -19,38 +20,75 @@ var (
 )
 
 // A JobError says which field of a [Job] breaks which rule. Its message
-// names fields in lower case ("method sym"); [JobError.Explain] names them
-// otherwise: the library names its options, the command its flags.
+// names fields in lower case ("method sym"); the library names its
+// options instead, the command its flags, from the same Words.
 type JobError struct {
 	// Field is the field at fault ("Method", "Piece", "Torus", "Placed");
 	// Other is the field it contradicts, or "".
 	Field, Other string
 	// Err is the rule broken: ErrMethod, ErrPiece, ErrPieceMode,
 	// ErrPlacedMethod or ErrPlacement.
-	Err   error
-	words func(name func(field, value string) string) string
+	Err error
+	// Words are the message, its fields left to the reader to name.
+	Words Words
 }
 
-func (e *JobError) Error() string { return e.Explain(fieldName) }
+func (e *JobError) Error() string { return e.Words.Say(fieldName, Square.String) }
 func (e *JobError) Unwrap() error { return e.Err }
 
-// Explain returns the message with every field named by name(field,
-// value): value is the field's value as text ("sym", "king", a placed
-// square "0:1" for the field "Square"), or "" where it does not matter.
-func (e *JobError) Explain(name func(field, value string) string) string { return e.words(name) }
-
-// fieldName names a field for [JobError.Error].
-func fieldName(field, value string) string {
-	switch {
-	case field == "Square":
-		return value
-	case value == "":
-		return strings.ToLower(field)
+// fieldName names a field for [JobError.Error]: "method sym".
+func fieldName(n Name) string {
+	if n.Value == "" {
+		return strings.ToLower(n.Of)
 	}
-	return strings.ToLower(field) + " " + value
+	return strings.ToLower(n.Of) + " " + n.Value
 }
 
-// jobError builds a [*JobError].
-func jobError(field, other string, rule error, words func(name func(field, value string) string) string) error {
-	return &JobError{Field: field, Other: other, Err: rule, words: words}
+// jobError builds a [*JobError] whose message is format with args.
+func jobError(field, other string, rule error, format string, args ...any) error {
+	return &JobError{Field: field, Other: other, Err: rule, Words: Words{Format: format, Args: args}}
+}
+
+// A Name is what a message names: a field of a [Job] (in the library's
+// messages an option, in the command's a flag) and the value it was
+// given, as text ("" where the value does not matter).
+type Name struct{ Of, Value string }
+
+// Words are a message whose names its reader words: Format's verbs take
+// Args in order, each [Name] written as the reader names it and each
+// [Square] as the reader writes squares (the command: as they were
+// typed), every other argument as it is.
+type Words struct {
+	Format string
+	Args   []any
+}
+
+// Say writes the message, name and square writing its Names and Squares.
+func (w Words) Say(name func(Name) string, square func(Square) string) string {
+	a := make([]any, len(w.Args))
+	for i, x := range w.Args {
+		switch v := x.(type) {
+		case Name:
+			a[i] = name(v)
+		case Square:
+			a[i] = square(v)
+		default:
+			a[i] = x
+		}
+	}
+	return fmt.Sprintf(w.Format, a...)
+}
+
+// Rename returns the words with each Name's Of as rename gives it (the
+// library's options for a Job's fields).
+func (w Words) Rename(rename func(string) string) Words {
+	a := make([]any, len(w.Args))
+	for i, x := range w.Args {
+		if n, ok := x.(Name); ok {
+			n.Of = rename(n.Of)
+			x = n
+		}
+		a[i] = x
+	}
+	return Words{Format: w.Format, Args: a}
 }

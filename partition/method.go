@@ -1,7 +1,6 @@
 package partition
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/nqueens/nqueens/internal/msg"
@@ -75,9 +74,7 @@ func ParseMethod(s string) (Method, error) {
 	if m, ok := named(s, Methods); ok {
 		return m, nil
 	}
-	return "", jobError("Method", "", ErrMethod, func(o func(string, string) string) string {
-		return fmt.Sprintf("%s is not a method (accepted: auto, %s)", o("Method", msg.Quote(s)), joinNames(Methods))
-	})
+	return "", jobError("Method", "", ErrMethod, "%s is not a method (accepted: auto, %s)", Name{"Method", msg.Quote(s)}, joinNames(Methods))
 }
 
 // named returns the one of all that is called s.

@@ -207,17 +207,13 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 	if !rules.Queen() {
 		switch {
 		case job.Torus && piece != Queen:
-			return nil, jobError("Torus", "Piece", ErrPieceMode, func(o func(string, string) string) string {
-				return fmt.Sprintf("%s works with queens only (their diagonals wrap around), not with %s", o("Torus", ""), o("Piece", string(piece)))
-			})
+			return nil, jobError("Torus", "Piece", ErrPieceMode, "%s works with queens only (their diagonals wrap around), not with %s", Name{"Torus", ""}, Name{"Piece", string(piece)})
 		case job.Method != "" && job.Method != Auto && job.Method != Mirror:
 			what, value := "Piece", string(piece)
 			if piece == Queen {
 				what, value = "Torus", ""
 			}
-			return nil, jobError("Method", what, ErrPieceMode, func(o func(string, string) string) string {
-				return fmt.Sprintf("%s is counted with %s only (its default), not %s", o(what, value), o("Method", string(Mirror)), o("Method", string(job.Method)))
-			})
+			return nil, jobError("Method", what, ErrPieceMode, "%s is counted with %s only (its default), not %s", Name{what, value}, Name{"Method", string(Mirror)}, Name{"Method", string(job.Method)})
 		}
 		job.Method = Mirror
 	}
@@ -244,9 +240,7 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 		return src, nil
 	case len(job.Placed) > 0 || job.Every:
 		if job.Method != Mirror {
-			return nil, jobError("Method", "Placed", ErrPlacedMethod, func(o func(string, string) string) string {
-				return fmt.Sprintf("%s works with %s only (its default), not %s", o("Placed", ""), o("Method", string(Mirror)), o("Method", string(job.Method)))
-			})
+			return nil, jobError("Method", "Placed", ErrPlacedMethod, "%s works with %s only (its default), not %s", Name{"Placed", ""}, Name{"Method", string(Mirror)}, Name{"Method", string(job.Method)})
 		}
 		if err := CheckPlacement(job.N, job.Placed); err != nil {
 			return nil, err

@@ -1,8 +1,6 @@
 package partition
 
 import (
-	"fmt"
-
 	"github.com/nqueens/nqueens/internal/msg"
 )
 
@@ -47,9 +45,7 @@ func ParsePiece(s string) (Piece, error) {
 	if p, ok := named(s, Pieces); ok {
 		return p, nil
 	}
-	return "", jobError("Piece", "", ErrPiece, func(o func(string, string) string) string {
-		return fmt.Sprintf("%s is not a piece (accepted: %s)", o("Piece", msg.Quote(s)), PieceNames())
-	})
+	return "", jobError("Piece", "", ErrPiece, "%s is not a piece (accepted: %s)", Name{"Piece", msg.Quote(s)}, PieceNames())
 }
 
 // Rules are a board's attacks as the kernels apply them row by row, with

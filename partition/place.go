@@ -65,16 +65,7 @@ func parseSquare(tok string) (Square, error) {
 // [DiagonalConflict].
 func CheckPlacement(n int, placed []Square) error {
 	bad := func(format string, args ...any) error {
-		return jobError("Placed", "", ErrPlacement, func(o func(string, string) string) string {
-			a := make([]any, len(args))
-			for i, x := range args {
-				if sq, ok := x.(Square); ok {
-					x = o("Square", sq.String())
-				}
-				a[i] = x
-			}
-			return o("Placed", "") + ": " + fmt.Sprintf(format, a...)
-		})
+		return jobError("Placed", "", ErrPlacement, "%s: "+format, append([]any{Name{"Placed", ""}}, args...)...)
 	}
 	for i, a := range placed {
 		if a.Row < 0 || a.Row >= n || a.Col < 0 || a.Col >= n {

@@ -216,12 +216,7 @@ func Placement(s string, n int, queens bool, stderr io.Writer) ([]nqueens.Square
 		for i, tok := range strings.Split(s, ",") {
 			typed[placed[i].String()] = strings.TrimSpace(tok)
 		}
-		return nil, Usagef("%s", je.Explain(func(field, value string) string {
-			if field == "Square" {
-				return typed[value]
-			}
-			return "--place"
-		}))
+		return nil, Usagef("%s", je.Words.Say(func(partition.Name) string { return "--place" }, func(sq partition.Square) string { return typed[sq.String()] }))
 	}
 	if a, b, ok := partition.DiagonalConflict(placed); ok && queens {
 		fmt.Fprintf(stderr, "nqueens: note: placed queens %s and %s share a diagonal, so no solution contains both\n", a, b)

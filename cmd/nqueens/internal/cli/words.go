@@ -8,6 +8,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/partition"
 )
 
 // optionFlags are the flags that set the library's options: the one place
@@ -25,31 +26,29 @@ func message(err error) string {
 	if !errors.As(err, &oe) {
 		return err.Error()
 	}
+	name := flagOf
 	var r *renamed
 	if errors.As(err, &r) {
-		return oe.Explain(func(option, value string) string {
-			if name, ok := r.names[option]; ok {
-				return name
+		name = func(n partition.Name) string {
+			if s, ok := r.names[n.Of]; ok {
+				return s
 			}
-			return flagOf(option, value)
-		})
+			return flagOf(n)
+		}
 	}
-	return oe.Explain(flagOf)
+	return oe.Words.Say(name, partition.Square.String)
 }
 
 // flagOf names an option by its flag, with the value given ("-j 0").
-func flagOf(option, value string) string {
-	name, ok := optionFlags[option]
-	switch {
-	case option == "Square": // a placed square
-		return value
-	case !ok:
-		name = option
+func flagOf(n partition.Name) string {
+	name, ok := optionFlags[n.Of]
+	if !ok {
+		name = n.Of
 	}
-	if value == "" {
+	if n.Value == "" {
 		return name
 	}
-	return name + " " + value
+	return name + " " + n.Value
 }
 
 // renamed is an error of a command that sets an option by another flag
