@@ -298,3 +298,21 @@ func TestCheckSize(t *testing.T) {
 	_, err := partition.NewPlanner(context.Background(), partition.Job{N: partition.MaxN + 1})
 	assert.ErrorIs(t, err, partition.ErrSize)
 }
+
+// TestWords: a JobError's message names its fields in lower case; the same
+// Words say it in other words (the library's options, the command's flags)
+// and write squares as the reader does.
+func TestWords(t *testing.T) {
+	_, err := partition.NewPlanner(context.Background(), partition.Job{N: 8, Method: partition.Sym, Placed: []partition.Square{{Row: 0, Col: 1}}})
+	var je *partition.JobError
+	require.ErrorAs(t, err, &je)
+	assert.Equal(t, "placed works with method mirror only (its default), not method sym", err.Error())
+	opt := je.Words.Rename(func(f string) string { return "With" + f })
+	assert.Equal(t, "WithPlaced: works with WithMethod:mirror only (its default), not WithMethod:sym",
+		opt.Say(func(n partition.Name) string { return n.Of + ":" + n.Value }, partition.Square.String))
+	err = partition.CheckPlacement(8, []partition.Square{{Row: 0, Col: 1}, {Row: 0, Col: 1}})
+	require.ErrorAs(t, err, &je)
+	assert.Equal(t, "placed: square 0:1 is given twice", err.Error())
+	assert.Equal(t, "--place: square b1 is given twice",
+		je.Words.Say(func(partition.Name) string { return "--place" }, func(partition.Square) string { return "b1" }))
+}
