@@ -189,38 +189,13 @@ func (b *Batch) expandWalk(s start, cut int, k int32) {
 	b.walkLevel(s, posib, cut, k)
 }
 
-// walkLevel runs walkGo's loop over the level of s (three rows or more
-// left), whose untried squares are posib.
+// walkLevel runs walkGo's loop from s (three rows or more left), whose
+// untried squares are posib, down to row cut, where the starts go to the
+// batch.
 func (b *Batch) walkLevel(s start, posib uint64, cut int, k int32) {
-	c, dls, drs := s.Cols, s.LD<<1, s.RD>>1
-	for posib != full {
-		bit := ^posib & (posib + 1)
-		posib ^= bit
-		b.hostNodes[k]++
-		nc := c | bit
-		ndl := bit<<1 | dls
-		ndr := bit>>1 | drs
-		la := nc | ndl<<1 | ndr>>1
-		if la == full {
-			continue
-		}
-		next := nc | ndl | ndr | doomed(^la)
-		if free2 := ^nc & (^nc - 1); free2&(free2-1) == 0 {
-			c := uint64(bits.OnesCount64(^next))
-			b.hostTotal[k] += c
-			b.hostNodes[k] += c
-			continue
-		}
-		if nc|ndl<<2|ndr>>2 == full {
-			continue
-		}
-		child := start{Row: s.Row + 1, Cols: nc, LD: ndl, RD: ndr}
-		if child.Row >= cut {
-			b.push(child, next, 0, k, ModeWalk)
-			continue
-		}
-		b.walkLevel(child, next, cut, k)
-	}
+	sols, nodes := walkCut(s, posib, cut, func(child start, next uint64) { b.push(child, next, 0, k, ModeWalk) })
+	b.hostTotal[k] += sols
+	b.hostNodes[k] += nodes
 }
 
 // expandBanned is walkBanned's entry and nextGo's loop down to row cut;

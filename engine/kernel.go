@@ -97,7 +97,17 @@ func doomed(f uint64) uint64 {
 // whose untried squares are posib (set bits: taken or doomed), in Go: the
 // portable kernel, and the twin of the assembly one (walkBMI) where there
 // is one.
-func walkGo(s start, posib uint64) (sols, nodes uint64) {
+func walkGo(s start, posib uint64) (sols, nodes uint64) { return walkCut(s, posib, maxRows, nil) }
+
+// walkCut is walkGo stopping at row cut: a start it would search from
+// there goes to cut's sink (with its untried squares) instead, counted
+// above as walkGo counts it: the device's host cut (Batch.walkLevel)
+// runs the kernel's own loop. A cut at maxRows is none.
+func walkCut(s start, posib uint64, cut int, sink func(start, uint64)) (sols, nodes uint64) {
+	// A row holds one queen: the next row is the cut's once the columns
+	// taken are s's and cut-s.Row more (the levels do not count rows: the
+	// last square of a level reuses it).
+	atCut := bits.OnesCount64(s.Cols) + cut - s.Row
 	var cols, dl, dr, rest [maxRows]uint64
 	d := 1
 	cols[1], dl[1], dr[1] = s.Cols, s.LD, s.RD
@@ -128,6 +138,10 @@ func walkGo(s start, posib uint64) (sols, nodes uint64) {
 			}
 			if nc|ndl<<2|ndr>>2 == full {
 				continue // row+3 exists and is blocked
+			}
+			if taken := bits.OnesCount64(nc); taken >= atCut {
+				sink(start{Row: cut + taken - atCut, Cols: nc, LD: ndl, RD: ndr}, next)
+				continue
 			}
 			rest[(d+1)&63] = posib
 			d += int(b2u(posib != full))
