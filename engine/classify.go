@@ -25,6 +25,15 @@ type bannedSearch struct {
 	flip   bool   // the task searches the board upside down
 	asm    bool   // next runs the assembly kernel
 	r      Result
+
+	// A device's host cut (Batch.expandBanned) runs nextGo to row cut
+	// (0: no cut): there nextGo stops as at a completion, atCut
+	// set, the queen of the row above in board and the start it would
+	// search from in edge, with its untried squares edgePosib.
+	cut       uint64
+	atCut     bool
+	edge      start
+	edgePosib uint64
 }
 
 // bannedLevel is one level of the stack: the columns taken, both
@@ -78,7 +87,7 @@ func walkBanned(bs *bannedSearch, s start) {
 // board, and reports whether there was one: the portable kernel, and the
 // twin of the assembly one (nextBMI) where there is one.
 func (bs *bannedSearch) nextGo() bool {
-	d, posib, ban := bs.d, bs.posib, &bs.ban
+	d, posib, ban, cut := bs.d, bs.posib, &bs.ban, bs.cut
 	var nodes uint64
 	for d > 0 {
 		lv := &bs.lv[d&63]
@@ -98,7 +107,7 @@ func (bs *bannedSearch) nextGo() bool {
 			if free2 == 0 {
 				bs.board[row&63] = bit
 				bs.board[(row+1)&63] = free
-				bs.d, bs.posib = d, posib
+				bs.d, bs.posib, bs.atCut = d, posib, false
 				bs.nodes += nodes
 				return true
 			}
@@ -110,6 +119,13 @@ func (bs *bannedSearch) nextGo() bool {
 			// the search goes below it (or completes the board), which
 			// overwrites whatever an abandoned sibling left there.
 			bs.board[row&63] = bit
+			if row+1 == cut { // rows go down one at a time: none skips it
+				bs.edge = start{Row: int(row + 1), Cols: nc, LD: ndl, RD: ndr}
+				bs.edgePosib = nc | ndl | ndr | ban[(row+1)&63] | doomed(^la)
+				bs.d, bs.posib, bs.atCut = d, posib, true
+				bs.nodes += nodes
+				return true
+			}
 			bs.lv[(d+1)&63].rest = posib
 			d += int(b2u(posib != full))
 			row++

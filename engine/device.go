@@ -198,9 +198,10 @@ func (b *Batch) walkLevel(s start, posib uint64, cut int, k int32) {
 	b.hostNodes[k] += nodes
 }
 
-// expandBanned is walkBanned's entry and nextGo's loop down to row cut;
-// path holds the columns of the rows above s. No board completes above
-// the cut: it leaves deviceRows rows.
+// expandBanned is walkBanned's entry and its loop (nextGo) down to row
+// cut, where the starts go to the batch; path holds the columns of the
+// rows above s. No board completes above the cut: it leaves deviceRows
+// rows.
 func (b *Batch) expandBanned(ban *partition.Bans, s start, path uint64, cut int, k int32, mode uint32) {
 	row := s.Row
 	if ^s.Cols == 0 || ^s.Cols&(^s.Cols-1) == 0 {
@@ -210,40 +211,22 @@ func (b *Batch) expandBanned(ban *partition.Bans, s start, path uint64, cut int,
 	if below == 0 {
 		return
 	}
-	posib := s.Cols | s.LD | s.RD | ban[row&63] | doomed(below)
-	b.bannedLevel(ban, s, posib, path, cut, k, mode)
-}
-
-// bannedLevel runs nextGo's loop over the level of s.
-func (b *Batch) bannedLevel(ban *partition.Bans, s start, posib uint64, path uint64, cut int, k int32, mode uint32) {
-	row := s.Row
-	c, dls, drs := s.Cols, s.LD<<1, s.RD>>1
-	for posib != full {
-		bit := ^posib & (posib + 1)
-		posib ^= bit
-		b.hostNodes[k]++
-		nc := c | bit
-		ndl := bit<<1 | dls
-		ndr := bit>>1 | drs
-		free := ^nc
-		free2 := free & (free - 1)
-		if free2 == 0 {
+	var bs bannedSearch
+	bs.init(b.N, ban)
+	bs.cut = uint64(cut)
+	bs.d, bs.posib = 1, s.Cols|s.LD|s.RD|ban[row&63]|doomed(below)
+	bs.lv[1] = bannedLevel{cols: s.Cols, dls: s.LD << 1, drs: s.RD >> 1, row: uint64(row)}
+	for bs.nextGo() {
+		if !bs.atCut {
 			panic("engine: a banned task completed above the cut") // cut leaves deviceRows rows
 		}
-		la := nc | ndl<<1 | ndr>>1 | ban[(row+2)&63]
-		if la == full || (free2&(free2-1) != 0 && nc|ndl<<2|ndr>>2|ban[(row+3)&63] == full) {
-			continue
-		}
 		p := path
-		p |= uint64(bits.TrailingZeros64(bit)) << (8 * row)
-		child := start{Row: row + 1, Cols: nc, LD: ndl, RD: ndr}
-		next := nc | ndl | ndr | ban[(row+1)&63] | doomed(^la)
-		if child.Row >= cut {
-			b.push(child, next, p, k, mode)
-			continue
+		for r := row; r < cut; r++ {
+			p |= uint64(bits.TrailingZeros64(bs.board[r&63])) << (8 * r)
 		}
-		b.bannedLevel(ban, child, next, p, cut, k, mode)
+		b.push(bs.edge, bs.edgePosib, p, k, mode)
 	}
+	b.hostNodes[k] += bs.nodes
 }
 
 // push appends a start for the device.
