@@ -188,7 +188,7 @@ func TestMergeRejects(t *testing.T) {
 }
 
 // TestShardFromEnvironment: a scheduler's variables choose the shard
-// (internal/cli's tests take the variables apart); bad shards are refused.
+// (cmd/nqueens/internal/cli's tests take the variables apart); bad shards are refused.
 func TestShardFromEnvironment(t *testing.T) {
 	t.Setenv("SLURM_ARRAY_TASK_ID", "5")
 	t.Setenv("SLURM_ARRAY_TASK_COUNT", "8")
