@@ -20,7 +20,7 @@ import (
 // holds the placed queens), found by search, n ≤ [MaxN]. A board without a
 // solution is [ErrNoSolution].
 func Solve(ctx context.Context, n int, opts ...BoardOption) ([]int, error) {
-	c, err := newConfig("Solve", opts, BoardOption.boardOption)
+	c, err := newConfig("Solve", opts)
 	if err == nil {
 		err = c.mirrorOnly("Solve")
 	}
@@ -66,7 +66,7 @@ func Solve(ctx context.Context, n int, opts ...BoardOption) ([]int, error) {
 // breaking out of the loop stops the search.
 func List(ctx context.Context, n int, opts ...BoardOption) iter.Seq2[[]int, error] {
 	return func(yield func([]int, error) bool) {
-		c, err := newConfig("List", opts, BoardOption.boardOption)
+		c, err := newConfig("List", opts)
 		if err == nil {
 			err = c.mirrorOnly("List")
 		}
@@ -196,7 +196,7 @@ func (c *Conflict) Error() string {
 // [WithPiece] and [WithTorus] check other pieces' boards; other options
 // are refused.
 func Verify(cols []int, opts ...VerifyOption) error {
-	c, err := newConfig("Verify", opts, VerifyOption.verifyOption)
+	c, err := newConfig("Verify", opts)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ import (
 // within the grace period ([WithGrace]), a journal keeps what was counted,
 // and the error is a [*StoppedError].
 func Count(ctx context.Context, n int, opts ...CountOption) (Counts, error) {
-	c, err := newConfig("Count", opts, CountOption.countOption)
+	c, err := newConfig("Count", opts)
 	if err != nil {
 		return Counts{}, err
 	}
@@ -77,7 +77,7 @@ func (c *config) board() config {
 // none.
 func Table(ctx context.Context, from, to int, opts ...TableOption) iter.Seq2[Counts, error] {
 	return func(yield func(Counts, error) bool) {
-		c, err := newConfig("Table", opts, TableOption.tableOption)
+		c, err := newConfig("Table", opts)
 		switch {
 		case err != nil:
 		case partition.CheckSize(from, MaxN) != nil || partition.CheckSize(to, MaxN) != nil || from > to:

@@ -75,7 +75,7 @@ type Cost struct {
 //
 // [Estimate] takes it.
 func WithSample(d time.Duration) EstimateOption {
-	return inEstimate{func(c *config) { c.sample = d }}
+	return estimateOnly{set: func(c *config) { c.sample = d }}
 }
 
 // sampleSeed fixes the sample: the same tasks in the same order each time.
@@ -90,7 +90,7 @@ const maxSample = 1 << 16
 // core-seconds. It walks the plan twice, holding no task (n = 27 by join,
 // 70 million tasks: about 13 s here).
 func Estimate(ctx context.Context, n int, opts ...EstimateOption) (Cost, error) {
-	c, err := newConfig("Estimate", opts, EstimateOption.estimateOption)
+	c, err := newConfig("Estimate", opts)
 	if err != nil {
 		return Cost{}, err
 	}

@@ -822,7 +822,7 @@ func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opt
 	if !(fraction >= 0 && fraction <= 1) {
 		return 0, invalidf("audit fraction %v is not between 0 and 1", fraction)
 	}
-	c, err := newConfig("Audit", opts, AuditOption.auditOption)
+	c, err := newConfig("Audit", opts)
 	if err != nil {
 		return 0, err
 	}

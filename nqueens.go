@@ -103,47 +103,76 @@ const (
 // []CountOption.
 type (
 	// CountOption configures [Count].
-	CountOption interface{ countOption(*config) }
+	CountOption interface {
+		option
+		countOption()
+	}
 	// ShardsOption configures [CountShards].
-	ShardsOption interface{ shardsOption(*config) }
+	ShardsOption interface {
+		option
+		shardsOption()
+	}
 	// TableOption configures [Table].
-	TableOption interface{ tableOption(*config) }
+	TableOption interface {
+		option
+		tableOption()
+	}
 	// EstimateOption configures [Estimate].
-	EstimateOption interface{ estimateOption(*config) }
+	EstimateOption interface {
+		option
+		estimateOption()
+	}
 	// BoardOption configures [Solve] and [List], which find boards.
-	BoardOption interface{ boardOption(*config) }
+	BoardOption interface {
+		option
+		boardOption()
+	}
 	// VerifyOption configures [Verify].
-	VerifyOption interface{ verifyOption(*config) }
+	VerifyOption interface {
+		option
+		verifyOption()
+	}
 	// AuditOption configures [Audit].
-	AuditOption interface{ auditOption(*config) }
+	AuditOption interface {
+		option
+		auditOption()
+	}
 )
 
-// set is what an option does to the config; the option types below are
-// sets of the calls that take it, each call's method applying it.
+// option is what every option does: apply itself to the config.
+type option interface{ apply(*config) }
+
+// set is what an option does to the config; every option type holds one,
+// beside the marks of the calls that take it.
 type set func(*config)
 
+func (s set) apply(c *config) { s(c) }
+
+// The marks: an option type that embeds inCount is a CountOption, and so
+// on.
 type (
-	inCount    struct{ set }
-	inShards   struct{ set }
-	inTable    struct{ set }
-	inEstimate struct{ set }
-	inBoard    struct{ set }
-	inVerify   struct{ set }
-	inAudit    struct{ set }
+	inCount    struct{}
+	inShards   struct{}
+	inTable    struct{}
+	inEstimate struct{}
+	inBoard    struct{}
+	inVerify   struct{}
+	inAudit    struct{}
 )
 
-func (o inCount) countOption(c *config)       { o.set(c) }
-func (o inShards) shardsOption(c *config)     { o.set(c) }
-func (o inTable) tableOption(c *config)       { o.set(c) }
-func (o inEstimate) estimateOption(c *config) { o.set(c) }
-func (o inBoard) boardOption(c *config)       { o.set(c) }
-func (o inVerify) verifyOption(c *config)     { o.set(c) }
-func (o inAudit) auditOption(c *config)       { o.set(c) }
+func (inCount) countOption()       {}
+func (inShards) shardsOption()     {}
+func (inTable) tableOption()       {}
+func (inEstimate) estimateOption() {}
+func (inBoard) boardOption()       {}
+func (inVerify) verifyOption()     {}
+func (inAudit) auditOption()       {}
 
 // The options' types, by the calls that take them.
 type (
 	// pieceOption: WithPiece, WithTorus.
 	pieceOption struct {
+		set
 		inCount
 		inShards
 		inTable
@@ -153,6 +182,7 @@ type (
 	}
 	// methodOption: WithMethod.
 	methodOption struct {
+		set
 		inCount
 		inShards
 		inTable
@@ -161,6 +191,7 @@ type (
 	}
 	// placedOption: WithPlaced.
 	placedOption struct {
+		set
 		inCount
 		inShards
 		inEstimate
@@ -168,6 +199,7 @@ type (
 	}
 	// resourceOption: WithWorkers, WithMemory.
 	resourceOption struct {
+		set
 		inCount
 		inShards
 		inTable
@@ -176,38 +208,34 @@ type (
 	}
 	// runOption: WithProgress, WithGrace, WithStopNow, WithDevice.
 	runOption struct {
+		set
 		inCount
 		inShards
 		inTable
 	}
 	// checkOption: WithCheck.
 	checkOption struct {
+		set
 		inCount
 		inTable
 	}
 	// shardOption: WithShard.
 	shardOption struct {
+		set
 		inCount
 		inEstimate
 	}
+	// countOnly: WithJournalFile, WithShardFile.
+	countOnly struct {
+		set
+		inCount
+	}
+	// estimateOnly: WithSample.
+	estimateOnly struct {
+		set
+		inEstimate
+	}
 )
-
-// These make each option type from what it does.
-func pieceOf(f set) pieceOption {
-	return pieceOption{inCount{f}, inShards{f}, inTable{f}, inEstimate{f}, inBoard{f}, inVerify{f}}
-}
-func methodOf(f set) methodOption {
-	return methodOption{inCount{f}, inShards{f}, inTable{f}, inEstimate{f}, inBoard{f}}
-}
-func placedOf(f set) placedOption {
-	return placedOption{inCount{f}, inShards{f}, inEstimate{f}, inBoard{f}}
-}
-func resourceOf(f set) resourceOption {
-	return resourceOption{inCount{f}, inShards{f}, inTable{f}, inEstimate{f}, inAudit{f}}
-}
-func runOf(f set) runOption     { return runOption{inCount{f}, inShards{f}, inTable{f}} }
-func checkOf(f set) checkOption { return checkOption{inCount{f}, inTable{f}} }
-func shardOf(f set) shardOption { return shardOption{inCount{f}, inEstimate{f}} }
 
 type config struct {
 	method  Method
@@ -250,7 +278,7 @@ const (
 // WithMethod sets the counting method (default [Auto]).
 //
 // [Count], [CountShards], [Table], [Estimate], [Solve] and [List] take it.
-func WithMethod(m Method) methodOption { return methodOf(func(c *config) { c.method = m }) }
+func WithMethod(m Method) methodOption { return methodOption{set: func(c *config) { c.method = m }} }
 
 // WithWorkers sets how many tasks run at once (default: the CPUs the
 // process may run on, GOMAXPROCS, capped by the logical cores cpuid
@@ -258,7 +286,7 @@ func WithMethod(m Method) methodOption { return methodOf(func(c *config) { c.met
 //
 // [Count], [CountShards], [Table], [Estimate] and [Audit] take it.
 func WithWorkers(n int) resourceOption {
-	return resourceOf(func(c *config) { c.workers, c.given = n, c.given|optWorkers })
+	return resourceOption{set: func(c *config) { c.workers, c.given = n, c.given|optWorkers }}
 }
 
 // WithMemory bounds, in bytes, what a count may take, its plan included
@@ -274,7 +302,7 @@ func WithWorkers(n int) resourceOption {
 //
 // [Count], [CountShards], [Table], [Estimate] and [Audit] take it.
 func WithMemory(bytes int64) resourceOption {
-	return resourceOf(func(c *config) { c.memory = bytes })
+	return resourceOption{set: func(c *config) { c.memory = bytes }}
 }
 
 // WithPiece counts n pieces of kind p (default [Queen]): one per row and
@@ -283,13 +311,13 @@ func WithMemory(bytes int64) resourceOption {
 // queens; placed pieces, [Solve], [List] and [Verify] take every piece.
 //
 // Every call but [Audit] takes it.
-func WithPiece(p Piece) pieceOption { return pieceOf(func(c *config) { c.piece = p }) }
+func WithPiece(p Piece) pieceOption { return pieceOption{set: func(c *config) { c.piece = p }} }
 
 // WithTorus counts queens on the torus: diagonals wrap around the board
 // (the modular n-queens problem, OEIS A051906), with the mirror method.
 //
 // Every call but [Audit] takes it.
-func WithTorus() pieceOption { return pieceOf(func(c *config) { c.torus = true }) }
+func WithTorus() pieceOption { return pieceOption{set: func(c *config) { c.torus = true }} }
 
 // WithPlaced counts only the solutions that hold these pieces (queens, or
 // [WithPiece]'s; mirror method, halved only when the placement is its own
@@ -297,7 +325,7 @@ func WithTorus() pieceOption { return pieceOf(func(c *config) { c.torus = true }
 //
 // [Count], [CountShards], [Estimate], [Solve] and [List] take it.
 func WithPlaced(queens ...Square) placedOption {
-	return placedOf(func(c *config) { c.placed = append([]Square(nil), queens...) })
+	return placedOption{set: func(c *config) { c.placed = append([]Square(nil), queens...) }}
 }
 
 // Progress says how much of a run is done. Work is measured by the
@@ -321,7 +349,7 @@ type Progress struct {
 //
 // [Count], [CountShards] and [Table] take it.
 func WithProgress(f func(Progress)) runOption {
-	return runOf(func(c *config) { c.progress = f })
+	return runOption{set: func(c *config) { c.progress = f }}
 }
 
 // journal is where a run keeps its finished tasks, so that a later run of
@@ -343,7 +371,7 @@ type journal interface {
 //
 // [Count] and [Estimate] take it.
 func WithShard(i, m int, out io.Writer) shardOption {
-	return shardOf(func(c *config) { c.shard, c.shards, c.out, c.given = i, m, out, c.given|optShard })
+	return shardOption{set: func(c *config) { c.shard, c.shards, c.out, c.given = i, m, out, c.given|optShard }}
 }
 
 // WithCheck counts the board a second time with an independent method
@@ -353,7 +381,7 @@ func WithShard(i, m int, out io.Writer) shardOption {
 // ([Counts].CheckedBy). It does not work with placed queens or shards.
 //
 // [Count] and [Table] take it.
-func WithCheck() checkOption { return checkOf(func(c *config) { c.check = true }) }
+func WithCheck() checkOption { return checkOption{set: func(c *config) { c.check = true }} }
 
 // WithGrace sets how long tasks still running when the context is
 // cancelled may finish (default [DefaultGrace]); tasks still running after it are
@@ -361,7 +389,7 @@ func WithCheck() checkOption { return checkOf(func(c *config) { c.check = true }
 //
 // [Count], [CountShards] and [Table] take it.
 func WithGrace(d time.Duration) runOption {
-	return runOf(func(c *config) { c.grace = d })
+	return runOption{set: func(c *config) { c.grace = d }}
 }
 
 // WithStopNow abandons the running tasks at once, without waiting out the
@@ -370,18 +398,18 @@ func WithGrace(d time.Duration) runOption {
 //
 // [Count], [CountShards] and [Table] take it.
 func WithStopNow(now <-chan struct{}) runOption {
-	return runOf(func(c *config) { c.now = now })
+	return runOption{set: func(c *config) { c.now = now }}
 }
 
-// newConfig applies opts, the options of call, over the defaults (apply
-// is the call's option method) and checks them.
-func newConfig[O any](call string, opts []O, apply func(O, *config)) (*config, error) {
+// newConfig applies opts, the options of call, over the defaults and
+// checks them.
+func newConfig[O option](call string, opts []O) (*config, error) {
 	c := &config{method: Auto, shards: 1, grace: DefaultGrace}
 	for k, o := range opts {
 		if any(o) == nil {
 			return nil, invalidf("%s: option %d of %d is nil (leave out an option not wanted)", call, k+1, len(opts))
 		}
-		apply(o, c)
+		o.apply(c)
 	}
 	if err := c.rules(); err != nil {
 		return nil, err

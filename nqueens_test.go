@@ -490,7 +490,7 @@ func TestFiles(t *testing.T) {
 // name names it in messages. The tests journal to memory with it (given
 // with Count only: no call refuses it).
 func withJournal(j journal, name string) CountOption {
-	return inCount{func(c *config) { c.journal, c.jname = j, name }}
+	return countOnly{set: func(c *config) { c.journal, c.jname = j, name }}
 }
 
 // TestMergeCommittedN22 merges the committed shard files of n = 22
@@ -584,7 +584,7 @@ func TestNilAndEmptyOptions(t *testing.T) {
 // otherwise Count, Table and CountShards all refuse it with the same
 // *MemoryError.
 func TestFits(t *testing.T) {
-	c, err := newConfig("Count", []CountOption{WithWorkers(2), WithMemory(64 << 20)}, CountOption.countOption)
+	c, err := newConfig("Count", []CountOption{WithWorkers(2), WithMemory(64 << 20)})
 	require.NoError(t, err)
 	need := engine.Need(31, partition.Join, 1_000_000_000, 2)
 	var me *MemoryError

@@ -48,7 +48,7 @@ func CountShards(ctx context.Context, n int, dir string, first, last, m int, opt
 // planShards checks CountShards' arguments and plans its shards, within
 // the memory limit.
 func planShards(ctx context.Context, n int, dir string, first, last, m int, opts []ShardsOption) ([]*partition.Plan, *config, error) {
-	c, err := newConfig("CountShards", opts, ShardsOption.shardsOption)
+	c, err := newConfig("CountShards", opts)
 	switch {
 	case err != nil:
 		return nil, nil, err
