@@ -67,31 +67,22 @@ type Opts []CountLike
 
 // Count lists them for [nqueens.Count].
 func (o Opts) Count(placed []nqueens.Square) []nqueens.CountOption {
-	return as(o, func(x CountLike) nqueens.CountOption { return x }, ifPlaced[nqueens.CountOption](placed, nqueens.WithPlaced(placed...))...)
+	return as[nqueens.CountOption](o, func(x CountLike) nqueens.CountOption { return x }, nqueens.WithPlaced(placed...))
 }
 
 // Shards lists them for [nqueens.CountShards].
 func (o Opts) Shards(placed []nqueens.Square) []nqueens.ShardsOption {
-	return as(o, func(x CountLike) nqueens.ShardsOption { return x }, ifPlaced[nqueens.ShardsOption](placed, nqueens.WithPlaced(placed...))...)
+	return as[nqueens.ShardsOption](o, func(x CountLike) nqueens.ShardsOption { return x }, nqueens.WithPlaced(placed...))
 }
 
 // Estimate lists them for [nqueens.Estimate].
 func (o Opts) Estimate(placed []nqueens.Square) []nqueens.EstimateOption {
-	return as(o, func(x CountLike) nqueens.EstimateOption { return x }, ifPlaced[nqueens.EstimateOption](placed, nqueens.WithPlaced(placed...))...)
+	return as[nqueens.EstimateOption](o, func(x CountLike) nqueens.EstimateOption { return x }, nqueens.WithPlaced(placed...))
 }
 
 // Table lists them for [nqueens.Table].
 func (o Opts) Table() []nqueens.TableOption {
 	return as(o, func(x CountLike) nqueens.TableOption { return x })
-}
-
-// ifPlaced is the option placed (WithPlaced's) when queens are placed,
-// else none, as the flags give no --place.
-func ifPlaced[O any](placed []nqueens.Square, placedOpt O) []O {
-	if len(placed) == 0 {
-		return nil
-	}
-	return []O{placedOpt}
 }
 
 // as lists opts as options of type O (conv is the conversion, checked by
