@@ -1,14 +1,19 @@
 package nqueens
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -519,47 +524,120 @@ func TestMergeCommittedN22(t *testing.T) {
 	assert.False(t, c.Partial())
 }
 
-// TestCommittedN23 checks the n = 23 count's committed shard files and
-// journals (bench/data/n23, issue 30) against today's plan: every file of
-// one plan, every line sound, each result file its shard whole; once all
-// 128 shards are there, their merge must give the published counts, as
-// TestMergeCommittedN22 does. A change of plan that would orphan them
-// fails here.
+// TestCommittedN23 checks the n = 23 count kept in bench/data/n23: the
+// header and end line of each of its 128 shard files (shards.csv; the
+// files themselves are in the history, see the folder's README), each
+// line under its own checksum, all of one plan, their sums the published
+// counts; and the two shard files kept whole, which must be the files
+// those lines and digests describe.
 func TestCommittedN23(t *testing.T) {
-	long.Skip(t, "plans n = 23 (4 M tasks) and merges its 128 committed shards: 55 s")
-	results, err := filepath.Glob(filepath.Join("bench", "data", "n23", "shard-*.result"))
+	shards := readN23Summary(t)
+	require.Len(t, shards, 128)
+	var total, point, rot90 engine.Uint
+	records := 0
+	for i, s := range shards {
+		assert.Equal(t, i, s.head.Shard, "row %d holds shard %d", i, s.head.Shard)
+		assert.Equal(t, []any{23, "join", "-", n23Plan, n23Tasks, 128}, []any{s.head.N, s.head.Method, s.head.Placed, s.head.Plan, s.head.Tasks, s.head.Shards}, "shard %d's header", i)
+		records += s.end.Records
+		total = total.Add(uintOf(t, s.end.Total))
+		point = point.Add(uintOf(t, s.end.Point))
+		rot90 = rot90.Add(uintOf(t, s.end.Rot90))
+	}
+	assert.Equal(t, n23Tasks, records, "the shards' records cover the plan once")
+	assert.Equal(t, fmt.Sprint(known.Total[23]), total.String())
+	assert.Equal(t, fmt.Sprint(known.PointSym(23)), point.String())
+	u, err := burnside(23, total, point, rot90)
 	require.NoError(t, err)
-	journals, err := filepath.Glob(filepath.Join("bench", "data", "n23", "shard-*.journal"))
-	require.NoError(t, err)
-	require.NotEmpty(t, results, "the committed n = 23 shard files")
+	assert.Equal(t, fmt.Sprint(known.Unique[23]), u.String())
+
+	for _, i := range n23Kept {
+		name := filepath.Join("bench", "data", "n23", fmt.Sprintf("shard-%d-of-128.result", i))
+		data, err := os.ReadFile(name)
+		require.NoError(t, err)
+		assert.Equal(t, shards[i].bytes, len(data), "%s's size", name)
+		assert.Equal(t, shards[i].sha256, fmt.Sprintf("%x", sha256.Sum256(data)), "%s's digest", name)
+		f, err := resultfile.Read(bytes.NewReader(data))
+		require.NoError(t, err, name)
+		assert.Equal(t, shards[i].head, f.Header, name)
+		assert.Equal(t, shards[i].end, *f.End, name)
+	}
+}
+
+// TestCommittedN23Plan checks the kept n = 23 shard files against today's
+// plan (a change of plan that would orphan a campaign's files fails
+// here) and recounts a fixed sample of their tasks.
+func TestCommittedN23Plan(t *testing.T) {
+	long.Skip(t, "plans n = 23 (4 M tasks) and recounts 1% of two of its shards: about a minute")
 	var files []File
-	for _, name := range append(results, journals...) {
-		files = append(files, File{Name: name})
+	for _, i := range n23Kept {
+		files = append(files, File{Name: filepath.Join("bench", "data", "n23", fmt.Sprintf("shard-%d-of-128.result", i))})
 	}
 	rep, err := Status(context.Background(), files...)
 	require.NoError(t, err)
-	assert.Equal(t, 23, rep.N)
-	assert.Equal(t, 128, rep.Shards)
-	for _, name := range results {
-		var i, m int
-		_, err := fmt.Sscanf(filepath.Base(name), "shard-%d-of-%d.result", &i, &m)
-		require.NoError(t, err, name)
-		assert.True(t, rep.PerShard[i].Complete(), "%s holds its shard whole", name)
+	assert.Equal(t, []any{23, 128}, []any{rep.N, rep.Shards})
+	for _, i := range n23Kept {
+		assert.True(t, rep.PerShard[i].Complete(), "shard %d's file holds it whole", i)
 	}
-	if len(results) < rep.Shards {
-		t.Logf("n = 23: %d of %d shards counted", len(results), rep.Shards)
-		return
-	}
-	var whole []File
-	for _, name := range results {
-		whole = append(whole, File{Name: name})
-	}
-	c, err := Merge(context.Background(), whole...)
+	n, err := Audit(context.Background(), 0.01, 23, files)
 	require.NoError(t, err)
-	assert.Equal(t, fmt.Sprint(known.Total[23]), c.Total.String())
-	u, ok := c.Unique()
-	require.True(t, ok)
-	assert.Equal(t, fmt.Sprint(known.Unique[23]), u.String())
+	assert.Greater(t, n, 400, "tasks recounted")
+}
+
+// n23Plan and n23Tasks identify the plan the n = 23 shards were counted
+// in; n23Kept are the shards whose files are kept whole.
+const (
+	n23Plan  = "3731251fb58f527240697594"
+	n23Tasks = 4056792
+)
+
+var n23Kept = []int{0, 10}
+
+// n23Shard is one row of bench/data/n23/shards.csv: a shard file's size,
+// SHA-256, and its header and end lines parsed.
+type n23Shard struct {
+	bytes  int
+	sha256 string
+	head   resultfile.Header
+	end    resultfile.Sums
+}
+
+// readN23Summary reads bench/data/n23/shards.csv, checking each header
+// and end line's checksum as a shard file's reader does: the end line's
+// is seeded with its header's identity, so a line edited or moved to
+// another shard's row fails.
+func readN23Summary(t *testing.T) []n23Shard {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("bench", "data", "n23", "shards.csv"))
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	require.Equal(t, "shard,bytes,sha256,header,end", lines[0])
+	var out []n23Shard
+	for _, row := range lines[1:] {
+		f := strings.Split(row, ",")
+		require.Len(t, f, 5, row)
+		var s n23Shard
+		s.bytes, err = strconv.Atoi(f[1])
+		require.NoError(t, err, row)
+		s.sha256 = f[2]
+		_, s.head, err = resultfile.ReadHeader(bufio.NewReader(strings.NewReader(f[3] + "\n")))
+		require.NoError(t, err, row)
+		body, sum, ok := strings.Cut(f[4], " crc=")
+		require.True(t, ok, row)
+		assert.Equal(t, fmt.Sprintf("%08x", crc32.Update(s.head.Seed(), crc32.MakeTable(crc32.Castagnoli), []byte(body))), sum, "shard %d's end line checksum", s.head.Shard)
+		s.end = resultfile.Sums{Total: new(big.Int), Unique: new(big.Int), Point: new(big.Int), Rot90: new(big.Int), Nodes: new(big.Int)}
+		_, err = fmt.Sscanf(body, "end records=%d total=%d unique=%d point=%d rot90=%d nodes=%d", &s.end.Records, s.end.Total, s.end.Unique, s.end.Point, s.end.Rot90, s.end.Nodes)
+		require.NoError(t, err, row)
+		out = append(out, s)
+	}
+	return out
+}
+
+// uintOf converts a count read from a file.
+func uintOf(t *testing.T, x *big.Int) engine.Uint {
+	t.Helper()
+	u, ok := engine.UintFromBig(x)
+	require.True(t, ok, "%s fits", x)
+	return u
 }
 
 // TestNilAndEmptyOptions: a nil Option and a journal or shard file named
