@@ -118,7 +118,7 @@ func (c *config) openFiles(h resultfile.Header) (done func(ok bool) error, err e
 			f.Close()
 			return fail(err)
 		}
-		c.journal, c.jname = f, msg.Path(c.jpath)
+		c.journal, c.jname = f, c.jpath
 		closers = append(closers, func(bool) error { return f.Close() })
 	}
 	return done, nil

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/resultfile"
 )
 
@@ -36,6 +37,7 @@ type journalWriter struct {
 // ledger, and returns a writer that appends to it, with notes for the
 // caller. mine reports whether a task index belongs to this run's shard.
 func openJournal(j journal, name string, h resultfile.Header, l *ledger) (*journalWriter, []string, error) {
+	name = msg.Path(name) // for messages
 	size, err := j.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, nil, fmt.Errorf("journal %s: %w", name, err)

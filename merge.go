@@ -51,7 +51,7 @@ func (f File) open() (io.ReadCloser, File, error) {
 	if err != nil {
 		return nil, f, err
 	}
-	f.Name, f.ModTime = msg.Path(f.Name), st.ModTime()
+	f.ModTime = st.ModTime()
 	return h, f, nil
 }
 
@@ -104,15 +104,15 @@ func head(f File) (countFile, error) {
 	br := bufio.NewReader(rc)
 	line, h, err := resultfile.ReadHeader(br)
 	if err != nil {
-		return countFile{}, fmt.Errorf("%s: %w", f.Name, err)
+		return countFile{}, fmt.Errorf("%s: %w", msg.Path(f.Name), err)
 	}
-	p := countFile{name: f.Name, head: h, mod: f.ModTime, src: f, lines: -1}
+	p := countFile{name: msg.Path(f.Name), head: h, mod: f.ModTime, src: f, lines: -1}
 	switch {
 	case !again:
 		p.first, p.r = line, br // read on from here
 	case seeker != nil:
 		if _, err := seeker.Seek(start, io.SeekStart); err != nil {
-			return countFile{}, fmt.Errorf("%s: %w", f.Name, err)
+			return countFile{}, fmt.Errorf("%s: %w", p.name, err)
 		}
 		p.start = start
 	}
@@ -654,7 +654,10 @@ type StatusReport struct {
 // ShardStatus is one shard's progress (or all shards', in
 // [StatusReport].Total, whose Shard is -1).
 type ShardStatus struct {
-	Shard            int
+	Shard int
+	// Files are the names of the shard's files as the caller gave them
+	// ([File].Name, or the path found by listing a directory), whole
+	// however long.
 	Files            []string
 	TasksDone, Tasks int
 	Work, WorkDone   float64
@@ -743,7 +746,7 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 		if h.Shards <= 1 && m > 1 {
 			s = &rep.Total // a journal of the whole plan
 		}
-		s.Files = append(s.Files, p.name)
+		s.Files = append(s.Files, p.src.Name)
 		if h.Kind != resultfile.Journal || h.Started == 0 || p.mod.IsZero() {
 			continue
 		}

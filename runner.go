@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/internal/version"
 	"github.com/nqueens/nqueens/partition"
@@ -30,7 +31,8 @@ import (
 type StoppedError struct {
 	// Done tasks of Tasks were counted (resumed ones included).
 	Done, Tasks int
-	// Journal names the journal that holds them, "" without one.
+	// Journal names the journal that holds them (its path whole; the
+	// message shortens a long one), "" without one.
 	Journal string
 	// Abandoned is set when tasks still running were abandoned: after
 	// the grace period, or at once when StopNow says so (a second
@@ -44,20 +46,20 @@ type StoppedError struct {
 // Error names the cause first ("context deadline exceeded: stopped after
 // 3 of 276 tasks"), then what was done and where it is saved.
 func (e *StoppedError) Error() string {
-	msg := fmt.Sprintf("stopped after %d of %d tasks", e.Done, e.Tasks)
+	text := fmt.Sprintf("stopped after %d of %d tasks", e.Done, e.Tasks)
 	if e.Cause != nil {
-		msg = e.Cause.Error() + ": " + msg
+		text = e.Cause.Error() + ": " + text
 	}
 	switch {
 	case e.Abandoned && e.StopNow:
-		msg += " (the tasks still running were abandoned at the second interrupt)"
+		text += " (the tasks still running were abandoned at the second interrupt)"
 	case e.Abandoned:
-		msg += fmt.Sprintf(" (tasks still running after the %s grace period were abandoned)", e.Grace)
+		text += fmt.Sprintf(" (tasks still running after the %s grace period were abandoned)", e.Grace)
 	}
 	if e.Journal != "" {
-		msg += fmt.Sprintf("; %d tasks are saved in %s: run the same command again to resume", e.Done, e.Journal)
+		text += fmt.Sprintf("; %d tasks are saved in %s: run the same command again to resume", e.Done, msg.Path(e.Journal))
 	}
-	return msg
+	return text
 }
 
 func (e *StoppedError) Unwrap() error { return e.Cause }
@@ -145,7 +147,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 			l.put(r.Task, r, "this run")
 			if jw != nil {
 				if err := jw.add(recordOf(plan.Tasks[r.Task].ID, r)); err != nil {
-					cancel(fmt.Errorf("journal %s: %w", c.jname, err))
+					cancel(fmt.Errorf("journal %s: %w", msg.Path(c.jname), err))
 				}
 			}
 			st.finished(float64(plan.Tasks[r.Task].Cost))

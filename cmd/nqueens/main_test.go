@@ -37,9 +37,12 @@ func nqueensBinary(t *testing.T) string {
 	return bin
 }
 
-// TestScripts runs the command as a user does: testdata/script/*.txtar.
+// TestScripts runs the command as a user does: testdata/script/*.txtar,
+// each in a working directory more than 200 bytes deep whose names hold
+// spaces and non-ASCII letters ([deepDir]), as a cluster's scratch paths
+// can be, so that no rule that holds only for short paths passes.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", Condition: func(cond string) (bool, error) {
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", WorkdirRoot: deepDir(t), Condition: func(cond string) (bool, error) {
 		switch cond {
 		case "long": // the long run (NQUEENS_LONG, as CI sets it)
 			return long.Run(), nil
@@ -54,6 +57,18 @@ func TestScripts(t *testing.T) {
 		}
 		return false, fmt.Errorf("unknown condition %q", cond)
 	}})
+}
+
+// deepDir makes a directory under t's temporary one more than 200 bytes
+// deep, with spaces and non-ASCII letters in its names.
+func deepDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for len(dir) <= 200 {
+		dir = filepath.Join(dir, "campaña de cálculo — n≥28")
+	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	return dir
 }
 
 // TestRunCancelled checks that a cancelled count prints nothing on stdout

@@ -73,7 +73,11 @@ func WriteStatus(w io.Writer, r nqueens.StatusReport, perShard bool) error {
 		}
 	}
 	line := func(name string, s nqueens.ShardStatus) {
-		fmt.Fprintf(tw, "%s\t%d/%d\t%.1f%%\t%s\t%s\n", name, s.TasksDone, s.Tasks, 100*s.Fraction(), eta(name, s), strings.Join(s.Files, " "))
+		files := make([]string, len(s.Files))
+		for i, f := range s.Files {
+			files[i] = msg.Path(f)
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%.1f%%\t%s\t%s\n", name, s.TasksDone, s.Tasks, 100*s.Fraction(), eta(name, s), strings.Join(files, " "))
 	}
 	fmt.Fprintln(tw, "shard\ttasks\twork\tETA\tfiles")
 	if perShard || r.Shards <= MaxShardLines {
