@@ -56,6 +56,21 @@ type Cost struct {
 	CoreSeconds     float64
 	CoreSecondsLow  float64
 	CoreSecondsHigh float64
+	// Modeled is set when the core-seconds come from the cost model
+	// instead of this machine: the board's tasks are too long to sample
+	// (the model puts its tasks past ten times the sample's time, n = 40
+	// by sym for one), so the published count of solutions (past n = 27,
+	// its extrapolation) times the method's cost per solution on the
+	// reference machine stands in, with that model's interval (a factor
+	// of 2 to 4 either way). Sampled is then 0.
+	Modeled bool
+	// Cutoff is set when a sampled task was still running after it (ten
+	// times the sample's time, at least [minCutoff]) and was left: the
+	// board's time is unknown, CoreSeconds is 0, and CoreSecondsLow is a
+	// bound from below (that one task alone takes longer), CoreSecondsHigh
+	// the model's bound from above where there is one (queens, placed or
+	// on the torus), else 0.
+	Cutoff time.Duration
 	// Calibrated is set when the core-seconds come from a calibration
 	// rather than a sample of the board's own tasks: a sample as short as
 	// a calibration (under [calibrateBelow]) of the join's boards from
@@ -89,11 +104,20 @@ const maxSample = 1 << 16
 // tasks, the work per shard, memory, and with [WithSample] the estimated
 // core-seconds. It walks the plan twice, holding no task (n = 27 by join,
 // 70 million tasks: about 13 s here).
+//
+// A sample ends when ctx is done, leaving the task it was counting to
+// finish on its own: Estimate then returns the plan's figures, without
+// core-seconds, together with the error.
 func Estimate(ctx context.Context, n int, opts ...EstimateOption) (Cost, error) {
 	c, err := newConfig("Estimate", opts)
 	if err != nil {
 		return Cost{}, err
 	}
+	return c.estimate(ctx, n)
+}
+
+// estimate is [Estimate] for c.
+func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 	pl, err := c.planner(ctx, n)
 	if err != nil {
 		return Cost{}, err
@@ -113,15 +137,21 @@ func Estimate(ctx context.Context, n int, opts ...EstimateOption) (Cost, error) 
 	if st.Sweep {
 		e.ShardMemory += engine.SweepBytes(n)
 	}
+	var serr error
 	switch {
 	case c.sample > 0 && c.calibrates(n, st.Method):
-		if err := c.calibrate(ctx, &e); err != nil {
-			return Cost{}, err
-		}
+		serr = c.calibrate(ctx, &e)
 	case c.sample > 0:
-		if err := c.sampleCost(ctx, pl, &e); err != nil {
-			return Cost{}, err
+		serr = c.sampleCost(ctx, pl, &e)
+	}
+	if serr != nil {
+		if ctx.Err() != nil {
+			plain := e
+			plain.Sampled, plain.SampledParts, plain.MaxThin, plain.SampleTime = 0, 0, 0, 0
+			plain.CoreSeconds, plain.CoreSecondsLow, plain.CoreSecondsHigh, plain.Calibrated, plain.Modeled, plain.Cutoff = 0, 0, 0, false, false, 0
+			return plain, serr
 		}
+		return Cost{}, serr
 	}
 	return e, nil
 }
@@ -223,31 +253,48 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 	if err != nil {
 		return invalid(err)
 	}
-	stopped := func() error {
-		if ctx.Err() != nil {
-			return fmt.Errorf("sampling n = %d stopped: %w", e.N, context.Cause(ctx))
+	if c.modelApplies() {
+		// A task the model puts past ten times the sample, even at its
+		// interval's low end, is not sampled: the model stands in.
+		_, lo, _ := modelCost(e.N, partition.Method(e.Method))
+		if lo*float64(tasks[0].Cost)/float64(total) > 10*c.sample.Seconds() && (e.Method != Join || firstThin(e.N) == 1) {
+			e.CoreSeconds, e.CoreSecondsLow, e.CoreSecondsHigh = modelCost(e.N, partition.Method(e.Method))
+			e.Modeled = true
+			return nil
 		}
-		return nil
 	}
 	start := time.Now()
+	cutoff := max(10*c.sample, minCutoff)
 	unit := c.sample / 2 / unitsWanted
 	var first []engine.Probe
 	var sc float64 // the costs of the tasks so far
 	var so tally
+	left := false // a probe was left running: s is its, not ours
 	thin := max(firstThin(e.N), c.minThin)
 	for i := range tasks {
-		if err := stopped(); err != nil {
-			return err
-		}
 		if i > 0 && time.Since(start) >= c.sample/2 {
 			break
 		}
 		if i > 0 {
 			thin = max(c.minThin, so.thin(so.total()/sc*float64(tasks[i].Cost), unit.Seconds()))
 		}
-		p, err := s.Probe(i, thin)
+		p, ok, err := probeWithin(ctx, s, i, thin, cutoff-time.Since(start))
 		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("sampling n = %d stopped: %w", e.N, context.Cause(ctx))
+			}
 			return err
+		}
+		if !ok {
+			left = true
+			if i == 0 {
+				e.Cutoff, e.CoreSecondsLow = cutoff, cutoff.Seconds()
+				if c.modelBounds() {
+					_, _, e.CoreSecondsHigh = modelCost(e.N, partition.Method(e.Method))
+				}
+				return nil
+			}
+			break
 		}
 		first = append(first, p)
 		sc += float64(tasks[i].Cost)
@@ -274,12 +321,23 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 	cold := sum(engine.TaskTimes(first))
 	second := make([]engine.Probe, k)
 	for i := range k {
-		if err := stopped(); err != nil {
+		if left {
+			// A task left running holds the sampler: the first pass's
+			// times stand for the second's.
+			copy(second, first)
+			break
+		}
+		p, ok, err := probeWithin(ctx, s, i, first[i].Thin, cutoff)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("sampling n = %d stopped: %w", e.N, context.Cause(ctx))
+			}
 			return err
 		}
-		p, err := s.Probe(i, first[i].Thin)
-		if err != nil {
-			return err
+		if !ok {
+			left = true
+			copy(second, first)
+			break
 		}
 		if p.Result != first[i].Result || p.Thin != first[i].Thin {
 			return fmt.Errorf("%w: task %s counted twice gave totals %d and %d", ErrMismatch, tasks[i].ID, first[i].Result.Total, p.Result.Total)
@@ -320,6 +378,36 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 		e.CoreSecondsLow, e.CoreSecondsHigh = max(cold, lo), hi
 	}
 	return nil
+}
+
+// minCutoff is the least time a sampled task may run before it is left:
+// a sample stops at ten times its own time or this, whichever is longer.
+const minCutoff = 10 * time.Second
+
+// probeWithin counts s.Probe(i, thin) on a goroutine of its own and waits
+// for it at most limit: ok is false when it was still running then, and
+// the error is ctx's cause when ctx was done first. A probe left running
+// finishes on its own and keeps s: the caller must not use s again.
+func probeWithin(ctx context.Context, s *engine.Sampler, i, thin int, limit time.Duration) (p engine.Probe, ok bool, err error) {
+	type done struct {
+		p   engine.Probe
+		err error
+	}
+	ch := make(chan done, 1)
+	go func() {
+		p, err := s.Probe(i, thin)
+		ch <- done{p, err}
+	}()
+	t := time.NewTimer(max(0, limit))
+	defer t.Stop()
+	select {
+	case d := <-ch:
+		return d.p, true, d.err
+	case <-ctx.Done():
+		return engine.Probe{}, false, context.Cause(ctx)
+	case <-t.C:
+		return engine.Probe{}, false, nil
+	}
 }
 
 // ratioInterval is the ratio estimator of a population's total y from a

@@ -93,6 +93,10 @@ const (
 	// DefaultGrace is how long tasks still running when a count's context
 	// is cancelled may finish unless [WithGrace] says otherwise.
 	DefaultGrace = 30 * time.Second
+	// LongWall is the expected wall time from which a count is long:
+	// [Forecast] reports it, and the command warns before such a count
+	// starts.
+	LongWall = time.Hour
 )
 
 // The options: each call takes options of its own type, and each With*

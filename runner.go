@@ -53,6 +53,8 @@ func (e *StoppedError) Error() string {
 	switch {
 	case e.Abandoned && e.StopNow:
 		text += " (the tasks still running were abandoned at the second interrupt)"
+	case e.Abandoned && e.Grace == 0:
+		text += " (the tasks still running were abandoned)"
 	case e.Abandoned:
 		text += fmt.Sprintf(" (tasks still running after the %s grace period were abandoned)", e.Grace)
 	}
@@ -153,7 +155,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 			st.finished(float64(plan.Tasks[r.Task].Cost))
 		}})
 	}()
-	abandoned, stopNow := c.wait(ctx, runCtx, ran, st)
+	abandoned, stopNow := c.wait(ctx, runCtx, ran, st, plan)
 	runErr := runCtx.Err()
 	if !abandoned {
 		runErr = engineErr
@@ -173,7 +175,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		case errors.As(runErr, &me):
 			return Counts{}, invalid(runErr)
 		case ctx.Err() != nil:
-			return Counts{}, &StoppedError{Done: st.done(), Tasks: len(plan.Tasks), Journal: c.jname, Abandoned: abandoned, StopNow: stopNow, Grace: c.grace, Cause: context.Cause(ctx)}
+			return Counts{}, &StoppedError{Done: st.done(), Tasks: len(plan.Tasks), Journal: c.jname, Abandoned: abandoned, StopNow: stopNow, Grace: c.graceFor(plan), Cause: context.Cause(ctx)}
 		case runCtx.Err() != nil:
 			return Counts{}, context.Cause(runCtx) // the journal failed
 		}
@@ -258,13 +260,13 @@ func (st *runState) done() int {
 // period (none when the run stopped itself: a journal that cannot be
 // written stops at once), after which, or when c.now is closed, they are
 // abandoned (and counted again on resume): abandoned and stopNow say so.
-func (c *config) wait(ctx, runCtx context.Context, ran <-chan struct{}, st *runState) (abandoned, stopNow bool) {
+func (c *config) wait(ctx, runCtx context.Context, ran <-chan struct{}, st *runState, plan *partition.Plan) (abandoned, stopNow bool) {
 	select {
 	case <-ran:
 		return false, false
 	case <-runCtx.Done():
 	}
-	grace := c.grace
+	grace := c.graceFor(plan)
 	if ctx.Err() == nil {
 		grace = 0
 	}
@@ -284,6 +286,21 @@ func (c *config) wait(ctx, runCtx context.Context, ran <-chan struct{}, st *runS
 	case <-c.now:
 		return true, true
 	}
+}
+
+// graceFor is the grace period a stop gives plan's running tasks: c's,
+// or none where the cost model puts a task, on average, past a thousand
+// times it even at the model's low end (n = 40 by sym: years a task), so
+// that waiting could save nothing.
+func (c *config) graceFor(plan *partition.Plan) time.Duration {
+	if c.grace <= 0 || !c.modelApplies() {
+		return c.grace
+	}
+	_, lo, _ := modelCost(plan.N, plan.Method)
+	if lo/float64(cmp.Or(plan.AllTasks, len(plan.Tasks), 1)) > 1000*c.grace.Seconds() {
+		return 0
+	}
+	return c.grace
 }
 
 // writeShard writes the ledger's records to out as the shard file of h.

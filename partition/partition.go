@@ -177,6 +177,16 @@ func Make(ctx context.Context, job Job) (*Plan, error) {
 	return MakeShard(ctx, job, 0, 1)
 }
 
+// AutoMethod is the method [Auto] (or none) resolves to for job: [Best](n)
+// for plain queens, mirror when queens are placed, every solution is to be
+// listed, the diagonals wrap around or the pieces are not queens.
+func (job Job) AutoMethod() Method {
+	if len(job.Placed) > 0 || job.Every || job.Torus || (job.Piece != "" && job.Piece != Queen) {
+		return Mirror
+	}
+	return Best(job.N)
+}
+
 // CheckSize returns nil when n is a board size up to largest (0 ≤ n ≤
 // largest), else [ErrSize] saying what is accepted: the one rule every
 // caller checks a board size by ([MaxN] for counts, [MaxSolveN] for Solve;
@@ -218,10 +228,7 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 		job.Method = Mirror
 	}
 	if job.Method == "" || job.Method == Auto {
-		job.Method = Best(job.N)
-		if len(job.Placed) > 0 || job.Every {
-			job.Method = Mirror
-		}
+		job.Method = job.AutoMethod()
 	}
 	if len(job.Placed) > 0 {
 		job.Placed = canonical(job.Placed)

@@ -158,7 +158,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, common cli.O
 		fmt.Fprintf(stderr, "nqueens: shard %d/%d from %s\n", shard, shards, from)
 	}
 	if !f.progress.Quiet && (f.device == "" || f.device == "cpu") && f.place == "" && f.Pieces.Queens() {
-		cli.SayIfLong(ctx, stderr, n, common.Estimate(placed), f.Method, f.Workers, shard, last, shards)
+		cli.SayIfLong(ctx, stderr, n, common.Estimate(placed), shard, last, shards)
 	}
 	grace, stopNow, device := nqueens.WithGrace(f.grace), nqueens.WithStopNow(cli.StopNow(ctx)), nqueens.WithDevice(f.device)
 	if f.dir != "" {

@@ -437,12 +437,21 @@ func TestLongCountSaysSo(t *testing.T) {
 	require.Error(t, err, "cancelled once it spoke")
 	assert.Less(t, time.Since(start), 30*time.Second)
 	assert.Regexp(t, `^nqueens: count 24 \(join\) is long: about [0-9.,]+ core-hours \(95%: [0-9.,]+ core-hours to [0-9.,]+ core-hours\) on this machine, [0-9.]+ (days|hours) on 1 workers; 'nqueens plan 24 -m join --sample 5m' gives a closer figure`, w.String())
+}
 
-	assert.False(t, cli.MayBeLong(20, "join", 2, 1), "n = 20 takes a minute")
-	assert.True(t, cli.MayBeLong(23, "join", 2, 1))
-	assert.False(t, cli.MayBeLong(23, "join", 2, 128), "a shard of 128")
-	assert.True(t, cli.MayBeLong(28, "join", 10000, 100000), "past the published counts")
-	assert.False(t, cli.MayBeLong(29, "join", 2, 1), "not calibrated")
+// TestLongCountPastPublished: a count past the published counts and the
+// calibration (n = 40 by sym: years a task) says what it costs from the
+// cost model within a second, and a stop does not wait a grace period
+// that no running task could finish in.
+func TestLongCountPastPublished(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &watchWriter{want: "is long", found: cancel}
+	start := time.Now()
+	err := run(ctx, []string{"count", "40", "-j", "1"}, strings.NewReader(""), io.Discard, w)
+	require.Error(t, err, "cancelled once it spoke")
+	assert.Less(t, time.Since(start), 10*time.Second, "neither the warning nor the stop waited")
+	assert.Regexp(t, `^nqueens: count 40 \(sym\) is long: about .* core-hours \(95%: .* to .*\) by the published counts, extrapolated past n = 27, on the reference machine, .* years on 1 workers; 'nqueens plan 40 -m sym --sample 5m' gives a closer figure`, w.String())
 }
 
 // watchWriter keeps what is written and calls found once it holds want.

@@ -70,17 +70,28 @@ and estimated_core_seconds_per_shard.`,
 				return err
 			}
 			opts := append(common.Estimate(placed), nqueens.WithShard(0, shards, nil), nqueens.WithSample(sample))
-			e, err := nqueens.Estimate(cmd.Context(), n, opts...)
+			e, err := cli.Patiently(cmd.Context(), cmd.ErrOrStderr(), n, opts, func() (nqueens.Cost, error) {
+				return nqueens.Estimate(cmd.Context(), n, opts...)
+			})
+			write := func() error {
+				if asJSON {
+					return report.WriteJSON(cmd.OutOrStdout(), report.PlanOf(e))
+				}
+				return report.WritePlan(cmd.OutOrStdout(), e, sample)
+			}
 			if err != nil {
-				if cmd.Context().Err() != nil {
+				if cmd.Context().Err() == nil {
+					return cli.Rename(cli.Word(err, true), map[string]string{"WithShard": fmt.Sprintf("--shards %d", shards)})
+				}
+				if e.Tasks == 0 {
 					return fmt.Errorf("%w; no plan printed", cli.Interrupted(cmd.Context(), fmt.Sprintf("stopped while planning n = %d", n)))
 				}
-				return cli.Rename(cli.Word(err, true), map[string]string{"WithShard": fmt.Sprintf("--shards %d", shards)})
+				if werr := write(); werr != nil {
+					return werr
+				}
+				return fmt.Errorf("%w; the plan is printed without its time", cli.Interrupted(cmd.Context(), fmt.Sprintf("stopped while sampling n = %d", n)))
 			}
-			if asJSON {
-				return report.WriteJSON(cmd.OutOrStdout(), report.PlanOf(e))
-			}
-			return report.WritePlan(cmd.OutOrStdout(), e)
+			return write()
 		},
 	}
 	fs := cmd.Flags()

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -9,37 +8,22 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
-	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/known"
-	"github.com/nqueens/nqueens/partition"
 )
 
 // SayIfLong says on stderr, before a count starts, what it will cost when
-// that is past about an hour on these workers (the count of shards
-// first..last of shards, one after another; 0, 0, 1 for the whole board): core-hours with their
-// interval and the wall time, from a calibration of a few seconds
-// ([nqueens.Estimate] with a 2 s sample), and the command that gives a
-// closer figure. The published counts decide first, at no cost, whether
-// the count may be that long at all ([MayBeLong]), so that short counts,
-// and input the count refuses, spend nothing on it.
-func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.EstimateOption, method string, workers, first, last, shards int) {
-	m := nqueens.Method(method)
-	if m == "" || m == nqueens.Auto {
-		m = nqueens.Method(partition.Best(n))
-	}
+// [nqueens.Forecast] finds it long (past [nqueens.LongWall] on its
+// workers; shards first..last of shards are counted one after another, so
+// they are forecast as one shard of shards/(last-first+1)): core-hours
+// with their interval and the wall time, and the command that gives a
+// closer figure. Input the count refuses is left to the count to word.
+func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.EstimateOption, first, last, shards int) {
 	count := last - first + 1 // shards counted one after another
-	if !MayBeLong(n, m, cmp.Or(workers, engine.DefaultWorkers()), max(1, shards/count)) {
+	e, long, err := nqueens.Forecast(ctx, n, append(opts, nqueens.WithShard(0, max(1, shards/count), nil))...)
+	if err != nil || !long {
 		return
 	}
-	e, err := nqueens.Estimate(ctx, n, append(opts, nqueens.WithShard(0, shards, nil), nqueens.WithSample(2*time.Second))...)
-	if err != nil || e.CoreSeconds == 0 {
-		return // the count says what is wrong with its options
-	}
-	per := e.CoreSeconds / float64(shards) * float64(count)
-	wall := per / float64(max(1, e.Workers))
-	if wall < 3600 {
-		return
-	}
+	per := e.CoreSeconds / float64(e.Shards)
 	what, closer := fmt.Sprintf("count %d (%s)", n, e.Method), fmt.Sprintf("nqueens plan %d -m %s --sample 5m", n, e.Method)
 	if shards > 1 {
 		what = fmt.Sprintf("shard %d/%d of count %d (%s)", first, shards, n, e.Method)
@@ -50,25 +34,58 @@ func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 	}
 	sure := ""
 	if e.CoreSecondsHigh > 0 {
-		sure = fmt.Sprintf(" (95%%: %s to %s)", report.CoreTime(e.CoreSecondsLow/float64(shards)*float64(count)), report.CoreTime(e.CoreSecondsHigh/float64(shards)*float64(count)))
+		sure = fmt.Sprintf(" (95%%: %s to %s)", report.CoreTime(e.CoreSecondsLow/float64(e.Shards)), report.CoreTime(e.CoreSecondsHigh/float64(e.Shards)))
 	}
-	fmt.Fprintf(stderr, "nqueens: %s is long: about %s%s on this machine, %s on %d workers; '%s' gives a closer figure, docs/clusters.md spreads a count over a cluster, and --checkpoint FILE keeps its work across stops\n",
-		what, report.CoreTime(per), sure, report.Human(wall), e.Workers, closer)
+	where := "on this machine"
+	if e.Modeled {
+		where = modelWhere(n)
+	}
+	fmt.Fprintf(stderr, "nqueens: %s is long: about %s%s %s, %s on %d workers; '%s' gives a closer figure, docs/clusters.md spreads a count over a cluster, and --checkpoint FILE keeps its work across stops\n",
+		what, report.CoreTime(per), sure, where, report.Human(per/float64(max(1, e.Workers))), e.Workers, closer)
 }
 
-// MayBeLong is the published counts' guess of whether counting n (a shard
-// of shards) by method on workers may take past a quarter of an hour:
-// A000170 times a generous cost per solution, on the slower machines this
-// project has measured. n = 28, the first board past the published
-// counts, may; larger boards are not calibrated (their plans alone take
-// minutes to walk, and no machine counts them whole).
-func MayBeLong(n int, method nqueens.Method, workers, shards int) bool {
-	switch {
-	case n == known.MaxN+1:
-		return true
-	case n > known.MaxN:
-		return false
+// patience is how long a plan may take before [Patiently] says what the
+// cost model knows.
+const patience = 3 * time.Second
+
+// Patiently runs estimate (an [nqueens.Estimate] of n with opts) and, when
+// it has not returned within a few seconds (a large plan's walk, a long
+// sample), says on stderr what the count costs by the cost model
+// ([nqueens.Model]) while it goes on, so that no plan of any n is silent.
+func Patiently(ctx context.Context, stderr io.Writer, n int, opts []nqueens.EstimateOption, estimate func() (nqueens.Cost, error)) (nqueens.Cost, error) {
+	type done struct {
+		e   nqueens.Cost
+		err error
 	}
-	perSolution := map[nqueens.Method]float64{nqueens.Join: 5e-9, nqueens.Sym: 3e-7, nqueens.Mirror: 6e-7}[method]
-	return float64(known.Total[n])*perSolution/float64(shards)/float64(max(1, workers)) > 15*60
+	ch := make(chan done, 1)
+	go func() {
+		e, err := estimate()
+		ch <- done{e, err}
+	}()
+	t := time.NewTimer(patience)
+	defer t.Stop()
+	select {
+	case d := <-ch:
+		return d.e, d.err
+	case <-t.C:
+	}
+	if m, err := nqueens.Model(n, opts...); err == nil && m.Modeled {
+		bound := fmt.Sprintf("about %s (95%%: %s to %s)", report.CoreTime(m.CoreSeconds), report.CoreTime(m.CoreSecondsLow), report.CoreTime(m.CoreSecondsHigh))
+		if m.CoreSecondsLow == 0 {
+			bound = "at most about " + report.CoreTime(m.CoreSecondsHigh)
+		}
+		fmt.Fprintf(stderr, "nqueens: still planning n = %d (%s); meanwhile, %s %s for the whole board (Ctrl-C stops the plan)\n", n, m.Method, bound, modelWhere(n))
+	} else {
+		fmt.Fprintf(stderr, "nqueens: still planning n = %d; no model of its cost (Ctrl-C stops the plan)\n", n)
+	}
+	d := <-ch
+	return d.e, d.err
+}
+
+// modelWhere says where the model's figures come from.
+func modelWhere(n int) string {
+	if n > known.MaxN {
+		return fmt.Sprintf("by the published counts, extrapolated past n = %d, on the reference machine", known.MaxN)
+	}
+	return "by the published counts on the reference machine"
 }

@@ -3,12 +3,14 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"time"
 
 	"github.com/dustin/go-humanize"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/known"
 )
 
 // Plan is `plan --json`'s object: a count's cost before it starts. Work is
@@ -35,6 +37,8 @@ type Plan struct {
 	MaxThin          int      `json:"max_thinning,omitempty"`
 	SampleSeconds    float64  `json:"sample_seconds,omitempty"`
 	Calibrated       bool     `json:"calibrated,omitempty"`
+	Modeled          bool     `json:"modeled,omitempty"`
+	CutoffSeconds    float64  `json:"sample_cutoff_seconds,omitempty"`
 	CoreSeconds      *float64 `json:"estimated_core_seconds,omitempty"`
 	CoreSecondsLow   *float64 `json:"estimated_core_seconds_low,omitempty"`
 	CoreSecondsHigh  *float64 `json:"estimated_core_seconds_high,omitempty"`
@@ -51,10 +55,16 @@ func PlanOf(e nqueens.Cost) Plan {
 	}
 	p.Torus = e.Torus
 	p.ShardTasksMean = round3(float64(e.Tasks) / float64(e.Shards))
-	if e.Sampled > 0 {
+	cs, lo, hi, per := round3(e.CoreSeconds), round3(e.CoreSecondsLow), round3(e.CoreSecondsHigh), round3(e.CoreSeconds/float64(e.Shards))
+	switch {
+	case e.Cutoff > 0:
+		p.CutoffSeconds, p.CoreSecondsLow = round3(e.Cutoff.Seconds()), &lo
+		if e.CoreSecondsHigh > 0 {
+			p.CoreSecondsHigh = &hi
+		}
+	case e.Sampled > 0 || e.Modeled:
 		p.Sampled, p.SampleSeconds = e.Sampled, round3(e.SampleTime.Seconds())
-		p.SampledParts, p.MaxThin, p.Calibrated = e.SampledParts, e.MaxThin, e.Calibrated
-		cs, lo, hi, per := round3(e.CoreSeconds), round3(e.CoreSecondsLow), round3(e.CoreSecondsHigh), round3(e.CoreSeconds/float64(e.Shards))
+		p.SampledParts, p.MaxThin, p.Calibrated, p.Modeled = e.SampledParts, e.MaxThin, e.Calibrated, e.Modeled
 		p.CoreSeconds, p.ShardCoreSeconds = &cs, &per
 		if e.CoreSecondsHigh > 0 {
 			p.CoreSecondsLow, p.CoreSecondsHigh = &lo, &hi
@@ -68,8 +78,10 @@ func round3(x float64) float64 {
 	return v
 }
 
-// WritePlan writes the estimate as a few lines of text.
-func WritePlan(w io.Writer, e nqueens.Cost) error {
+// WritePlan writes the estimate as a few lines of text; sample is the
+// sample's length asked for (an estimate with no time for a sample asked
+// was stopped).
+func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 	var err error
 	pr := func(format string, args ...any) {
 		if err == nil {
@@ -92,7 +104,24 @@ func WritePlan(w io.Writer, e nqueens.Cost) error {
 	}
 	pr("memory: at least %s for %s on %d workers (%s more per worker); --memory is the limit\n",
 		humanize.IBytes(uint64(e.ShardMemory)), what, e.Workers, humanize.IBytes(uint64(e.WorkerMemory)))
-	if e.Sampled == 0 {
+	switch {
+	case e.Cutoff > 0:
+		pr("time: unknown: the first sampled task was still running after %s and was left, so the board needs more than %s", e.Cutoff, CoreTime(e.CoreSecondsLow))
+		if e.CoreSecondsHigh > 0 {
+			pr(" (at most about %s by the published counts)", CoreTime(e.CoreSecondsHigh))
+		}
+		pr("\n")
+	case e.Modeled:
+		pr("estimated time: about %s (%s core-seconds), 95%% between %s and %s, by the model, not this machine: its tasks are too long to sample (the published count of solutions%s, at %s's cost per solution on the reference machine)",
+			CoreTime(e.CoreSeconds), sig(e.CoreSeconds), CoreTime(e.CoreSecondsLow), CoreTime(e.CoreSecondsHigh), extrapolated(e.N), e.Method)
+		pr("; %s on %d workers", Human(e.CoreSeconds/float64(max(1, e.Workers))), e.Workers)
+		if e.Shards > 1 {
+			pr("; %s (%s) per shard", CoreTime(e.CoreSeconds/float64(e.Shards)), Human(e.CoreSeconds/float64(e.Shards)/float64(max(1, e.Workers))))
+		}
+		pr("\n")
+	case e.Sampled == 0 && sample > 0:
+		pr("time: not estimated (the sample was stopped)\n")
+	case e.Sampled == 0:
 		pr("time: not estimated (--sample 0); --sample 2s, the default, calibrates on this machine\n")
 	}
 	if e.Sampled > 0 && e.Calibrated {
@@ -107,8 +136,18 @@ func WritePlan(w io.Writer, e nqueens.Cost) error {
 			}
 			pr("\n")
 		}
-		pr("estimated time: %s (%s core-seconds)", CoreTime(e.CoreSeconds), sig(e.CoreSeconds))
-		if e.CoreSecondsHigh > 0 {
+		exact := e.Sampled == e.Tasks && e.SampledParts == 0 && !e.Calibrated
+		switch {
+		case exact:
+			pr("time: %s, every task counted (exact on this machine)", CoreTime(e.CoreSeconds))
+		case e.CoreSeconds >= 60:
+			pr("estimated time: %s (%s core-seconds)", CoreTime(e.CoreSeconds), sig(e.CoreSeconds))
+		default:
+			pr("estimated time: %s", CoreTime(e.CoreSeconds))
+		}
+		if exact {
+			// no interval: every task was timed
+		} else if e.CoreSecondsHigh > 0 {
 			pr(", 95%% between %s and %s", CoreTime(e.CoreSecondsLow), CoreTime(e.CoreSecondsHigh))
 			if e.Sampled < 30 && e.Sampled < e.Tasks && !e.Calibrated {
 				pr(" (only %d tasks: a rough estimate; sample for longer)", e.Sampled)
@@ -131,6 +170,14 @@ func WritePlan(w io.Writer, e nqueens.Cost) error {
 	return nil
 }
 
+// extrapolated says where a board's count of solutions is not published.
+func extrapolated(n int) string {
+	if n > known.MaxN {
+		return fmt.Sprintf(", extrapolated past n = %d", known.MaxN)
+	}
+	return ""
+}
+
 // sig prints x with 3 significant digits.
 func sig(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 
@@ -139,6 +186,8 @@ func sig(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 func CoreTime(x float64) string {
 	h := x / 3600
 	switch {
+	case h >= 1e12:
+		return tenTo(h) + " core-hours"
 	case h >= 1e9:
 		return fmt.Sprintf("%.3g billion core-hours", h/1e9)
 	case h >= 1e6:
@@ -153,6 +202,16 @@ func CoreTime(x float64) string {
 	return fmt.Sprintf("%.3g core-seconds", x)
 }
 
+// tenTo writes a large x as "3.4 × 10^21".
+func tenTo(x float64) string {
+	e := math.Floor(math.Log10(x))
+	m := x / math.Pow(10, e)
+	if m >= 9.95 {
+		m, e = m/10, e+1
+	}
+	return fmt.Sprintf("%.2g × 10^%d", m, int(e))
+}
+
 // roundSig rounds x to d significant digits.
 func roundSig(x float64, d int) float64 {
 	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', d, 64), 64)
@@ -162,6 +221,8 @@ func roundSig(x float64, d int) float64 {
 // Human says how long x seconds is in the largest unit that fits.
 func Human(x float64) string {
 	switch {
+	case x >= 1e12*365.25*86400:
+		return tenTo(x/(365.25*86400)) + " years"
 	case x >= 365.25*86400:
 		return fmt.Sprintf("%.3g years", x/(365.25*86400))
 	case x >= 86400:

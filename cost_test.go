@@ -1,0 +1,99 @@
+package nqueens
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/known"
+)
+
+// TestSolutionsExtrapolated: the model's a(n) is the published value to
+// n = 27, and its ratio rule reproduces the last published ratios.
+func TestSolutionsExtrapolated(t *testing.T) {
+	for n := 0; n <= known.MaxN; n++ {
+		assert.Equal(t, float64(known.Total[n]), solutions(n), "n=%d", n)
+	}
+	for _, n := range []int{26, 27} {
+		rule := float64(n) * math.Exp(1-simkinAlpha)
+		got := float64(known.Total[n]) / float64(known.Total[n-1])
+		assert.InEpsilon(t, got, rule, 0.005, "a(%d)/a(%d)", n, n-1)
+	}
+	assert.InEpsilon(t, solutions28, solutions(28), 0.01, "a(28) as the reference costs take it")
+	assert.Greater(t, solutions(64), solutions(63))
+}
+
+// TestModel: the model's figures where it applies, a bound from above
+// where placed queens only remove solutions, none where it does not.
+func TestModel(t *testing.T) {
+	m, err := Model(40)
+	require.NoError(t, err)
+	assert.True(t, m.Modeled)
+	assert.Equal(t, Sym, m.Method)
+	assert.Less(t, m.CoreSecondsLow, m.CoreSeconds)
+	assert.Less(t, m.CoreSeconds, m.CoreSecondsHigh)
+
+	m, err = Model(40, WithPlaced(Square{Row: 0, Col: 1}))
+	require.NoError(t, err)
+	assert.Equal(t, Mirror, m.Method, "placed queens count by mirror")
+	assert.True(t, m.Modeled)
+	assert.Zero(t, m.CoreSecondsLow, "a bound from above only")
+	assert.Equal(t, m.CoreSeconds, m.CoreSecondsHigh)
+
+	for _, opts := range [][]EstimateOption{{WithMethod(Join)}, {WithPiece(King)}} {
+		m, err = Model(40, opts...)
+		require.NoError(t, err)
+		assert.False(t, m.Modeled)
+		assert.Zero(t, m.CoreSeconds)
+	}
+	_, err = Model(65)
+	assert.ErrorIs(t, err, ErrInvalid)
+}
+
+// TestForecast: a short count is known short at once; one past the
+// published counts is known long at once, from the model.
+func TestForecast(t *testing.T) {
+	ctx := context.Background()
+	start := time.Now()
+	_, long, err := Forecast(ctx, 16)
+	require.NoError(t, err)
+	assert.False(t, long)
+	e, long, err := Forecast(ctx, 40, WithWorkers(64))
+	require.NoError(t, err)
+	assert.True(t, long)
+	assert.True(t, e.Modeled)
+	assert.Equal(t, 64, e.Workers)
+	assert.Less(t, time.Since(start), time.Second, "no plan, no sample")
+	e, long, err = Forecast(ctx, 20, WithShard(0, 1000, nil))
+	require.NoError(t, err)
+	assert.False(t, long, "a shard of 1000 of n = 20")
+}
+
+// TestEstimatePastCalibration: a board whose tasks the model puts past
+// ten times the sample answers at once from the model; one with no such
+// bound samples, and stops within a second of its context, keeping the
+// plan's figures.
+func TestEstimatePastCalibration(t *testing.T) {
+	start := time.Now()
+	e, err := Estimate(context.Background(), 40, WithSample(time.Second))
+	require.NoError(t, err)
+	assert.True(t, e.Modeled)
+	assert.Zero(t, e.Sampled)
+	assert.Positive(t, e.CoreSeconds)
+	assert.Less(t, time.Since(start), 10*time.Second)
+
+	// A minute's sample of n = 20 by sym, stopped in its course.
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	start = time.Now()
+	e, err = Estimate(ctx, 20, WithMethod(Sym), WithSample(time.Minute))
+	require.Error(t, err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Positive(t, e.Tasks, "the plan's figures are kept")
+	assert.Zero(t, e.CoreSeconds)
+	assert.Less(t, time.Since(start), 2500*time.Millisecond)
+}
