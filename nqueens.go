@@ -26,7 +26,6 @@
 package nqueens
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -296,7 +295,8 @@ func WithWorkers(n int) resourceOption {
 // WithMemory bounds, in bytes, what a count may take, its plan included
 // (default: half of the memory the process may use: physical memory, or
 // its cgroup's limit where lower, as in a container or a Slurm job with
-// --mem). A limit below what the count needs
+// --mem, or the address-space limit; a limit above what the process may
+// use is capped to it, engine.Usable). A limit below what the count needs
 // is an error wrapping ErrInvalid before anything large is made (an
 // [*MemoryError] says what would do); the join sizes its buffers
 // and cache to it. What a count does to the process: while join counts
@@ -543,7 +543,7 @@ func (c *config) planWith(ctx context.Context, pl *partition.Planner, n int) (*p
 }
 
 // memoryLimit is c's memory limit, the default if none was set.
-func (c *config) memoryLimit() int64 { return cmp.Or(c.memory, engine.DefaultMemory()) }
+func (c *config) memoryLimit() int64 { return engine.Limit(c.memory) }
 
 // fits returns the [*MemoryError] of a plan of tasks tasks of the n×n
 // board by method, one of shards shards, when its run needs more than

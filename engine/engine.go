@@ -317,7 +317,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 
 	var qc *quarterCache
 	chunk := defaultJoinChunk
-	limit := cmp.Or(opt.Memory, DefaultMemory())
+	limit := Limit(opt.Memory)
 	need := MinMemory(plan, max(1, workers)) + int64(len(opt.Devices))*DeviceBytes
 	if err := Fit(plan.N, plan.Method, workers, len(plan.Tasks), max(1, plan.Shards), limit, need); err != nil {
 		return Counts{}, err
@@ -416,7 +416,7 @@ func NewSampler(plan *partition.Plan, memory int64) (*Sampler, error) {
 	if err := check(plan); err != nil {
 		return nil, err
 	}
-	limit := cmp.Or(memory, DefaultMemory())
+	limit := Limit(memory)
 	// Parts of tasks keep their thinned north lists beside the own ones.
 	var thinned int64
 	if needsMemory(plan) {

@@ -71,3 +71,14 @@ func memoryCgroup(limit int64) (string, error) {
 	}
 	return "", fmt.Errorf("%s", strings.Join(errs, "; "))
 }
+
+// TestLimitCapped: a requested limit above what the process may use is
+// capped to it; one below is kept; 0 is the default, half of it.
+func TestLimitCapped(t *testing.T) {
+	u, what := Usable()
+	require.Positive(t, u, "Linux tells the physical memory")
+	assert.NotEmpty(t, what)
+	assert.Equal(t, u, Limit(1<<62))
+	assert.Equal(t, int64(1<<20), Limit(1<<20))
+	assert.Equal(t, u/2, Limit(0))
+}

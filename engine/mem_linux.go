@@ -10,3 +10,13 @@ func physicalMemory() uint64 {
 	}
 	return uint64(info.Totalram) * uint64(info.Unit)
 }
+
+// addressSpaceLimit is the process's RLIMIT_AS (ulimit -v) in bytes, or 0
+// if there is none.
+func addressSpaceLimit() uint64 {
+	var r unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_AS, &r) != nil || r.Cur == unix.RLIM_INFINITY {
+		return 0
+	}
+	return r.Cur
+}

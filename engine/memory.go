@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/big"
@@ -104,20 +105,50 @@ func holdGCLimit(limit int64) (release func()) {
 }
 
 // DefaultMemory is the memory limit [Run] applies when [Options].Memory is
-// 0: half of the memory the process may use, the least of physical memory
-// and the limit of its cgroup (a container's, a Kubernetes pod's, a Slurm
-// job's --mem), or 4 GiB where neither is known. Read once.
-func DefaultMemory() int64 { return defaultMemory() }
-
-var defaultMemory = sync.OnceValue(func() int64 {
-	total := physicalMemory()
-	if limit, err := memlimit.FromCgroup(); err == nil && limit > 0 && (total == 0 || limit < total) {
-		total = limit
-	}
-	if total > 0 {
-		return int64(total / 2)
+// 0: half of what the process may use ([Usable]), or 4 GiB where that is
+// not known.
+func DefaultMemory() int64 {
+	if u, _ := Usable(); u > 0 {
+		return u / 2
 	}
 	return 4 << 30
+}
+
+// Limit is the memory limit a run applies for a requested one: memory,
+// or [DefaultMemory] for 0, capped at what the process may use ([Usable])
+// where that is known, so that a limit above it never lets a run grow
+// into the system's out-of-memory killer or the runtime's.
+func Limit(memory int64) int64 {
+	m := cmp.Or(memory, DefaultMemory())
+	if u, _ := Usable(); u > 0 && m > u {
+		return u
+	}
+	return m
+}
+
+// Usable is the memory this process may use, and what bounds it (words
+// for a message): the least of physical memory, the limit of its cgroup
+// (a container's, a Kubernetes pod's, a Slurm job's --mem) and four
+// fifths of its address-space limit (ulimit -v, which some Slurm sites
+// set; the Go runtime's own reservations take the rest); 0 and "" where
+// none is known. Read once.
+func Usable() (int64, string) { u := usable(); return u.bytes, u.what }
+
+var usable = sync.OnceValue(func() (u struct {
+	bytes int64
+	what  string
+}) {
+	take := func(b uint64, what string) {
+		if b > 0 && b < 1<<62 && (u.bytes == 0 || int64(b) < u.bytes) {
+			u.bytes, u.what = int64(b), what
+		}
+	}
+	take(physicalMemory(), "physical memory")
+	if limit, err := memlimit.FromCgroup(); err == nil {
+		take(limit, "the cgroup's memory limit")
+	}
+	take(addressSpaceLimit()/5*4, "four fifths of the address-space limit (ulimit -v)")
+	return u
 })
 
 // taskBytes is the memory a count takes per task it holds: the task (80

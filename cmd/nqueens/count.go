@@ -116,7 +116,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 			if err != nil {
 				return err
 			}
-			opts, err := f.Options(cmd.Flags())
+			opts, err := f.Options(cmd.Flags(), cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -65,7 +65,7 @@ and estimated_core_seconds_per_shard.`,
 			if err != nil {
 				return err
 			}
-			common, err := counting.Options(cmd.Flags())
+			common, err := counting.Options(cmd.Flags(), cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

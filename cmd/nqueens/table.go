@@ -67,7 +67,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 			if from > to {
 				return cli.Usagef("FROM %d is larger than TO %d", from, to)
 			}
-			common, err := f.Options(cmd.Flags())
+			common, err := f.Options(cmd.Flags(), cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

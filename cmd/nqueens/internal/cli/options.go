@@ -12,6 +12,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/progress"
+	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -36,11 +37,16 @@ func (c *Counting) Register(fs *pflag.FlagSet, method string) {
 // Options are the library's options for the flags (-j only when given,
 // as fs records). Their rules are the library's: it refuses what does not
 // fit with an [nqueens.OptionError] that [ExitCode] words with these
-// flags.
-func (c Counting) Options(fs *pflag.FlagSet) (Opts, error) {
+// flags. A --memory above what the process may use, which the library
+// caps, is noted on stderr.
+func (c Counting) Options(fs *pflag.FlagSet, stderr io.Writer) (Opts, error) {
 	limit, err := MemoryLimit(c.Memory)
 	if err != nil {
 		return nil, err
+	}
+	if u, what := engine.Usable(); u > 0 && limit > u {
+		fmt.Fprintf(stderr, "nqueens: --memory %s is more than this process may use: %s (%s); the count takes at most that\n",
+			c.Memory, humanize.IBytes(uint64(u)), what)
 	}
 	opts := Opts{nqueens.WithMethod(nqueens.Method(c.Method)), nqueens.WithMemory(limit), nqueens.WithPiece(nqueens.Piece(c.Pieces.Piece))}
 	if c.Pieces.Torus {
