@@ -70,6 +70,22 @@ type auditFlag struct {
 	memory   string
 }
 
+// usage refuses the audit's flags without --audit, and a --memory that
+// is no size, before any file is read.
+func (a auditFlag) usage(cmd *cobra.Command) error {
+	if !cmd.Flags().Changed("audit") {
+		if cmd.Flags().Changed("audit-seed") {
+			return cli.Usagef("--audit-seed repeats an audit: give --audit FRACTION too")
+		}
+		if cmd.Flags().Changed("memory") {
+			return cli.Usagef("--memory bounds an audit's recount: give --audit FRACTION too")
+		}
+		return nil
+	}
+	_, err := cli.MemoryLimit(a.memory)
+	return err
+}
+
 func (a *auditFlag) register(fs *pflag.FlagSet) {
 	fs.Float64Var(&a.fraction, "audit", 0, "recount this fraction of the tasks found (0 to 1, e.g. 0.01), a sample drawn afresh, and refuse on any difference")
 	fs.Uint64Var(&a.seed, "audit-seed", 0, "repeat the audit of this seed (printed by every audit) instead of drawing a fresh sample")
@@ -81,12 +97,6 @@ func (a *auditFlag) register(fs *pflag.FlagSet) {
 // stderr what was recounted.
 func (a auditFlag) run(cmd *cobra.Command, fs []nqueens.File) error {
 	if !cmd.Flags().Changed("audit") {
-		if cmd.Flags().Changed("audit-seed") {
-			return cli.Usagef("--audit-seed repeats an audit: give --audit FRACTION too")
-		}
-		if cmd.Flags().Changed("memory") {
-			return cli.Usagef("--memory bounds an audit's recount: give --audit FRACTION too")
-		}
 		return nil
 	}
 	limit, err := cli.MemoryLimit(a.memory)
@@ -124,12 +134,21 @@ func readFiles[T any](cmd *cobra.Command, paths []string, audit auditFlag, read 
 	if err != nil {
 		return zero, err
 	}
+	if err := audit.usage(cmd); err != nil {
+		return zero, err
+	}
+	// The files are checked (every shard there, for merge) before any
+	// task is recounted: a missing shard is named at once, not after the
+	// audit's hours.
+	v, err := read(cmd.Context(), fs...)
+	if err != nil {
+		if cmd.Context().Err() != nil {
+			return zero, cli.Interrupted(cmd.Context(), "stopped while checking the files")
+		}
+		return zero, err
+	}
 	if err := audit.run(cmd, fs); err != nil {
 		return zero, err
 	}
-	v, err := read(cmd.Context(), fs...)
-	if err != nil && cmd.Context().Err() != nil {
-		return zero, cli.Interrupted(cmd.Context(), "stopped while checking the files")
-	}
-	return v, err
+	return v, nil
 }
