@@ -2,11 +2,17 @@ package nqueens
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"iter"
 	"math"
+	"os"
 
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/msg"
+	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -29,11 +35,71 @@ func Count(ctx context.Context, n int, opts ...CountOption) (Counts, error) {
 	if err != nil {
 		return Counts{}, err
 	}
+	if c.outPath != "" {
+		if counts, ok, err := c.readBack(plan); ok || err != nil {
+			return counts, err
+		}
+	}
 	counts, err := run(ctx, plan, c)
+	if err == nil && c.outPath != "" && c.jpath != "" {
+		// The shard file holds every task: its journal is no longer
+		// needed (CountShards removes its own the same way).
+		if err := os.Remove(c.jpath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return Counts{}, &FileError{"journal", c.jpath, msg.PathError(err)}
+		}
+	}
 	if err != nil || !c.check {
 		return counts, err
 	}
 	return c.checked(ctx, counts)
+}
+
+// readHead returns the first n bytes of the file at path ("" if none can
+// be read).
+func readHead(path string, n int) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	k, _ := io.ReadFull(f, b)
+	return string(b[:k])
+}
+
+// readBack reads the counts of a shard file that [WithShardFile] names
+// and a run before finished (ok: not counted again; ReadBack and a note
+// say so). Any other file at the path is refused, naming what it holds:
+// a journal, another count's shard file, a damaged or unfinished one, a
+// file that is no nqueens file. Nothing there (or no regular file, which
+// the shard file's creation refuses): ok is false.
+func (c *config) readBack(plan *partition.Plan) (Counts, bool, error) {
+	if st, err := os.Lstat(c.outPath); err != nil || !st.Mode().IsRegular() {
+		return Counts{}, false, nil // nothing there; or what Create refuses by its kind
+	}
+	counts, ok, damaged, err := counted(plan, c.outPath)
+	switch {
+	case err != nil:
+		return Counts{}, false, err
+	case !ok:
+		why := "it is empty"
+		if damaged != nil {
+			why = damaged.Error()
+		}
+		if head := readHead(c.outPath, 8); head != "" && head != "nqueens " {
+			why = "it is no nqueens file"
+		}
+		return Counts{}, false, &FileError{"shard file", c.outPath, fmt.Errorf("%s %w and is not this shard's finished shard file (%s): a shard file replaces only that; move it, or name another file", msg.Path(c.outPath), resultfile.ErrExists, why)}
+	}
+	counts.ReadBack = true
+	counts.Notes = append(counts.Notes, fmt.Sprintf("%s holds this shard's counts already, complete: read back, not counted again", msg.Path(c.outPath)))
+	if c.jpath != "" {
+		if lock, err := resultfile.LockPath(c.jpath); err == nil {
+			os.Remove(c.jpath) // a journal of the finished shard, if one is left
+			lock.Release()
+		}
+	}
+	return counts, true, nil
 }
 
 // checked counts the board of counts again with the other method

@@ -29,7 +29,7 @@ func (e *FileError) Unwrap() error { return e.Err }
 // Is makes a path that is no regular file, or that holds another count's
 // work, the caller's input error.
 func (e *FileError) Is(target error) bool {
-	return target == ErrInvalid && (errors.Is(e.Err, regular.ErrNotRegular) || errors.Is(e.Err, resultfile.ErrOtherCount))
+	return target == ErrInvalid && (errors.Is(e.Err, regular.ErrNotRegular) || errors.Is(e.Err, resultfile.ErrOtherCount) || errors.Is(e.Err, resultfile.ErrExists))
 }
 
 // WithJournalFile journals the run to the file at path, so that a later

@@ -467,7 +467,7 @@ func TestFiles(t *testing.T) {
 	}
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
-	assert.Len(t, entries, 4, "two shard files, two journals, no .tmp left")
+	assert.Len(t, entries, 2, "two shard files; their journals go once the shard files hold every task; no .tmp left")
 	var files []File
 	for _, p := range paths {
 		files = append(files, File{Name: p}) // opened by Merge
@@ -476,11 +476,18 @@ func TestFiles(t *testing.T) {
 	require.NoError(t, err)
 	want(t, 12, c)
 
-	held, err := os.Open(paths[0] + ".journal")
+	again, err := Count(ctx, 12, WithShardFile(0, 2, paths[0]))
+	require.NoError(t, err)
+	assert.True(t, again.ReadBack, "a finished shard file is read back, not counted again")
+	assert.Equal(t, 0, again.Shard)
+
+	jpath := filepath.Join(dir, "held.journal")
+	require.NoError(t, os.WriteFile(jpath, nil, 0o644))
+	held, err := os.Open(jpath)
 	require.NoError(t, err)
 	defer held.Close()
 	require.NoError(t, resultfile.Lock(held))
-	_, err = Count(ctx, 12, WithShardFile(0, 2, paths[0]), WithJournalFile(paths[0]+".journal"))
+	_, err = Count(ctx, 12, WithShardFile(0, 2, filepath.Join(dir, "other.result")), WithJournalFile(jpath))
 	var fe *FileError
 	require.ErrorAs(t, err, &fe)
 	assert.Equal(t, "journal", fe.Role)

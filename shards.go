@@ -106,6 +106,13 @@ func (c *config) countShard(ctx context.Context, plan *partition.Plan, dir strin
 	if err := os.MkdirAll(filepath.Dir(result), 0o777); err != nil {
 		return Counts{}, &FileError{"shard file", result, msg.PathError(err)}
 	}
+	var aside string
+	if damaged != nil {
+		// Kept, not replaced: nothing is lost.
+		if aside, err = moveAside(result); err != nil {
+			return Counts{}, &FileError{"shard file", result, msg.PathError(err)}
+		}
+	}
 	one := *c
 	one.shard, one.shards, one.outPath, one.jpath = plan.Shard, plan.Shards, result, journal
 	counts, err = run(ctx, plan, &one)
@@ -113,13 +120,27 @@ func (c *config) countShard(ctx context.Context, plan *partition.Plan, dir strin
 		return Counts{}, err
 	}
 	if damaged != nil {
-		counts.Notes = append(counts.Notes, fmt.Sprintf("%s could not be read back (%v): the shard was counted again", msg.Path(result), damaged))
+		counts.Notes = append(counts.Notes, fmt.Sprintf("%s could not be read back (%v): it was moved to %s and the shard counted again", msg.Path(result), damaged, msg.Path(aside)))
 	}
 	// The shard file holds every task: the journal is no longer needed.
 	if err := os.Remove(journal); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Counts{}, &FileError{"journal", journal, msg.PathError(err)}
 	}
 	return counts, nil
+}
+
+// moveAside renames the file at path to path.damaged (.damaged.2, … if
+// taken), which no merge reads, and returns the new name.
+func moveAside(path string) (string, error) {
+	for i := 1; ; i++ {
+		to := path + ".damaged"
+		if i > 1 {
+			to += fmt.Sprintf(".%d", i)
+		}
+		if _, err := os.Lstat(to); errors.Is(err, fs.ErrNotExist) {
+			return to, os.Rename(path, to)
+		}
+	}
 }
 
 // counted reads the shard's counts back from its shard file at path, ok

@@ -75,7 +75,8 @@ func TestCountShards(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, known.Total[n], total.Total.Big().Uint64())
 
-	// Again: read back, the same counts; a damaged file counted again.
+	// Again: read back, the same counts; a damaged file moved aside and
+	// its shard counted again.
 	r5, _ := ShardPaths(dir, 5, m)
 	before, err := os.ReadFile(r5)
 	require.NoError(t, err)
@@ -99,6 +100,9 @@ func TestCountShards(t *testing.T) {
 	after, err := os.ReadFile(r5)
 	require.NoError(t, err)
 	assert.Equal(t, before, after, "shard 5 counted again, byte for byte")
+	aside, err := os.ReadFile(r5 + ".damaged")
+	require.NoError(t, err, "the damaged file is kept beside it")
+	assert.Equal(t, before[:len(before)/2], aside)
 
 	// Another count's shard file where shard 1 goes is refused, kept.
 	other := t.TempDir()

@@ -188,7 +188,11 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, common cli.O
 	if err != nil {
 		return countError(ctx, err, n)
 	}
-	return printCount(stdout, stderr, c, f, cmp.Or(f.out, f.checkpoint), "")
+	how := ""
+	if c.ReadBack {
+		how = "counted before"
+	}
+	return printCount(stdout, stderr, c, f, cmp.Or(f.out, f.checkpoint), how)
 }
 
 // countError words a count's error for the command.

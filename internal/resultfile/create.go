@@ -98,29 +98,31 @@ func Create(path string, own Header) (*Pending, error) {
 	}
 }
 
+// ErrExists is wrapped by [Create]'s error for a path that holds a file
+// that is no shard file at all, or a damaged one: a shard file replaces
+// only its own shard's.
+var ErrExists = errors.New("exists")
+
 // ErrOtherCount is wrapped by [Create]'s error for a path that holds a
 // journal, or a shard file of another count: replacing it would lose
 // that count's work.
 var ErrOtherCount = errors.New("holds another count's work")
 
 // replaceable checks that the file at path, if any, may be replaced by a
-// shard file of the count own describes: it holds no journal and no
-// other count's shard file (a file that is no nqueens file at all, or
-// this shard's own file from an earlier run, may go).
+// shard file of the count own describes: only this shard's own file from
+// an earlier run may go; a journal, another count's shard file, a file
+// that is no shard file or a damaged one are refused.
 func replaceable(path string, own Header) error {
 	f, err := os.Open(path)
-	if err != nil {
-		return nil // nothing there (or nothing readable, which the rename then replaces as before)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("%s: %w", msg.Path(path), err)
 	}
 	defer f.Close()
 	h, ok := peekHeader(f)
 	if !ok {
-		return nil
-	}
-	own.Kind = Shard
-	if h.Kind == Journal {
-		return fmt.Errorf("%s is the journal of a count (%s) and %w: a shard file would replace it; resume that count with --checkpoint %s, or write the shard file elsewhere",
-			msg.Path(path), h.Describe(), ErrOtherCount, msg.Path(path))
+		return fmt.Errorf("%s %w and is no shard file of this count (its first line is not a shard file's header): a shard file replaces only its own shard's; move it, or write the shard elsewhere", msg.Path(path), ErrExists)
 	}
 	return OwnShard(path, h, own)
 }
@@ -130,6 +132,10 @@ func replaceable(path string, own Header) error {
 // [ErrOtherCount] names what the file holds.
 func OwnShard(path string, h, own Header) error {
 	own.Kind = Shard
+	if h.Kind == Journal {
+		return fmt.Errorf("%s is the journal of a count (%s) and %w: a shard file would replace it; resume that count with --checkpoint %s, or write the shard file elsewhere",
+			msg.Path(path), h.Describe(), ErrOtherCount, msg.Path(path))
+	}
 	if h.Kind != own.Kind || h.Seed() != own.Seed() {
 		return fmt.Errorf("%s is the shard file of another count (%s) and %w, not this one's (%s): merge or move it first, or write this shard elsewhere",
 			msg.Path(path), h.Describe(), ErrOtherCount, own.Describe())

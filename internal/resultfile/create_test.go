@@ -101,6 +101,10 @@ func TestCreateLocked(t *testing.T) {
 	a.Abort()
 	b, err := Create(path, testHeader)
 	require.NoError(t, err)
+	own := testHeader
+	own.Kind = Shard
+	_, err = b.Write(AppendEnd(AppendHeader(nil, own), own, nil))
+	require.NoError(t, err)
 	require.NoError(t, b.Commit())
 	c, err := Create(path, testHeader)
 	require.NoError(t, err, "free after a commit")
@@ -201,14 +205,16 @@ func TestCreateRefusesOtherCounts(t *testing.T) {
 			assert.Empty(t, left, "no temporary or lock file left")
 		})
 	}
-	for _, path := range []string{write("same", testHeader), filepath.Join(dir, "text")} {
-		if filepath.Base(path) == "text" {
-			require.NoError(t, os.WriteFile(path, []byte("notes\n"), 0o644))
-		}
-		p, err := Create(path, testHeader)
-		require.NoError(t, err, path)
-		p.Abort()
-	}
+	p, err := Create(write("same", testHeader), testHeader)
+	require.NoError(t, err, "this shard's own file")
+	p.Abort()
+	// Any other file is kept: no shard file replaces it.
+	text := filepath.Join(dir, "text")
+	require.NoError(t, os.WriteFile(text, []byte("notes\n"), 0o644))
+	_, err = Create(text, testHeader)
+	require.ErrorIs(t, err, ErrExists)
+	b, _ := os.ReadFile(text)
+	assert.Equal(t, "notes\n", string(b))
 }
 
 // TestLockPathShared: a journal's lock and a shard file's are one lock, so
