@@ -3,11 +3,12 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/nqueens/nqueens"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/nqueens/nqueens"
 
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/regular"
@@ -24,9 +25,58 @@ func FileFlag(flag string, err error) error {
 	return fmt.Errorf("--%s: %w", flag, err)
 }
 
+// fileID identifies a directory, so that a listing that follows links
+// lists each once and never loops.
+type fileID struct{ dev, ino uint64 }
+
+// listShardFiles appends the shard files and journals under dir, in
+// lexical order, following links to directories as count --dir writes
+// through them (a shard folder linked to another file system), each
+// directory once.
+func listShardFiles(dir string, out []nqueens.File, seen map[fileID]bool, depth int) ([]nqueens.File, error) {
+	if depth > maxDepth {
+		return out, fmt.Errorf("%s is more than %d folders deep (a loop of links?)", dir, maxDepth)
+	}
+	if id, ok := idOf(dir); ok {
+		if seen[id] {
+			return out, nil
+		}
+		seen[id] = true
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return out, err
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		typ := e.Type()
+		if typ&fs.ModeSymlink != 0 {
+			st, err := os.Stat(path)
+			if err != nil {
+				continue // a dangling link holds nothing
+			}
+			typ = st.Mode().Type()
+		}
+		switch {
+		case typ.IsDir():
+			if out, err = listShardFiles(path, out, seen, depth+1); err != nil {
+				return out, err
+			}
+		case typ.IsRegular() && (strings.HasSuffix(path, ".result") || strings.HasSuffix(path, ".journal")):
+			out = append(out, nqueens.File{Name: path, Listed: true})
+		}
+	}
+	return out, nil
+}
+
+// maxDepth bounds how deep a listing goes: a campaign's folders are two
+// deep.
+const maxDepth = 64
+
 // ShardFiles returns the files merge, status and audit read for the
 // command-line paths: a file as it is, a directory as every shard result
-// file (*.result) and journal (*.journal) under it, at any depth, in
+// file (*.result) and journal (*.journal) under it, at any depth and
+// through links to directories (as count --dir writes), in
 // lexical order, marked Listed (status passes over one that is gone when
 // it is read: a journal its finished shard removed); a campaign of
 // 100,000 shards keeps them in subfolders, and their names would not fit
@@ -40,16 +90,8 @@ func ShardFiles(paths []string) ([]nqueens.File, error) {
 			continue
 		}
 		before := len(out)
-		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.Type().IsRegular() && (strings.HasSuffix(path, ".result") || strings.HasSuffix(path, ".journal")) {
-				out = append(out, nqueens.File{Name: path, Listed: true})
-			}
-			return nil
-		})
-		if err != nil {
+		var err error
+		if out, err = listShardFiles(p, out, map[fileID]bool{}, 0); err != nil {
 			return nil, fmt.Errorf("reading %s: %w", p, err)
 		}
 		if len(out) == before {
