@@ -77,6 +77,12 @@ func (c *config) readBack(plan *partition.Plan) (Counts, bool, error) {
 	if st, err := os.Lstat(c.outPath); err != nil || !st.Mode().IsRegular() {
 		return Counts{}, false, nil // nothing there; or what Create refuses by its kind
 	}
+	// Read under the path's lock: a run writing it is named as such.
+	lock, err := resultfile.LockPath(c.outPath)
+	if err != nil {
+		return Counts{}, false, &FileError{"shard file", c.outPath, msg.PathError(err)}
+	}
+	defer lock.Release()
 	counts, ok, damaged, err := counted(plan, c.outPath)
 	switch {
 	case err != nil:

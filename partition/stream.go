@@ -458,8 +458,12 @@ func MaxShards(tasks int) int { return max(tasks, minShardCap) }
 // checkShards refuses a split of a plan of the given tasks into m shards
 // that [MaxShards] does not allow.
 func checkShards(m, tasks int) error {
-	if m < 1 || m > MaxShards(tasks) {
-		return fmt.Errorf("%w: %d shards of a plan of %d tasks (accepted: up to %d, one task a shard; any plan takes up to %d)", ErrShard, m, tasks, MaxShards(tasks), minShardCap)
+	switch {
+	case m >= 1 && m <= MaxShards(tasks):
+	case tasks < minShardCap:
+		return fmt.Errorf("%w: %d shards of a plan of %d tasks (accepted: 1..%d, as any plan takes)", ErrShard, m, tasks, minShardCap)
+	default:
+		return fmt.Errorf("%w: %d shards of a plan of %d tasks (accepted: 1..%d, one task a shard)", ErrShard, m, tasks, MaxShards(tasks))
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
+	"github.com/nqueens/nqueens/partition"
 )
 
 func planCmd() *cobra.Command {
@@ -81,6 +83,9 @@ and estimated_core_seconds_per_shard.`,
 			}
 			if err != nil {
 				if cmd.Context().Err() == nil {
+					if errors.Is(err, partition.ErrShard) {
+						return cli.Usagef("--shards %d: %w", shards, err)
+					}
 					return cli.Rename(cli.Word(err, true), map[string]string{"WithShard": fmt.Sprintf("--shards %d", shards)})
 				}
 				if e.Tasks == 0 {

@@ -3,7 +3,10 @@
 # sacctmgr (no Slurm needed): 100,000 shards of n = 28 under MaxArraySize
 # 1001 submit no array index above 1000 and cover every shard exactly once,
 # in one array or several, within a user's submit limit, with a throttle;
-# and a campaign too large for the limit is refused, submitting nothing.
+# a campaign too large for the limit is refused, submitting nothing; so
+# are values that would inject variables through sbatch's --export,
+# numbers past bash's arithmetic and splits nqueens refuses; Slurm's
+# commands failing or absent (--dry-run) leave its default limits.
 #
 #   scripts/slurm/submit-test.sh
 set -euo pipefail
@@ -84,4 +87,49 @@ grep -q "raise --per-task to" "$t/stderr" || fail "no advice: $(cat "$t/stderr")
 
 submit 28 0 && fail "0 shards accepted"
 submit --per-task x 28 10 && fail "--per-task x accepted"
-echo "submit-test: PASS (100,000 shards of n = 28 within MaxArraySize 1001, several arrays, throttle, submit limits, refusals)"
+
+# Values that would inject variables into every job through sbatch's
+# comma-separated --export, numbers that would overflow bash's arithmetic,
+# boards nqueens refuses: each refused (exit 2), nothing submitted.
+refused() { # WHAT WANT ARGS...: submit.sh ARGS exits 2 naming WANT, submits nothing
+	local what=$1 want=$2
+	shift 2
+	: >"$STUB_LOG"
+	local rc=0
+	"$here/submit.sh" "$@" >"$t/stdout" 2>"$t/stderr" || rc=$?
+	[ "$rc" = 2 ] || fail "$what: exit $rc, want 2 ($(cat "$t/stderr"))"
+	grep -q -- "$want" "$t/stderr" || fail "$what: no '$want' in: $(cat "$t/stderr")"
+	[ ! -s "$STUB_LOG" ] || fail "$what: submitted $(cat "$STUB_LOG")"
+}
+refused "a comma in --outdir" "holds a comma" --outdir "$t/out,PATH=/evil" 16 10
+refused "a newline in --outdir" "holds a comma or a newline" --outdir "$t/out
+PATH=/evil" 16 10
+refused "a comma in --audit" "is not a fraction" --outdir "$t/out" --audit '0.1,N=12' 16 10
+refused "--audit 2" "is not a fraction" --outdir "$t/out" --audit 2 16 10
+refused "SHARDS past 64 bits" "from 1 to 999999999" --outdir "$t/out" 16 9223372036854775807
+refused "--per-task past 64 bits" "from 1 to 999999999" --outdir "$t/out" --per-task 99999999999999999999 16 10
+refused "N = 65" "too large for the sym method" --outdir "$t/out" --method sym 65 10
+refused "N = 33 by join" "too large for the join method" --outdir "$t/out" 33 10
+submit --audit 0.001 16 10 || fail "--audit 0.001: $(cat "$t/stderr")"
+grep -q 'AUDIT=0.001 ' "$STUB_LOG" || fail "--audit 0.001 not passed on: $(cat "$STUB_LOG")"
+
+# The split against the plan, where the binary is at hand: n = 12 has
+# 276 tasks, 100,000 shards are refused before anything is submitted.
+(cd "$here/../.." && go build -o "$t/real/nqueens" ./cmd/nqueens) || fail "building nqueens"
+NQUEENS="$t/real/nqueens" refused "more shards than the plan allows" "nqueens refuses the campaign: --shards 100000\|bad shard: 100000 shards of a plan of 276 tasks" --outdir "$t/out" 12 100000
+NQUEENS="$t/real/nqueens" submit 12 64 || fail "n = 12 in 64 shards: $(cat "$t/stderr")"
+
+# Slurm's commands failing (a controller down), or absent with --dry-run
+# on a machine without Slurm: its default limits stand in.
+mkdir "$t/broken"
+for c in scontrol squeue sacctmgr; do printf '#!/bin/sh\necho "%s: error: Unable to contact slurm controller" >&2\nexit 1\n' "$c" >"$t/broken/$c"; done
+chmod +x "$t/broken/"*
+PATH="$t/broken:$PATH" submit 28 100000 || fail "failing squeue: $(cat "$t/stderr")"
+got=$(check 100000 1000) || fail "failing squeue: $got"
+if ! PATH=/usr/bin:/bin command -v squeue >/dev/null; then
+	: >"$STUB_LOG"
+	PATH="/usr/bin:/bin" "$here/submit.sh" --dry-run --outdir "$t/out" 28 100000 >"$t/stdout" 2>"$t/stderr" || fail "--dry-run without Slurm: $(cat "$t/stderr")"
+	grep -q -- "--array=0-999 " "$t/stderr" || fail "--dry-run without Slurm printed no array: $(cat "$t/stderr")"
+	grep -q "1000 array tasks in 1 array job" "$t/stdout" || fail "--dry-run without Slurm: $(cat "$t/stdout")"
+fi
+echo "submit-test: PASS (100,000 shards of n = 28 within MaxArraySize 1001, several arrays, throttle, submit limits, refusals, injected values, overflow, the plan's split, Slurm failing or absent)"

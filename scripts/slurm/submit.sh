@@ -25,8 +25,14 @@
 #   --outdir DIR    where the shard files go (default: this directory);
 #                   they land in DIR/nN-METHOD/DDD/
 #   --audit F       the merge recounts fraction F of the task lines first
-#   --dry-run       print the sbatch commands instead of running them
-# Environment: NQUEENS, the binary the jobs run (default nqueens on PATH).
+#   --dry-run       print the sbatch commands instead of running them (no
+#                   Slurm needed: its default limits stand in)
+# Environment: NQUEENS, the binary the jobs run (default nqueens on PATH);
+# where it is on this machine's PATH, the split is checked against the
+# plan (nqueens plan N --shards SHARDS) before anything is submitted.
+# Every value is checked before it reaches sbatch (numbers of at most nine
+# digits, N within what the method accepts, a path without commas or
+# newlines, a fraction), exit 2 on the first that is not.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 usage() { echo "usage: submit.sh [--per-task K] [--throttle P] [--max-jobs J] [--method M] [--outdir DIR] [--audit F] [--dry-run] N SHARDS [-- SBATCH OPTIONS...]" >&2; exit 2; }
@@ -50,28 +56,54 @@ while [ $# -gt 0 ]; do
 done
 [ ${#pos[@]} -eq 2 ] || usage
 N=${pos[0]} SHARDS=${pos[1]}
-num() { [[ $2 =~ ^[1-9][0-9]*$ ]] || fail "$1 must be a positive whole number, got '$2'"; }
+# Whole numbers of at most 9 digits, so that no arithmetic below can
+# overflow (bash's is 64-bit and wraps silently).
+num() { [[ $2 =~ ^[1-9][0-9]{0,8}$ ]] || fail "$1 must be a whole number from 1 to 999999999, got '$2'"; }
 num N "$N"
 num SHARDS "$SHARDS"
 [ -z "$per_task" ] || num --per-task "$per_task"
 [ -z "$throttle" ] || num --throttle "$throttle"
 [ -z "$max_jobs" ] || num --max-jobs "$max_jobs"
-case $method in join | sym | mirror) ;; *) fail "--method $method (accepted: join, sym, mirror)" ;; esac
+case $method in join | sym | mirror) ;; *) fail "--method '$method' (accepted: join, sym, mirror)" ;; esac
+max_n=64
+[ "$method" != join ] || max_n=32
+[ "$N" -le "$max_n" ] || fail "N = $N is too large for the $method method (accepted: 1..$max_n)"
+# Values travel in sbatch's --export, a comma-separated list of NAME=VALUE:
+# a comma or a newline in one would add or change variables of every job.
+case $outdir in *,* | *$'\n'* | '') fail "--outdir '$outdir' holds a comma or a newline, or is empty (accepted: a path without either)" ;; esac
+if [ -n "$audit" ] && ! [[ $audit =~ ^(0|1|0?\.[0-9]+|1\.0*)$ ]]; then
+	fail "--audit '$audit' is not a fraction (accepted: 0 to 1, e.g. 0.001)"
+fi
 outdir=$(mkdir -p "$outdir" && cd "$outdir" && pwd)
+case $outdir in *,* | *$'\n'*) fail "--outdir resolves to '$outdir', which holds a comma or a newline" ;; esac
+export NQUEENS=${NQUEENS:-nqueens}
+# The split, against the plan: nqueens refuses more shards than the plan
+# has tasks, and says so now rather than in every array task.
+if command -v "$NQUEENS" >/dev/null; then
+	if ! out=$("$NQUEENS" plan "$N" --method "$method" --shards "$SHARDS" --sample 0 2>&1 >/dev/null); then
+		fail "nqueens refuses the campaign: ${out#nqueens: }"
+	fi
+else
+	echo "submit.sh: note: $NQUEENS is not on this machine's PATH: the split is not checked against the plan here" >&2
+fi
 
-# The site's limits.
+# The site's limits (Slurm's defaults where it cannot be asked: --dry-run
+# on a machine without Slurm).
 config=$(scontrol show config 2>/dev/null || true)
-setting() { awk -v k="$1" '$1 == k { print $3; exit }' <<<"$config"; }
+setting() { awk -v k="$1" '$1 == k && $3 ~ /^[0-9]+$/ { print $3; exit }' <<<"$config"; }
 max_array=$(setting MaxArraySize)
 max_array=${max_array:-1001}
 limit=$(setting MaxJobCount)
 limit=${limit:-10000}
 user=${USER:-$(id -un)}
 if command -v sacctmgr >/dev/null; then
-	s=$(sacctmgr -nP show assoc where user="$user" format=MaxSubmit 2>/dev/null | grep -m1 -E '^[0-9]+$' || true)
+	s=$(sacctmgr -nP show assoc where user="$user" format=MaxSubmit 2>/dev/null | grep -m1 -E '^[0-9]{1,9}$' || true)
 	[ -z "$s" ] || [ "$s" -ge "$limit" ] || limit=$s
 fi
-queued=$(squeue -h -r -u "$user" 2>/dev/null | wc -l || echo 0)
+queued=0
+if command -v squeue >/dev/null && out=$(squeue -h -r -u "$user" 2>/dev/null); then
+	queued=$(printf '%s' "$out" | grep -c . || true)
+fi
 room=$((limit - queued))
 [ -z "$max_jobs" ] || [ "$max_jobs" -ge "$room" ] || room=$max_jobs
 [ "$room" -ge 2 ] || fail "the submit limit leaves room for $room jobs ($queued queued of $limit): one array task and the merge need 2"
@@ -96,7 +128,6 @@ run() {
 	fi
 }
 arrays=()
-export NQUEENS=${NQUEENS:-nqueens}
 for ((t0 = 0; t0 < tasks; t0 += max_array)); do
 	n=$((tasks - t0))
 	[ "$n" -le "$max_array" ] || n=$max_array
