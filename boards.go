@@ -22,6 +22,9 @@ import (
 func Solve(ctx context.Context, n int, opts ...BoardOption) ([]int, error) {
 	c, err := newConfig("Solve", opts)
 	if err == nil {
+		err = nilContext("Solve", ctx)
+	}
+	if err == nil {
 		err = c.mirrorOnly("Solve")
 	}
 	if err != nil {
@@ -67,6 +70,9 @@ func Solve(ctx context.Context, n int, opts ...BoardOption) ([]int, error) {
 func List(ctx context.Context, n int, opts ...BoardOption) iter.Seq2[[]int, error] {
 	return func(yield func([]int, error) bool) {
 		c, err := newConfig("List", opts)
+		if err == nil {
+			err = nilContext("List", ctx)
+		}
 		if err == nil {
 			err = c.mirrorOnly("List")
 		}

@@ -139,6 +139,9 @@ func (c *config) model(n int) (Cost, error) {
 // applies (pieces other than queens), Long is false and CoreSeconds 0.
 func Forecast(ctx context.Context, n int, opts ...EstimateOption) (e Cost, long bool, err error) {
 	c, err := newConfig("Forecast", opts)
+	if err == nil {
+		err = nilContext("Forecast", ctx)
+	}
 	if err != nil {
 		return Cost{}, false, err
 	}

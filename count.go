@@ -24,6 +24,9 @@ import (
 // and the error is a [*StoppedError].
 func Count(ctx context.Context, n int, opts ...CountOption) (Counts, error) {
 	c, err := newConfig("Count", opts)
+	if err == nil {
+		err = nilContext("Count", ctx)
+	}
 	if err != nil {
 		return Counts{}, err
 	}
@@ -150,6 +153,9 @@ func (c *config) board() config {
 func Table(ctx context.Context, from, to int, opts ...TableOption) iter.Seq2[Counts, error] {
 	return func(yield func(Counts, error) bool) {
 		c, err := newConfig("Table", opts)
+		if err == nil {
+			err = nilContext("Table", ctx)
+		}
 		switch {
 		case err != nil:
 		case partition.CheckSize(from, MaxN) != nil || partition.CheckSize(to, MaxN) != nil || from > to:

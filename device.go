@@ -24,7 +24,7 @@ import (
 //
 // [Count], [CountShards] and [Table] take it.
 func WithDevice(spec string) runOption {
-	return runOption{set: func(c *config) { c.device = spec }}
+	return runOption{set: set{"WithDevice", func(c *config) { c.device = spec }}}
 }
 
 // deviceSpecs are the values WithDevice takes, for messages.

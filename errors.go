@@ -1,11 +1,12 @@
 package nqueens
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"github.com/nqueens/nqueens/partition"
 
 	"github.com/nqueens/nqueens/internal/resultfile"
+	"github.com/nqueens/nqueens/partition"
 )
 
 // This file is the library's error vocabulary. Messages carry no package
@@ -82,4 +83,13 @@ func goName(n partition.Name) string {
 // message is format with args (options as partition.Name values).
 func optionError(option, other string, format string, args ...any) error {
 	return &OptionError{Option: option, Other: other, Words: partition.Words{Format: format, Args: args}}
+}
+
+// nilContext refuses a nil context, which a call would otherwise
+// dereference: context.Background() is the one to pass for none.
+func nilContext(call string, ctx context.Context) error {
+	if ctx == nil {
+		return invalidf("%s: nil context (pass context.Background() for none)", call)
+	}
+	return nil
 }

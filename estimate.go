@@ -90,7 +90,7 @@ type Cost struct {
 //
 // [Estimate] takes it.
 func WithSample(d time.Duration) EstimateOption {
-	return estimateOnly{set: func(c *config) { c.sample = d }}
+	return estimateOnly{set: set{"WithSample", func(c *config) { c.sample = d }}}
 }
 
 // sampleSeed fixes the sample: the same tasks in the same order each time.
@@ -110,6 +110,9 @@ const maxSample = 1 << 16
 // core-seconds, together with the error.
 func Estimate(ctx context.Context, n int, opts ...EstimateOption) (Cost, error) {
 	c, err := newConfig("Estimate", opts)
+	if err == nil {
+		err = nilContext("Estimate", ctx)
+	}
 	if err != nil {
 		return Cost{}, err
 	}

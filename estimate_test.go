@@ -348,11 +348,11 @@ func BenchmarkEstimateInterval(b *testing.B) {
 // withMinThin makes [Estimate] sample every join task in parts thinned
 // k-fold at least: the tests' way to reach the parts whatever the time.
 func withMinThin(k int) EstimateOption {
-	return estimateOnly{set: func(c *config) { c.minThin = k }}
+	return estimateOnly{set: set{"withMinThin", func(c *config) { c.minThin = k }}}
 }
 
 // withSeed makes [Estimate] draw its sample with seed s instead of
 // sampleSeed: the tests' way to check its interval over many samples.
 func withSeed(s uint64) EstimateOption {
-	return estimateOnly{set: func(c *config) { c.seed = s }}
+	return estimateOnly{set: set{"withSeed", func(c *config) { c.seed = s }}}
 }

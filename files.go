@@ -44,7 +44,7 @@ func (e *FileError) Is(target error) bool {
 //
 // [Count] takes it.
 func WithJournalFile(path string) CountOption {
-	return countOnly{set: func(c *config) { c.jpath, c.given = path, c.given|optJournalFile }}
+	return countOnly{set: set{"WithJournalFile", func(c *config) { c.jpath, c.given = path, c.given|optJournalFile }}}
 }
 
 // WithShardFile counts shard i of m, as [WithShard] does, and writes its
@@ -59,7 +59,7 @@ func WithJournalFile(path string) CountOption {
 //
 // [Count] takes it.
 func WithShardFile(i, m int, path string) CountOption {
-	return countOnly{set: func(c *config) { c.shard, c.shards, c.outPath, c.given = i, m, path, c.given|optShardFile }}
+	return countOnly{set: set{"WithShardFile", func(c *config) { c.shard, c.shards, c.outPath, c.given = i, m, path, c.given|optShardFile }}}
 }
 
 // openFiles opens the files c names by path for a run of the count h

@@ -498,6 +498,9 @@ func wholePlan(ctx context.Context, pl *partition.Planner, job partition.Job) (*
 // tasks alone; files that mix a whole count's journal with shards are
 // read against the whole plan, held at once.
 func Merge(ctx context.Context, files ...File) (Counts, error) {
+	if err := nilContext("Merge", ctx); err != nil {
+		return Counts{}, err
+	}
 	ps, pl, job, err := readHeads(ctx, files, false)
 	if err != nil {
 		return Counts{}, err
@@ -688,6 +691,9 @@ func (s ShardStatus) Fraction() float64 {
 // share of the work done, which shards have no file yet, and a rate and
 // ETA where journals tell when they started.
 func Status(ctx context.Context, files ...File) (StatusReport, error) {
+	if err := nilContext("Status", ctx); err != nil {
+		return StatusReport{}, err
+	}
 	ps, pl, job, err := readHeads(ctx, files, true)
 	if err != nil {
 		return StatusReport{}, err
@@ -822,6 +828,9 @@ func finishedRate(ps []countFile, shards []ShardStatus) float64 {
 // the tasks it skips. It returns how many tasks it recounted.
 // [WithWorkers] and [WithMemory] apply.
 func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opts ...AuditOption) (int, error) {
+	if err := nilContext("Audit", ctx); err != nil {
+		return 0, err
+	}
 	if !(fraction >= 0 && fraction <= 1) {
 		return 0, invalidf("audit fraction %v is not between 0 and 1", fraction)
 	}

@@ -142,14 +142,23 @@ type (
 	}
 )
 
-// option is what every option does: apply itself to the config.
-type option interface{ apply(*config) }
+// option is what every option does: apply itself to the config, and say
+// which With* function made it.
+type option interface {
+	apply(*config)
+	name() string
+}
 
-// set is what an option does to the config; every option type holds one,
-// beside the marks of the calls that take it.
-type set func(*config)
+// set is what an option does to the config, and the With* function that
+// made it; every option type holds one, beside the marks of the calls
+// that take it.
+type set struct {
+	of string
+	f  func(*config)
+}
 
-func (s set) apply(c *config) { s(c) }
+func (s set) apply(c *config) { s.f(c) }
+func (s set) name() string    { return s.of }
 
 // The marks: an option type that embeds inCount is a CountOption, and so
 // on.
@@ -281,7 +290,9 @@ const (
 // WithMethod sets the counting method (default [Auto]).
 //
 // [Count], [CountShards], [Table], [Estimate], [Solve] and [List] take it.
-func WithMethod(m Method) methodOption { return methodOption{set: func(c *config) { c.method = m }} }
+func WithMethod(m Method) methodOption {
+	return methodOption{set: set{"WithMethod", func(c *config) { c.method = m }}}
+}
 
 // WithWorkers sets how many tasks run at once (default: the CPUs the
 // process may run on, GOMAXPROCS, capped by the logical cores cpuid
@@ -289,7 +300,7 @@ func WithMethod(m Method) methodOption { return methodOption{set: func(c *config
 //
 // [Count], [CountShards], [Table], [Estimate] and [Audit] take it.
 func WithWorkers(n int) resourceOption {
-	return resourceOption{set: func(c *config) { c.workers, c.given = n, c.given|optWorkers }}
+	return resourceOption{set: set{"WithWorkers", func(c *config) { c.workers, c.given = n, c.given|optWorkers }}}
 }
 
 // WithMemory bounds, in bytes, what a count may take, its plan included
@@ -306,7 +317,7 @@ func WithWorkers(n int) resourceOption {
 //
 // [Count], [CountShards], [Table], [Estimate] and [Audit] take it.
 func WithMemory(bytes int64) resourceOption {
-	return resourceOption{set: func(c *config) { c.memory = bytes }}
+	return resourceOption{set: set{"WithMemory", func(c *config) { c.memory = bytes }}}
 }
 
 // WithPiece counts n pieces of kind p (default [Queen]): one per row and
@@ -315,13 +326,17 @@ func WithMemory(bytes int64) resourceOption {
 // queens; placed pieces, [Solve], [List] and [Verify] take every piece.
 //
 // Every call but [Audit] takes it.
-func WithPiece(p Piece) pieceOption { return pieceOption{set: func(c *config) { c.piece = p }} }
+func WithPiece(p Piece) pieceOption {
+	return pieceOption{set: set{"WithPiece", func(c *config) { c.piece = p }}}
+}
 
 // WithTorus counts queens on the torus: diagonals wrap around the board
 // (the modular n-queens problem, OEIS A051906), with the mirror method.
 //
 // Every call but [Audit] takes it.
-func WithTorus() pieceOption { return pieceOption{set: func(c *config) { c.torus = true }} }
+func WithTorus() pieceOption {
+	return pieceOption{set: set{"WithTorus", func(c *config) { c.torus = true }}}
+}
 
 // WithPlaced counts only the solutions that hold these pieces (queens, or
 // [WithPiece]'s; mirror method, halved only when the placement is its own
@@ -329,7 +344,7 @@ func WithTorus() pieceOption { return pieceOption{set: func(c *config) { c.torus
 //
 // [Count], [CountShards], [Estimate], [Solve] and [List] take it.
 func WithPlaced(queens ...Square) placedOption {
-	return placedOption{set: func(c *config) { c.placed = append([]Square(nil), queens...) }}
+	return placedOption{set: set{"WithPlaced", func(c *config) { c.placed = append([]Square(nil), queens...) }}}
 }
 
 // Progress says how much of a run is done. Work is measured by the
@@ -353,7 +368,7 @@ type Progress struct {
 //
 // [Count], [CountShards] and [Table] take it.
 func WithProgress(f func(Progress)) runOption {
-	return runOption{set: func(c *config) { c.progress = f }}
+	return runOption{set: set{"WithProgress", func(c *config) { c.progress = f }}}
 }
 
 // journal is where a run keeps its finished tasks, so that a later run of
@@ -375,7 +390,7 @@ type journal interface {
 //
 // [Count] and [Estimate] take it.
 func WithShard(i, m int, out io.Writer) shardOption {
-	return shardOption{set: func(c *config) { c.shard, c.shards, c.out, c.given = i, m, out, c.given|optShard }}
+	return shardOption{set: set{"WithShard", func(c *config) { c.shard, c.shards, c.out, c.given = i, m, out, c.given|optShard }}}
 }
 
 // WithCheck counts the board a second time with an independent method
@@ -385,7 +400,9 @@ func WithShard(i, m int, out io.Writer) shardOption {
 // ([Counts].CheckedBy). It does not work with placed queens or shards.
 //
 // [Count] and [Table] take it.
-func WithCheck() checkOption { return checkOption{set: func(c *config) { c.check = true }} }
+func WithCheck() checkOption {
+	return checkOption{set: set{"WithCheck", func(c *config) { c.check = true }}}
+}
 
 // WithGrace sets how long tasks still running when the context is
 // cancelled may finish (default [DefaultGrace]); tasks still running after it are
@@ -393,7 +410,7 @@ func WithCheck() checkOption { return checkOption{set: func(c *config) { c.check
 //
 // [Count], [CountShards] and [Table] take it.
 func WithGrace(d time.Duration) runOption {
-	return runOption{set: func(c *config) { c.grace = d }}
+	return runOption{set: set{"WithGrace", func(c *config) { c.grace = d }}}
 }
 
 // WithStopNow abandons the running tasks at once, without waiting out the
@@ -402,17 +419,23 @@ func WithGrace(d time.Duration) runOption {
 //
 // [Count], [CountShards] and [Table] take it.
 func WithStopNow(now <-chan struct{}) runOption {
-	return runOption{set: func(c *config) { c.now = now }}
+	return runOption{set: set{"WithStopNow", func(c *config) { c.now = now }}}
 }
 
 // newConfig applies opts, the options of call, over the defaults and
 // checks them.
 func newConfig[O option](call string, opts []O) (*config, error) {
 	c := &config{method: Auto, shards: 1, grace: DefaultGrace}
+	given := make(map[string]int, len(opts))
 	for k, o := range opts {
 		if any(o) == nil {
 			return nil, invalidf("%s: option %d of %d is nil (leave out an option not wanted)", call, k+1, len(opts))
 		}
+		name := o.name()
+		if j, ok := given[name]; ok {
+			return nil, invalidf("%s: %s is given twice (options %d and %d of %d): give each option once", call, name, j+1, k+1, len(opts))
+		}
+		given[name] = k
 		o.apply(c)
 	}
 	if err := c.rules(); err != nil {

@@ -502,7 +502,7 @@ func TestFiles(t *testing.T) {
 // name names it in messages. The tests journal to memory with it (given
 // with Count only: no call refuses it).
 func withJournal(j journal, name string) CountOption {
-	return countOnly{set: func(c *config) { c.journal, c.jname = j, name }}
+	return countOnly{set: set{"withJournal", func(c *config) { c.journal, c.jname = j, name }}}
 }
 
 // TestMergeCommittedN22 merges the committed shard files of n = 22
@@ -686,4 +686,62 @@ func TestFits(t *testing.T) {
 		require.ErrorAs(t, err, &me, "Table")
 		assert.Equal(t, []any{31, Join, 2, tasks, 1, int64(64 << 20), engine.Need(31, partition.Join, tasks, 2)}, []any{me.N, me.Method, me.Workers, me.Tasks, me.Shards, me.Limit, me.Need})
 	}
+}
+
+// TestOptionsOnce: an option given twice is refused, naming it, rather
+// than the last silently winning (Count(8, WithShard(0, 2, &a),
+// WithShard(1, 2, &b)) counted shard 1 and left a empty).
+func TestOptionsOnce(t *testing.T) {
+	ctx := context.Background()
+	var a, b bytes.Buffer
+	_, err := Count(ctx, 8, WithShard(0, 2, &a), WithShard(1, 2, &b))
+	require.ErrorIs(t, err, ErrInvalid)
+	assert.EqualError(t, err, "Count: WithShard is given twice (options 1 and 2 of 2): give each option once")
+	assert.Zero(t, a.Len()+b.Len(), "nothing counted")
+	_, err = Count(ctx, 8, WithMethod(Sym), WithWorkers(1), WithMethod(Mirror))
+	assert.EqualError(t, err, "Count: WithMethod is given twice (options 1 and 3 of 3): give each option once")
+	_, err = Count(ctx, 8, WithJournalFile("a"), WithJournalFile("b"))
+	assert.ErrorContains(t, err, "WithJournalFile is given twice")
+	_, err = Estimate(ctx, 8, WithSample(0), WithSample(time.Second))
+	assert.ErrorContains(t, err, "WithSample is given twice")
+	tor, err := Count(ctx, 7, WithPiece(Queen), WithTorus())
+	require.NoError(t, err, "two options of one type are two options")
+	assert.Equal(t, "28", tor.Total.String())
+	c, err := Count(ctx, 8, WithMethod(Sym), WithWorkers(1), WithMemory(1<<30), WithPiece(Queen), WithGrace(0), WithCheck())
+	require.NoError(t, err)
+	assert.Equal(t, "92", c.Total.String())
+}
+
+// TestNilContext: every call that takes a context refuses a nil one with
+// an input error instead of panicking (Count, List and Merge did).
+func TestNilContext(t *testing.T) {
+	var none context.Context
+	check := func(call string, err error) {
+		t.Helper()
+		assert.ErrorIs(t, err, ErrInvalid, call)
+		assert.ErrorContains(t, err, call+": nil context")
+	}
+	_, err := Count(none, 8)
+	check("Count", err)
+	_, err = Solve(none, 8)
+	check("Solve", err)
+	for _, err := range List(none, 8) {
+		check("List", err)
+	}
+	for _, err := range Table(none, 4, 8) {
+		check("Table", err)
+	}
+	for _, err := range CountShards(none, 8, t.TempDir(), 0, 1, 2) {
+		check("CountShards", err)
+	}
+	_, err = Estimate(none, 8)
+	check("Estimate", err)
+	_, _, err = Forecast(none, 8)
+	check("Forecast", err)
+	_, err = Merge(none, File{Name: "x"})
+	check("Merge", err)
+	_, err = Status(none, File{Name: "x"})
+	check("Status", err)
+	_, err = Audit(none, 0.5, 1, []File{{Name: "x"}})
+	check("Audit", err)
 }

@@ -31,6 +31,10 @@ import (
 // name the shard or its files.
 func CountShards(ctx context.Context, n int, dir string, first, last, m int, opts ...ShardsOption) iter.Seq2[Counts, error] {
 	return func(yield func(Counts, error) bool) {
+		if err := nilContext("CountShards", ctx); err != nil {
+			yield(Counts{}, err)
+			return
+		}
 		plans, c, err := planShards(ctx, n, dir, first, last, m, opts)
 		if err != nil {
 			yield(Counts{}, err)
@@ -82,7 +86,10 @@ func planShards(ctx context.Context, n int, dir string, first, last, m int, opts
 // countShard counts one of CountShards' shards into dir, or reads back
 // its counts from the shard file a run before wrote.
 func (c *config) countShard(ctx context.Context, plan *partition.Plan, dir string) (Counts, error) {
-	result, journal := ShardPaths(dir, plan.Shard, plan.Shards)
+	result, journal, err := ShardPaths(dir, plan.Shard, plan.Shards)
+	if err != nil {
+		return Counts{}, err
+	}
 	counts, ok, damaged, err := counted(plan, result)
 	if err != nil {
 		return Counts{}, err
@@ -188,9 +195,14 @@ func counted(plan *partition.Plan, path string) (counts Counts, ok bool, damaged
 // DDD being i/1000, so that no directory holds more than 1,000 shards'
 // files, and both numbers zero-padded to the widest of the campaign so
 // that names sort in shard order ("shard00042" for shard 42 of 100,000).
-func ShardPaths(dir string, i, m int) (result, journal string) {
+// A shard that is none of m (i outside 0..m-1, or m < 1) is an error
+// wrapping [ErrInvalid].
+func ShardPaths(dir string, i, m int) (result, journal string, err error) {
+	if !partition.IsShards(i, i, m) {
+		return "", "", invalidf("%w: %d/%d (accepted: %s)", partition.ErrShard, i, m, partition.ShardAccepted)
+	}
 	width := len(fmt.Sprint(max(0, m-1)))
 	sub := fmt.Sprintf("%0*d", max(3, len(fmt.Sprint(max(0, m-1)/1000))), i/1000)
 	base := filepath.Join(dir, sub, fmt.Sprintf("shard%0*d", width, i))
-	return base + ".result", base + ".journal"
+	return base + ".result", base + ".journal", nil
 }

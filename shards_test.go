@@ -20,7 +20,7 @@ import (
 func shardFiles(t *testing.T, dir string, m int) []File {
 	var files []File
 	for i := range m {
-		result, _ := ShardPaths(dir, i, m)
+		result, _, _ := ShardPaths(dir, i, m)
 		b, err := os.ReadFile(result)
 		require.NoError(t, err)
 		files = append(files, File{Name: result, R: bytes.NewReader(b)})
@@ -67,7 +67,7 @@ func TestCountShards(t *testing.T) {
 	}
 	assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6, 7}, counted)
 	for i := range m {
-		result, journal := ShardPaths(dir, i, m)
+		result, journal, _ := ShardPaths(dir, i, m)
 		assert.FileExists(t, result)
 		assert.NoFileExists(t, journal, "the journal goes once the shard file is written")
 	}
@@ -77,7 +77,7 @@ func TestCountShards(t *testing.T) {
 
 	// Again: read back, the same counts; a damaged file moved aside and
 	// its shard counted again.
-	r5, _ := ShardPaths(dir, 5, m)
+	r5, _, _ := ShardPaths(dir, 5, m)
 	before, err := os.ReadFile(r5)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(r5, before[:len(before)/2], 0o644))
@@ -109,8 +109,8 @@ func TestCountShards(t *testing.T) {
 	for _, err := range CountShards(ctx, n+1, other, 1, 1, m) {
 		require.NoError(t, err)
 	}
-	o1, _ := ShardPaths(other, 1, m)
-	r1, _ := ShardPaths(dir, 1, m)
+	o1, _, _ := ShardPaths(other, 1, m)
+	r1, _, _ := ShardPaths(dir, 1, m)
 	foreign, err := os.ReadFile(o1)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(r1, foreign, 0o644))
@@ -152,7 +152,7 @@ func TestCountShardsStopped(t *testing.T) {
 	require.NotNil(t, stopped)
 	assert.Empty(t, shards)
 	assert.Equal(t, 3, stopped.Done)
-	_, journal := ShardPaths(dir, 0, m)
+	_, journal, _ := ShardPaths(dir, 0, m)
 	assert.FileExists(t, journal)
 	var total uint64
 	for c, err := range CountShards(context.Background(), n, dir, 0, 3, m) {
@@ -182,15 +182,20 @@ func TestCountShardsRefuses(t *testing.T) {
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	assert.Empty(t, entries, "nothing written")
-	a, b := ShardPaths("d", 42, 100000)
+	a, b, _ := ShardPaths("d", 42, 100000)
 	assert.Equal(t, filepath.Join("d", "000", "shard00042.result"), a)
 	assert.Equal(t, filepath.Join("d", "000", "shard00042.journal"), b)
-	a, _ = ShardPaths("d", 99999, 100000)
+	a, _, _ = ShardPaths("d", 99999, 100000)
 	assert.Equal(t, filepath.Join("d", "099", "shard99999.result"), a)
-	a, _ = ShardPaths("d", 1234567, 10000000)
+	a, _, _ = ShardPaths("d", 1234567, 10000000)
 	assert.Equal(t, filepath.Join("d", "1234", "shard1234567.result"), a)
-	a, _ = ShardPaths("d", 0, 1)
+	a, _, _ = ShardPaths("d", 0, 1)
 	assert.Equal(t, filepath.Join("d", "000", "shard0.result"), a)
+	for _, bad := range [][2]int{{-1, 0}, {0, 0}, {-1, 4}, {4, 4}} {
+		a, b, err := ShardPaths("d", bad[0], bad[1])
+		assert.ErrorIs(t, err, ErrInvalid, "shard %d/%d", bad[0], bad[1])
+		assert.Empty(t, a+b, "no path for shard %d/%d", bad[0], bad[1])
+	}
 }
 
 // TestAuditSplit: the audit draws the same tasks from a count's files
@@ -223,7 +228,7 @@ func TestAuditSplit(t *testing.T) {
 	assert.Len(t, rep.PerShard, m)
 
 	// A forged line: shard 2's first task, its total one more.
-	r2, _ := ShardPaths(dir, 2, m)
+	r2, _, _ := ShardPaths(dir, 2, m)
 	b, err := os.ReadFile(r2)
 	require.NoError(t, err)
 	f, err := resultfile.Read(bytes.NewReader(b))
@@ -234,7 +239,7 @@ func TestAuditSplit(t *testing.T) {
 	require.ErrorContains(t, err, "audit: task "+f.Records[0].ID+" in "+r2)
 
 	// A shard's line moved to another shard's file is named.
-	r3, _ := ShardPaths(dir, 3, m)
+	r3, _, _ := ShardPaths(dir, 3, m)
 	b3, err := os.ReadFile(r3)
 	require.NoError(t, err)
 	f3, err := resultfile.Read(bytes.NewReader(b3))
@@ -254,7 +259,7 @@ func TestStatusWhileRunning(t *testing.T) {
 	dir := countedShards(t, n, 0, 2, m)
 	var files []File
 	for i := range m {
-		result, journal := ShardPaths(dir, i, m)
+		result, journal, _ := ShardPaths(dir, i, m)
 		if i < 3 {
 			files = append(files, File{Name: result})
 		} else {
@@ -284,7 +289,7 @@ func TestStatusETA(t *testing.T) {
 	t0 := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
 	var files []File
 	for i := range 3 {
-		result, _ := ShardPaths(dir, i, m)
+		result, _, _ := ShardPaths(dir, i, m)
 		b, err := os.ReadFile(result)
 		require.NoError(t, err)
 		files = append(files, File{Name: result, R: bytes.NewReader(b), ModTime: t0.Add(time.Duration(i) * 10 * time.Second)})
@@ -294,7 +299,7 @@ func TestStatusETA(t *testing.T) {
 	w := rep.PerShard
 	assert.InDelta(t, (w[1].Work+w[2].Work)/20, rep.Total.Rate, 1e-9, "the work after the first file, over 20 s")
 	assert.InDelta(t, w[3].Work/rep.Total.Rate, rep.Total.ETA.Seconds(), 1e-6)
-	r0, _ := ShardPaths(dir, 0, m)
+	r0, _, _ := ShardPaths(dir, 0, m)
 	b0, err := os.ReadFile(r0)
 	require.NoError(t, err)
 	rep, err = Status(ctx, File{Name: r0, R: bytes.NewReader(b0), ModTime: t0})

@@ -233,7 +233,7 @@ func countShards(ctx context.Context, stdout, stderr io.Writer, n int, opts []nq
 		prog = f.progress.Start(stderr, func(p nqueens.Progress) string {
 			return fmt.Sprintf("count %d%s (%s) shard %d/%d", p.N, f.Pieces.Label(), p.Method, i, shards)
 		})
-		_, journal := nqueens.ShardPaths(f.dir, i, shards)
+		_, journal, _ := nqueens.ShardPaths(f.dir, i, shards) // a shard of the range, which the library checked
 		update = prog.Count(stderr, journal)
 	}
 	start(first)
@@ -243,7 +243,7 @@ func countShards(ctx context.Context, stdout, stderr io.Writer, n int, opts []nq
 		if err != nil {
 			return countError(ctx, err, n)
 		}
-		result, _ := nqueens.ShardPaths(f.dir, c.Shard, shards)
+		result, _, _ := nqueens.ShardPaths(f.dir, c.Shard, shards) // the shard just counted
 		how := ""
 		if c.ReadBack {
 			how = "counted before"
