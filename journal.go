@@ -58,6 +58,10 @@ func openJournal(j journal, name string, h resultfile.Header, l *ledger) (*journ
 				return invalidf("journal %s was written by nqueens %s for plan %s, whose planning rules differ from this version's (plan %s): finish it with nqueens %s, or count again with another journal",
 					name, got.Tool, got.Plan, h.Plan, got.Tool)
 			}
+			if got.Kind == resultfile.Shard {
+				return invalidf("%s is the shard file of a finished count (%s), not a journal: merge it with the other shards' files, or give --checkpoint another file",
+					name, got.Describe())
+			}
 			if got.Kind != resultfile.Journal || got.N != h.N || got.Method != h.Method || got.Placed != h.Placed ||
 				got.Board() != h.Board() || got.Plan != h.Plan || got.Shard != h.Shard || got.Shards != h.Shards {
 				return invalidf("journal %s belongs to another count (%s n=%d method=%s placed=%s plan=%s shard=%d/%d), not this one (n=%d method=%s placed=%s plan=%s shard=%d/%d): use another file",
@@ -82,7 +86,7 @@ func openJournal(j journal, name string, h resultfile.Header, l *ledger) (*journ
 			return nil, nil, fmt.Errorf("journal %s: %w", name, err)
 		}
 		if old.End != nil {
-			return nil, nil, fmt.Errorf("journal %s has an end line, which journals never have: it was edited or is not a journal", name)
+			return nil, nil, invalidf("journal %s has an end line, which journals never have: it was edited or is not a journal", name)
 		}
 		if l.dups > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %s", name, duplicatesNote(l.dups)))

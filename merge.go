@@ -788,7 +788,10 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 // finishedRate is a campaign's throughput from its finished shards: the
 // work of those whose shard file was written after the first one's, over
 // the time from the first to the last (scheduling gaps and stops
-// included); 0 when fewer than two shard files tell their time.
+// included); 0 (unknown) when fewer than three shard files tell their
+// time or they were written within [minFinishedSpan] of each other, too
+// close to tell a rate (two shards of a small count written a few
+// milliseconds apart said "ETA 0s" at half done).
 func finishedRate(ps []countFile, shards []ShardStatus) float64 {
 	var first, last time.Time
 	var work, firstWork float64
@@ -808,11 +811,15 @@ func finishedRate(ps []countFile, shards []ShardStatus) float64 {
 			last = p.mod
 		}
 	}
-	if len(seen) < 2 {
+	if len(seen) < 3 || last.Sub(first) < minFinishedSpan {
 		return 0
 	}
 	return rate(work-firstWork, first, last)
 }
+
+// minFinishedSpan is the least time over which finished shard files tell
+// a campaign's rate.
+const minFinishedSpan = time.Minute
 
 // Audit recounts a random sample of the tasks the files hold (journals
 // and shard files of one count, with [Merge]'s checks), each with chance

@@ -58,6 +58,8 @@ func planShards(ctx context.Context, n int, dir string, first, last, m int, opts
 		return nil, nil, err
 	case dir == "":
 		return nil, nil, invalidf("CountShards: the directory is \"\" (accepted: a path)")
+	case isNotDir(dir):
+		return nil, nil, invalidf("CountShards: %s is not a directory (accepted: a directory, made where missing)", msg.Path(dir))
 	case !partition.IsShards(first, last, m):
 		return nil, nil, invalidf("%w: shards %d-%d of %d (accepted: %s)", partition.ErrShard, first, last, m, partition.RangeAccepted)
 	}
@@ -134,6 +136,13 @@ func (c *config) countShard(ctx context.Context, plan *partition.Plan, dir strin
 		return Counts{}, &FileError{"journal", journal, msg.PathError(err)}
 	}
 	return counts, nil
+}
+
+// isNotDir reports whether something other than a directory (or a link
+// to one) is at path.
+func isNotDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }
 
 // moveAside renames the file at path to path.damaged (.damaged.2, … if

@@ -3,6 +3,7 @@ package nqueens
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -292,12 +293,12 @@ func TestStatusETA(t *testing.T) {
 		result, _, _ := ShardPaths(dir, i, m)
 		b, err := os.ReadFile(result)
 		require.NoError(t, err)
-		files = append(files, File{Name: result, R: bytes.NewReader(b), ModTime: t0.Add(time.Duration(i) * 10 * time.Second)})
+		files = append(files, File{Name: result, R: bytes.NewReader(b), ModTime: t0.Add(time.Duration(i) * 40 * time.Second)})
 	}
 	rep, err := Status(ctx, files...)
 	require.NoError(t, err)
 	w := rep.PerShard
-	assert.InDelta(t, (w[1].Work+w[2].Work)/20, rep.Total.Rate, 1e-9, "the work after the first file, over 20 s")
+	assert.InDelta(t, (w[1].Work+w[2].Work)/80, rep.Total.Rate, 1e-9, "the work after the first file, over 80 s")
 	assert.InDelta(t, w[3].Work/rep.Total.Rate, rep.Total.ETA.Seconds(), 1e-6)
 	r0, _, _ := ShardPaths(dir, 0, m)
 	b0, err := os.ReadFile(r0)
@@ -305,4 +306,14 @@ func TestStatusETA(t *testing.T) {
 	rep, err = Status(ctx, File{Name: r0, R: bytes.NewReader(b0), ModTime: t0})
 	require.NoError(t, err)
 	assert.Zero(t, rep.Total.Rate, "one file tells no rate")
+	// Written within a minute (a small count's shards, milliseconds
+	// apart): too close to tell a rate, "unknown" rather than "0s".
+	for i := range files {
+		files[i].R.(*bytes.Reader).Seek(0, io.SeekStart)
+		files[i].ModTime = t0.Add(time.Duration(i) * 20 * time.Millisecond)
+	}
+	rep, err = Status(ctx, files...)
+	require.NoError(t, err)
+	assert.Zero(t, rep.Total.Rate)
+	assert.Zero(t, rep.Total.ETA)
 }

@@ -79,6 +79,9 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 					return err
 				}
 			}
+			if cmd.Flags().Changed("cell") && f.cell <= 0 {
+				return cli.Usagef("invalid --cell %s (accepted: a positive duration, e.g. 500ms or 2s)", f.cell)
+			}
 			if err := cli.CheckChoice("format", f.format, benchmark.Formats); err != nil {
 				return err
 			}

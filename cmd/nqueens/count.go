@@ -15,6 +15,7 @@ import (
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/progress"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -150,6 +151,9 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, common cli.O
 			return cli.Usagef("--dir names each shard's files (DIR/DDD/shardI.result and its journal): leave out --out and --checkpoint")
 		case f.verify:
 			return cli.Usagef("--verify counts the whole board twice: it does not work with --dir (count the board without it)")
+		}
+		if st, err := os.Stat(f.dir); err == nil && !st.IsDir() {
+			return cli.Usagef("--dir %s is not a directory (accepted: a directory, made where missing)", msg.Quote(f.dir))
 		}
 	} else if last > shard {
 		return cli.Usagef("--shard %s names %d shards: a range counts each into its own files, in --dir DIR", f.shard, last-shard+1)

@@ -117,6 +117,11 @@ func TestShard(t *testing.T) {
 		_, _, _, _, err = Shard(bad, 0, getenv)
 		assert.EqualError(t, err, `bad --shard "`+bad+`" (accepted: I/M with 0 ≤ I < M, e.g. 0/8, or a range A-B/M with A ≤ B, e.g. 0-99/1000)`)
 	}
+	a, b, m, from, err = Shard("", 8, getenv)
+	require.NoError(t, err, "--shards agreeing with the array")
+	assert.Equal(t, []any{4, 4, 8, "SLURM_ARRAY_TASK_ID"}, []any{a, b, m, from})
+	_, _, _, _, err = Shard("", 4, getenv)
+	assert.EqualError(t, err, "--shards 4 and SLURM_ARRAY_TASK_COUNT=8 disagree (the array's tasks are the shards): leave out --shards; or use --shard I/M")
 	env["SLURM_ARRAY_TASK_ID"] = "9"
 	_, _, _, _, err = Shard("", 0, getenv)
 	assert.ErrorContains(t, err, "do not name a shard")

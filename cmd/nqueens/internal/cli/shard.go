@@ -14,7 +14,8 @@ import (
 // not starting at 0, SLURM_ARRAY_TASK_MIN), else a Kubernetes Indexed
 // Job's JOB_COMPLETION_INDEX when shards (the Job's completions) is above
 // 0. from names the variable used; it is "" and the shard 0 of 1 when
-// neither applies. A variable that names no shard is an error wrapping
+// neither applies. An explicit --shards (shards above 0) that is not the
+// Slurm array's size is an error: neither silently wins. A variable that names no shard is an error wrapping
 // a usage error.
 func ShardFromEnv(getenv func(string) string, shards int) (i, m int, from string, err error) {
 	if id, count := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT"); id != "" && count != "" {
@@ -28,6 +29,9 @@ func ShardFromEnv(getenv func(string) string, shards int) (i, m int, from string
 		if err1 != nil || err2 != nil || err3 != nil || !partition.IsShards(i-lo, i-lo, m) {
 			return 0, 0, "", Usagef("SLURM_ARRAY_TASK_ID=%s, SLURM_ARRAY_TASK_COUNT=%s, SLURM_ARRAY_TASK_MIN=%s do not name a shard (the array must be contiguous, e.g. --array=0-7)",
 				msg.Quote(id), msg.Quote(count), msg.Quote(getenv("SLURM_ARRAY_TASK_MIN")))
+		}
+		if shards > 0 && shards != m {
+			return 0, 0, "", Usagef("--shards %d and SLURM_ARRAY_TASK_COUNT=%d disagree (the array's tasks are the shards): leave out --shards", shards, m)
 		}
 		return i - lo, m, "SLURM_ARRAY_TASK_ID", nil
 	}

@@ -36,6 +36,8 @@ func WriteStatus(w io.Writer, r nqueens.StatusReport, perShard bool) error {
 		switch {
 		case s.Complete():
 			return "done"
+		case s.ETA > 0 && s.ETA < time.Second:
+			return "under 1s"
 		case s.ETA > 0:
 			return s.ETA.Round(time.Second).String()
 		case len(s.Files) == 0 && name != "total":
