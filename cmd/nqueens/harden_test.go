@@ -81,7 +81,7 @@ func TestJournalDuplicates(t *testing.T) {
 	ended := filepath.Join(dir, "ended.journal")
 	require.NoError(t, os.WriteFile(ended, resultfile.AppendEnd(bytes.Clone(b), f.Header, f.Records), 0o644))
 	_, errs, code := runErr(t, "count", "12", "-m", "mirror", "--checkpoint", ended)
-	assert.Equal(t, cli.ExitFailure, code)
+	assert.Equal(t, cli.ExitUsage, code, "bad input, as the docs say")
 	assert.Contains(t, errs, "has an end line")
 	after, err := os.ReadFile(ended)
 	require.NoError(t, err)
