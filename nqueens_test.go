@@ -152,7 +152,7 @@ func TestCountInvalid(t *testing.T) {
 		{29, []CountOption{WithMemory(4 << 30)}, "too small for n = 29 (join, 290850362 tasks)"},
 		{31, []CountOption{WithMethod(Join), WithMemory(4 << 30)}, "too small for n = 31 (join, 1202169034 tasks)"},
 		{40, []CountOption{WithMethod(Sym), WithMemory(30 << 20)}, "too small for n = 40 (sym, "},
-		{12, []CountOption{WithShard(0, 2, nil)}, "WithShard(0/2) counts a part of the board: keep its counts for Merge with WithShardFile or WithJournalFile"},
+		{12, []CountOption{WithShard(0, 2, nil)}, "WithShard(0/2) counts a part of the board: keep its counts, to merge them with the other shards', with WithShardFile or WithJournalFile"},
 	} {
 		_, err := Count(ctx, tc.n, tc.opts...)
 		require.Error(t, err, "n=%d", tc.n)

@@ -160,7 +160,8 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 		return err
 	}
 	m := machine.Detect()
-	for _, w := range benchmark.Warnings(rows, load, loadKnown, m.LogicalCores) {
+	warnings := benchmark.Warnings(rows, load, loadKnown, m.LogicalCores)
+	for _, w := range warnings {
 		fmt.Fprintf(stderr, "nqueens: warning: %s\n", w)
 	}
 	if f.csvFile != "" {
@@ -169,7 +170,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 		}
 	}
 	if f.plot != "" {
-		if err := benchmark.Plot(f.plot, m, wl, rows); err != nil {
+		if err := benchmark.Plot(f.plot, m, wl, rows, warnings); err != nil {
 			return cli.FileFlag("plot", err)
 		}
 	}

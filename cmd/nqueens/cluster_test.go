@@ -203,7 +203,7 @@ func TestShardFromEnvironment(t *testing.T) {
 	assert.Contains(t, errs, "--out: cannot create a file beside /nonexistent/dir/x.result: no such file or directory")
 	_, errs, code = runErr(t, "count", "8", "--shard", "0/3")
 	assert.Equal(t, cli.ExitUsage, code)
-	assert.Contains(t, errs, "keep its counts for Merge with --out or --checkpoint")
+	assert.Contains(t, errs, "keep its counts, to merge them with the other shards', with --out or --checkpoint")
 }
 
 // TestCheckpointResume interrupts nothing but checks the journal's rules:

@@ -216,6 +216,9 @@ func printCount(stdout, stderr io.Writer, c nqueens.Counts, f countFlags, saved,
 	for _, note := range c.Notes {
 		fmt.Fprintf(stderr, "nqueens: note: %s\n", note)
 	}
+	if c.CheckedBy != "" && !f.json && !f.progress.Quiet {
+		fmt.Fprintf(stderr, "nqueens: verified: counted again by %s, with the same counts\n", c.CheckedBy)
+	}
 	if f.json {
 		return report.WriteJSON(stdout, report.Of(c))
 	}

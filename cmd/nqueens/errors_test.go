@@ -27,7 +27,7 @@ func TestErrorsUnprefixed(t *testing.T) {
 		{[]string{"count", "8", "--place", "0:1", "--method", "sym"}, `^nqueens: --place works with --method mirror only \(its default\), not --method sym$`},
 		{[]string{"count", "8", "--place", "0:1", "--verify"}, `^nqueens: --verify counts the whole board twice: it does not work with --place$`},
 		{[]string{"count", "8", "--shard", "0/2", "--verify", "--out", dir + "/x"}, `^nqueens: --verify counts the whole board twice: it does not work with --out$`},
-		{[]string{"count", "8", "--shard", "0/2"}, `^nqueens: --shard 0/2 counts a part of the board: keep its counts for Merge with --out or --checkpoint$`},
+		{[]string{"count", "8", "--shard", "0/2"}, `^nqueens: --shard 0/2 counts a part of the board: keep its counts, to merge them with the other shards', with --out or --checkpoint$`},
 		{[]string{"count", "8", "--place", "b1,b2"}, `^nqueens: --place: queens b1 and b2 share column 1$`},
 		{[]string{"count", "40", "--method", "join"}, `^nqueens: board size out of range: 40 is too large for the join method`},
 		{[]string{"count", "21", "--memory", "1MB"}, `^nqueens: --memory .* is too small for n = 21`},

@@ -436,7 +436,7 @@ func TestLongCountSaysSo(t *testing.T) {
 	err := run(ctx, []string{"count", "24", "-j", "1", "--grace", "0s"}, strings.NewReader(""), io.Discard, w)
 	require.Error(t, err, "cancelled once it spoke")
 	assert.Less(t, time.Since(start), 30*time.Second)
-	assert.Regexp(t, `^nqueens: count 24 \(join\) is long: about [0-9.,]+ core-hours \(95%: [0-9.,]+ core-hours to [0-9.,]+ core-hours\) on this machine, [0-9.]+ (days|hours) on 1 workers; 'nqueens plan 24 -m join --sample 5m' gives a closer figure`, w.String())
+	assert.Regexp(t, `^nqueens: count 24 \(join\) is long: about [0-9.,]+ core-hours \(95%: [0-9.,]+ core-hours to [0-9.,]+ core-hours\) on this machine, [0-9.]+ (days|hours) on 1 worker; 'nqueens plan 24 -m join --sample 5m' gives a closer figure`, w.String())
 }
 
 // TestLongCountPastPublished: a count past the published counts and the
@@ -451,7 +451,7 @@ func TestLongCountPastPublished(t *testing.T) {
 	err := run(ctx, []string{"count", "40", "-j", "1"}, strings.NewReader(""), io.Discard, w)
 	require.Error(t, err, "cancelled once it spoke")
 	assert.Less(t, time.Since(start), 10*time.Second, "neither the warning nor the stop waited")
-	assert.Regexp(t, `^nqueens: count 40 \(sym\) is long: about .* core-hours \(95%: .* to .*\) by the published counts, extrapolated past n = 27, on the reference machine, .* years on 1 workers; 'nqueens plan 40 -m sym --sample 5m' gives a closer figure`, w.String())
+	assert.Regexp(t, `^nqueens: count 40 \(sym\) is long: about .* core-hours \(95%: .* to .*\) by the published counts, extrapolated past n = 27, on the reference machine, .* years on 1 worker; 'nqueens plan 40 -m sym --sample 5m' gives a closer figure`, w.String())
 }
 
 // watchWriter keeps what is written and calls found once it holds want.

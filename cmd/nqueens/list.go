@@ -14,6 +14,7 @@ import (
 
 type listFlags struct {
 	board  bool
+	format string
 	json   bool
 	limit  int64
 	place  string
@@ -26,19 +27,29 @@ func listCmd() *cobra.Command {
 		Use:   "list N",
 		Short: "Stream every solution of the N×N board",
 		Long: `list prints every solution in lexicographic order, one per line as the
-column of each row's queen ("1 3 0 2"); --board prints boards separated by
-blank lines, --json one object per line. Solutions stream as the search
+column of each row's queen ("1 3 0 2"); --format board (or --board) prints
+boards separated by blank lines, as solve's --format does; --json one
+object per line. Solutions stream as the search
 finds them (one search, in order): memory stays flat however many there
 are, and a closed pipe (| head) ends the listing quietly. The first line
 comes when the search finds the lexicographically first solution: at once
 up to N = 30 or so (list 30 | head -1: 0.8 s here), but that search grows
 fast past it (list 64 --limit 2 prints nothing in 10 minutes; 'nqueens
 solve N' constructs a solution of any N at once).`,
-		Example: "  nqueens list 8\n  nqueens list 10 | wc -l\n  nqueens list 12 --board --limit 3\n  nqueens list 8 --place 0:0",
+		Example: "  nqueens list 8\n  nqueens list 10 | wc -l\n  nqueens list 12 --format board --limit 3\n  nqueens list 8 --place 0:0",
 		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := cli.CheckEmpty(cmd, "place", "piece"); err != nil {
 				return err
+			}
+			if err := cli.CheckChoice("format", f.format, solveFormats); err != nil {
+				return err
+			}
+			if f.board {
+				if cmd.Flags().Changed("format") && f.format != "board" {
+					return cli.Usagef("--board and --format %s ask for two outputs: give one", f.format)
+				}
+				f.format = "board"
 			}
 			if f.limit < 0 {
 				return cli.Usagef("--limit must be at least 0, got %d", f.limit)
@@ -51,7 +62,8 @@ solve N' constructs a solution of any N at once).`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.BoolVar(&f.board, "board", false, "print boards separated by blank lines")
+	fs.StringVarP(&f.format, "format", "f", "columns", "output: columns or board (boards separated by blank lines)")
+	fs.BoolVar(&f.board, "board", false, "print boards separated by blank lines: --format board")
 	fs.BoolVar(&f.json, "json", false, `print {"n":N,"columns":[…]} per line`)
 	fs.Int64Var(&f.limit, "limit", 0, "print at most this many solutions")
 	cli.PlaceFlag(fs, &f.place)
@@ -67,7 +79,7 @@ func runList(ctx context.Context, stdout io.Writer, n int, placed []nqueens.Squa
 	switch {
 	case f.json:
 		out.Format = report.JSON
-	case f.board:
+	case f.format == "board":
 		out.Format, out.Blank = report.Board, true
 	}
 	printed, err := out.Write(stdout, nqueens.List(ctx, n, append(f.pieces.Options(), nqueens.WithPlaced(placed...))...))

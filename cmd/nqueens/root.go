@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -50,6 +51,23 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 	// shell's completion script.
 	root.Version = version.Version
 	root.SetVersionTemplate("nqueens {{.Version}}\n")
+	// 'help TOPIC' of no command is an error naming the nearest, as an
+	// unknown command is (cobra's own printed the root help, exit 0).
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [COMMAND]",
+		Short: "Help about any command",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			target, rest, err := root.Find(args)
+			if err != nil || target == nil || len(rest) > 0 || (target == root && len(args) > 0) {
+				topic := strings.Join(args, " ")
+				if s := cli.SuggestCommand(root, args[0]); s != "" {
+					return cli.Usagef("unknown help topic %q (did you mean nqueens help %s?)", topic, s)
+				}
+				return cli.Usagef("unknown help topic %q (commands: count, plan, merge, status, table, bench, solve, list, verify, devices, version, completion)", topic)
+			}
+			return target.Help()
+		},
+	})
 	root.AddCommand(countCmd(), planCmd(), mergeCmd(), statusCmd(), tableCmd(), benchCmd(), solveCmd(), listCmd(), verifyCmd(), versionCmd(), devicesCmd(), manCmd())
 	err := root.ExecuteContext(ctx)
 	if !started {

@@ -323,7 +323,11 @@ func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []
 	}
 	fmt.Fprintf(out, "nqueens bench: workload v%d-%s, median of %d cells of at least %v after a warm-up\n", Version, wl.Name, wl.Repeats, wl.MinCell)
 	fmt.Fprintf(out, "cpu:      %s (%s)\n", m.CPU, m.Vendor)
-	fmt.Fprintf(out, "cores:    %d physical, %d logical, %d threads per core\n", m.PhysicalCores, m.LogicalCores, m.ThreadsPerCore)
+	fmt.Fprintf(out, "cores:    %d physical, %d logical, %d threads per core", m.PhysicalCores, m.LogicalCores, m.ThreadsPerCore)
+	if m.GOMAXPROCS != m.LogicalCores {
+		fmt.Fprintf(out, "; this process may use %d", m.GOMAXPROCS)
+	}
+	fmt.Fprintln(out)
 	fmt.Fprintf(out, "caches:   %s\n", strings.Join(m.Caches, ", "))
 	fmt.Fprintf(out, "features: %s, %s\n", strings.Join(m.Features, ", "), m.X86Level)
 	fmt.Fprintf(out, "go:       %s %s/%s, GOMAXPROCS %d\n", m.Go, m.GOOS, m.GOARCH, m.GOMAXPROCS)

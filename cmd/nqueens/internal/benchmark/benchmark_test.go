@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -69,7 +70,7 @@ func TestSVG(t *testing.T) {
 	}
 	m := machine.Detect()
 	var b bytes.Buffer
-	require.NoError(t, WriteSVG(&b, m, Quick, rows))
+	require.NoError(t, WriteSVG(&b, m, Quick, rows, []string{"the machine was busy when bench started (load average 2.08 over the last minute, on 2 logical cores): other work slows the counts"}))
 	d := xml.NewDecoder(bytes.NewReader(b.Bytes()))
 	counts := map[string]int{}
 	var text strings.Builder
@@ -89,15 +90,17 @@ func TestSVG(t *testing.T) {
 	assert.Equal(t, 1, counts["svg"])
 	assert.Equal(t, 2*3, counts["polyline"], "two panels: the ideal and two series each")
 	assert.Equal(t, 2*5, counts["circle"], "a point per row per panel")
-	for _, s := range []string{"speedup over 1 worker", "parallel efficiency", "workers", "n = 16 join", "n = 15 sym <&>", m.CPU, "nqueens bench v"} {
+	for _, s := range []string{"speedup over 1 worker", "parallel efficiency", "workers", "n = 16 join", "n = 15 sym <&>", m.CPU, "nqueens bench v",
+		fmt.Sprintf("counted on up to 4 workers of the %d CPUs this process could use", m.GOMAXPROCS),
+		"caveat: the machine was busy when bench started (load average 2.08 over the last minute, on 2 logical cores)"} {
 		assert.Contains(t, text.String(), s)
 	}
 	path := filepath.Join(t.TempDir(), "s.svg")
-	require.NoError(t, Plot(path, m, Quick, rows))
+	require.NoError(t, Plot(path, m, Quick, rows, nil))
 	if PNGBuilt {
-		require.NoError(t, Plot(filepath.Join(t.TempDir(), "s.png"), m, Quick, rows))
+		require.NoError(t, Plot(filepath.Join(t.TempDir(), "s.png"), m, Quick, rows, nil))
 	} else {
-		assert.ErrorIs(t, Plot(filepath.Join(t.TempDir(), "s.png"), m, Quick, rows), ErrNoPNG)
+		assert.ErrorIs(t, Plot(filepath.Join(t.TempDir(), "s.png"), m, Quick, rows, nil), ErrNoPNG)
 	}
 	// Rasterized where a converter is installed (CI installs librsvg2-bin).
 	if conv, err := exec.LookPath("rsvg-convert"); err == nil {

@@ -22,9 +22,12 @@ const PNGBuilt = true
 
 // plotPNG draws speedup against workers, one line per (n, method), with
 // the ideal speedup as a dashed diagonal, to a .png file.
-func plotPNG(path string, m machine.Machine, wl Workload, rows []Row) error {
+func plotPNG(path string, m machine.Machine, wl Workload, rows []Row, caveats []string) error {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("nqueens bench v%d-%s: %s", Version, wl.Name, m.CPU)
+	p.Title.Text = fmt.Sprintf("nqueens bench v%d-%s: %s\n%s", Version, wl.Name, m.CPU, subtitle(m, rows))
+	for _, c := range caveats {
+		p.Title.Text += "\n" + caveatLine(c)
+	}
 	p.X.Label.Text = "workers"
 	p.Y.Label.Text = "speedup over 1 worker"
 	p.Legend.Top = true

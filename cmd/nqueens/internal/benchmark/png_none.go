@@ -9,4 +9,4 @@ import "github.com/nqueens/nqueens/internal/machine"
 // binary does without). SVG charts need none of them ([Plot]).
 const PNGBuilt = false
 
-func plotPNG(string, machine.Machine, Workload, []Row) error { return ErrNoPNG }
+func plotPNG(string, machine.Machine, Workload, []Row, []string) error { return ErrNoPNG }

@@ -34,16 +34,47 @@ func CheckPlot(path string) error {
 // or, built with -tags plot, a PNG one. The SVG has two panels, speedup
 // over one worker and parallel efficiency, against workers, one line per
 // (n, method) and the ideal as a dashed line, labelled axes, and the
-// machine, workload and nqueens version (and commit) in its title.
-func Plot(path string, m machine.Machine, wl Workload, rows []Row) error {
+// machine, workload and nqueens version (and commit) in its title, the
+// CPUs the counts used against the host's, and caveats (bench's warnings:
+// a busy machine, a varying speed) under it.
+func Plot(path string, m machine.Machine, wl Workload, rows []Row, caveats []string) error {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".png":
-		return plotPNG(path, m, wl, rows)
+		return plotPNG(path, m, wl, rows, caveats)
 	case ".svg":
 	default:
 		return fmt.Errorf("%s: a chart is an .svg or .png file", path)
 	}
-	return writeChart(path, func(w io.Writer) error { return WriteSVG(w, m, wl, rows) })
+	return writeChart(path, func(w io.Writer) error { return WriteSVG(w, m, wl, rows, caveats) })
+}
+
+// subtitle says what the counts ran on: the most workers a row used, of
+// the CPUs this process could use, and the host's cores where they
+// differ (a VM or a container may use 2 of 254), the Go version and
+// nqueens'.
+func subtitle(m machine.Machine, rows []Row) string {
+	most := 1
+	for _, r := range rows {
+		most = max(most, r.Workers)
+	}
+	s := fmt.Sprintf("counted on up to %d workers of the %d CPUs this process could use", most, m.GOMAXPROCS)
+	if m.LogicalCores != m.GOMAXPROCS {
+		s += fmt.Sprintf(" (host: %d logical cores, %d physical)", m.LogicalCores, m.PhysicalCores)
+	}
+	s += fmt.Sprintf("; %s; nqueens %s", m.Go, version.Version)
+	if c := commit(); c != "" {
+		s += " (" + c + ")"
+	}
+	return s
+}
+
+// caveatLine is a warning as a chart shows it: "caveat: " and its text
+// up to the first colon's explanation.
+func caveatLine(w string) string {
+	if i := strings.Index(w, "): "); i > 0 {
+		w = w[:i+1]
+	}
+	return "caveat: " + w
 }
 
 // writeChart writes a chart to path, a regular file (or a new one: a FIFO
@@ -97,7 +128,7 @@ func commit() string {
 var svgColors = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}
 
 // WriteSVG writes the chart [Plot] draws as SVG.
-func WriteSVG(w io.Writer, m machine.Machine, wl Workload, rows []Row) error {
+func WriteSVG(w io.Writer, m machine.Machine, wl Workload, rows []Row, caveats []string) error {
 	const (
 		width, height  = 960, 460
 		panelW, panelH = 360, 300
@@ -125,12 +156,12 @@ func WriteSVG(w io.Writer, m machine.Machine, wl Workload, rows []Row) error {
 <rect width="100%%" height="100%%" fill="white"/>
 `, width, height, width, height)
 	title := fmt.Sprintf("nqueens bench v%d-%s on %s", Version, wl.Name, m.CPU)
-	sub := fmt.Sprintf("%d logical cores (%d physical), %s, GOMAXPROCS %d; nqueens %s", m.LogicalCores, m.PhysicalCores, m.Go, m.GOMAXPROCS, version.Version)
-	if c := commit(); c != "" {
-		sub += " (" + c + ")"
-	}
+	sub := subtitle(m, rows)
 	fmt.Fprintf(&b, "<text x=\"%d\" y=\"30\" font-size=\"18\" text-anchor=\"middle\">%s</text>\n", width/2, html.EscapeString(title))
 	fmt.Fprintf(&b, "<text x=\"%d\" y=\"52\" font-size=\"13\" text-anchor=\"middle\" fill=\"#444\">%s</text>\n", width/2, html.EscapeString(sub))
+	for i, c := range caveats {
+		fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"#b00\">%s</text>\n", width/2, 68+13*i, html.EscapeString(caveatLine(c)))
+	}
 
 	// Workers on a log2 scale, with a margin at each end.
 	span := math.Max(1, math.Log2(float64(maxW)))

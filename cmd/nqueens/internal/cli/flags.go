@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -62,9 +63,9 @@ func ExactArgs(k int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != k {
 			if lo, hi, ok := sizes(args); ok && k == 1 && len(args) > 1 && cmd.Name() == "count" {
-				return Usagef("%s takes %s, got %d arguments (did you mean nqueens table %d %d? it prints a row per board size)", cmd.Name(), what, len(args), lo, hi)
+				return Usagef("%s takes %s, got %s (did you mean nqueens table %d %d? it prints a row per board size)", cmd.Name(), what, report.Plural(len(args), "argument"), lo, hi)
 			}
-			return Usagef("%s takes %s, got %d arguments (see --help)", cmd.Name(), what, len(args))
+			return Usagef("%s takes %s, got %s (see --help)", cmd.Name(), what, report.Plural(len(args), "argument"))
 		}
 		return nil
 	}
@@ -105,7 +106,7 @@ func CheckChoice(flag, value string, accepted []string) error {
 			return nil
 		}
 	}
-	return Usagef("unknown %s %q (accepted: %s)", flag, value, strings.Join(accepted, ", "))
+	return Usagef("unknown --%s %q (accepted: %s)", flag, value, strings.Join(accepted, ", "))
 }
 
 // CheckEmpty refuses flags given an empty value: "--shard ”" is a

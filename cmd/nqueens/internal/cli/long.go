@@ -40,8 +40,8 @@ func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 	if e.Modeled {
 		where = modelWhere(n)
 	}
-	fmt.Fprintf(stderr, "nqueens: %s is long: about %s%s %s, %s on %d workers; '%s' gives a closer figure, docs/clusters.md spreads a count over a cluster, and --checkpoint FILE keeps its work across stops\n",
-		what, report.CoreTime(per), sure, where, report.Human(per/float64(max(1, e.Workers))), e.Workers, closer)
+	fmt.Fprintf(stderr, "nqueens: %s is long: about %s%s %s, %s on %s; '%s' gives a closer figure, docs/clusters.md spreads a count over a cluster, and --checkpoint FILE keeps its work across stops\n",
+		what, report.CoreTime(per), sure, where, report.Human(per/float64(max(1, e.Workers))), report.Plural(e.Workers, "worker"), closer)
 }
 
 // patience is how long a plan may take before [Patiently] says what the

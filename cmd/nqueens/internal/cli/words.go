@@ -8,6 +8,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -112,7 +113,7 @@ func memoryMessage(me *nqueens.MemoryError, shardable bool) string {
 	if me.Shards > 1 {
 		what = fmt.Sprintf("a shard of %d", me.Shards)
 	}
-	on := fmt.Sprintf("%d workers", me.Workers)
+	on := report.Plural(me.Workers, "worker")
 	if me.Workers == 0 {
 		on = "devices alone"
 	}

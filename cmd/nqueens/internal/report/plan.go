@@ -102,8 +102,8 @@ func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 	if e.Shards > 1 {
 		what = "the largest shard"
 	}
-	pr("memory: at least %s for %s on %d workers (%s more per worker); --memory is the limit\n",
-		humanize.IBytes(uint64(e.ShardMemory)), what, e.Workers, humanize.IBytes(uint64(e.WorkerMemory)))
+	pr("memory: at least %s for %s on %s (%s more per worker); --memory is the limit\n",
+		humanize.IBytes(uint64(e.ShardMemory)), what, Plural(e.Workers, "worker"), humanize.IBytes(uint64(e.WorkerMemory)))
 	switch {
 	case e.Cutoff > 0:
 		pr("time: unknown: the first sampled task was still running after %s and was left, so the board needs more than %s", e.Cutoff, CoreTime(e.CoreSecondsLow))
@@ -114,7 +114,7 @@ func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 	case e.Modeled:
 		pr("estimated time: about %s (%s core-seconds), 95%% between %s and %s, by the model, not this machine: its tasks are too long to sample (the published count of solutions%s, at %s's cost per solution on the reference machine)",
 			CoreTime(e.CoreSeconds), sig(e.CoreSeconds), CoreTime(e.CoreSecondsLow), CoreTime(e.CoreSecondsHigh), extrapolated(e.N), e.Method)
-		pr("; %s on %d workers", Human(e.CoreSeconds/float64(max(1, e.Workers))), e.Workers)
+		pr("; %s on %s", Human(e.CoreSeconds/float64(max(1, e.Workers))), Plural(e.Workers, "worker"))
 		if e.Shards > 1 {
 			pr("; %s (%s) per shard", CoreTime(e.CoreSeconds/float64(e.Shards)), Human(e.CoreSeconds/float64(e.Shards)/float64(max(1, e.Workers))))
 		}
@@ -155,7 +155,7 @@ func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 		} else if e.Sampled < e.Tasks {
 			pr(" from a single task: no interval (sample for longer)")
 		}
-		pr("; %s on %d workers", Human(e.CoreSeconds/float64(max(1, e.Workers))), e.Workers)
+		pr("; %s on %s", Human(e.CoreSeconds/float64(max(1, e.Workers))), Plural(e.Workers, "worker"))
 		if e.Calibrated {
 			pr(" (a calibration: --sample 5m samples n = %d itself)", e.N)
 		}
@@ -168,6 +168,14 @@ func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 		return fmt.Errorf("writing the plan: %w", err)
 	}
 	return nil
+}
+
+// Plural is k and the noun, plural unless k is 1: "1 worker", "2 workers".
+func Plural(k int, noun string) string {
+	if k == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", k, noun)
 }
 
 // extrapolated says where a board's count of solutions is not published.

@@ -63,7 +63,7 @@ func TestTableCheck(t *testing.T) {
 		want  string
 	}{
 		{Table{Format: "text", Seq: "total", Board: "queen", Method: "auto"}, "queen", ""},
-		{Table{Format: "xml", Seq: "total", Board: "queen", Method: "auto"}, "queen", `unknown format "xml"`},
+		{Table{Format: "xml", Seq: "total", Board: "queen", Method: "auto"}, "queen", `unknown --format "xml"`},
 		{Table{Format: "bfile", Seq: "all", Board: "queen", Method: "auto"}, "queen", `unknown sequence "all"`},
 		{Table{Format: "bfile", Seq: "unique", Board: "queen", Method: "sym"}, "queen", ""},
 		{Table{Format: "bfile", Seq: "unique", Board: "queen", Method: "mirror"}, "queen", "--seq unique needs --method sym or join"},

@@ -64,7 +64,7 @@ type Table struct {
 // them pass for it to refuse.
 func (w *Table) Check(piece string) error {
 	if !slices.Contains(Formats, w.Format) {
-		return fmt.Errorf("unknown format %q (accepted: %s)", w.Format, strings.Join(Formats, ", "))
+		return fmt.Errorf("unknown --format %q (accepted: %s)", w.Format, strings.Join(Formats, ", "))
 	}
 	if _, ok := known.Sequences[w.Seq]; !ok {
 		return fmt.Errorf("unknown sequence %s for --seq (accepted: total, unique, point, rot90)", msg.Quote(w.Seq))
