@@ -440,7 +440,7 @@ func ratioInterval(ys, xs []float64, total float64, population int) (est, lo, hi
 // partsError bounds the relative error of a task's time estimated from its
 // parts, at 95%: at n = 24, 25 and 26, the same tasks' parts, thinned 4-
 // to 1024-fold, gave 0.84-1.14 times the whole tasks' time, within 5% at
-// the thinning the sampler picks (docs/performance.md).
+// the thinning the sampler picks (bench/data/parts-2026-12-03-epyc-2core.txt).
 const partsError = 0.15
 
 // hostError bounds, at 95%, how far one machine's speed moves between a
@@ -449,7 +449,7 @@ const partsError = 0.15
 // interval of ±3%, estimated 1.80 to 2.31 core-seconds for a count of
 // 1.98 on the same 2-core EPYC beside a count on its other core; on a
 // shared host of this kind the speed wandered by up to 1.5× within
-// minutes (docs/performance.md, 2026-12-04). No interval covers a change
+// minutes (2026-12-04). No interval covers a change
 // in the host's load between the sample and the count: in CI, beside
 // other packages' tests, the same 20 samples estimated 1.79-2.77 for a
 // count of 1.96 (11 of 20 held it), two vCPUs sharing one core.
@@ -537,7 +537,7 @@ func sum(xs []float64) float64 {
 // tQuantile is the 97.5% quantile of Student's t distribution with df
 // degrees of freedom: a small sample's 95% interval is as wide as its few
 // tasks warrant (12.7 standard errors from two tasks, 2.26 from ten), not
-// the normal 1.96 (issue 30: two tasks of n = 26 claimed ±23%).
+// the normal 1.96 (two tasks of n = 26 claimed ±23%).
 func tQuantile(df int) float64 {
 	t := [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
 		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,

@@ -111,8 +111,8 @@ func TestShardWithinMemory(t *testing.T) {
 }
 
 // TestMergeCancellable: status of a file claiming a large board stops
-// planning when the context is done (issue 22, case 7); merge refuses it
-// before planning, from what the header and records tell (issue 32: a
+// planning when the context is done; merge refuses it
+// before planning, from what the header and records tell (a
 // forged 130-byte header cost 16 s and 372 MB at n = 64, 1.7 GB at 25).
 func TestMergeCancellable(t *testing.T) {
 	h := resultfile.Header{Kind: resultfile.Shard, Tool: "x", N: 64, Method: "sym", Placed: "-", Plan: "0123", Tasks: 3282920, Shards: 1}
@@ -149,7 +149,7 @@ func TestMergeCancellable(t *testing.T) {
 }
 
 // TestOptionsHonoured: every call does what its options ask or refuses
-// them, naming the option (issue 23).
+// them, naming the option.
 func TestOptionsHonoured(t *testing.T) {
 	ctx := context.Background()
 	// Table checks every row with WithCheck.
@@ -197,7 +197,7 @@ func tableErr(seq func(func(Counts, error) bool)) error {
 }
 
 // TestGCLimitRestored: concurrent counts with different memory limits
-// leave the process's soft memory limit as they found it (issue 23).
+// leave the process's soft memory limit as they found it.
 func TestGCLimitRestored(t *testing.T) {
 	orig := debug.SetMemoryLimit(7 << 30)
 	defer debug.SetMemoryLimit(orig)

@@ -410,7 +410,7 @@ func TestStatusRate(t *testing.T) {
 
 	// A start time from a wrong clock (1970, or after the last write)
 	// gives no rate and no ETA, never a negative or overflowing one
-	// (issue 38, case 6: eta_seconds was -9223372036.85).
+	// (eta_seconds was -9223372036.85).
 	for _, start := range []int64{1, time.Now().Add(time.Hour).Unix()} {
 		h := f.Header
 		h.Started = start
@@ -648,8 +648,7 @@ func uintOf(t *testing.T, x *big.Int) engine.Uint {
 }
 
 // TestNilAndEmptyOptions: a nil Option and a journal or shard file named
-// "" are input errors, never a panic or a run without the file (issue 38,
-// case 7).
+// "" are input errors, never a panic or a run without the file.
 func TestNilAndEmptyOptions(t *testing.T) {
 	_, err := Count(context.Background(), 8, nil)
 	require.ErrorIs(t, err, ErrInvalid)

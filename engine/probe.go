@@ -1,6 +1,6 @@
 package engine
 
-// This file times parts of join tasks for estimates (issue 30): from n = 24
+// This file times parts of join tasks for estimates: from n = 24
 // on one task takes seconds to hours, too long to sample a few hundred
 // whole ones. A probe lists every k-th placement of the east side's north
 // quarter, so that the east side's half-boards shrink about k-fold and the

@@ -4,10 +4,10 @@
 # shard resumes) and a result file; records each shard's wall time and
 # peak RSS, and commits each finished shard's result file (its journal and
 # log are removed then). While a shard runs, its journal is committed every
-# JOURNAL_COMMIT seconds (default 600; 0: never), so that a session that
-# ends mid-shard leaves the tasks it counted in the repository: the next
-# session runs the same command and the shard resumes from the committed
-# journal, recounting nothing it holds.
+# JOURNAL_COMMIT seconds (default 600; 0: never), so that a run stopped
+# mid-shard (its machine taken away) leaves the tasks it counted in the
+# repository: the same command, run again from a checkout, resumes the
+# shard from the committed journal, recounting nothing it holds.
 #
 #   scripts/shards.sh NQUEENS N M DIR [WORKERS] [FIRST]
 #   scripts/shards.sh ./nqueens 22 8 bench/data/n22 2

@@ -175,7 +175,7 @@ func TestMergeRejects(t *testing.T) {
 			out, errs, code := runErr(t, append([]string{"merge"}, tc.files...)...)
 			want := cli.ExitFailure
 			if tc.name == "no such file" {
-				want = cli.ExitUsage // a file named that is not there is bad input (issue 38, case 10)
+				want = cli.ExitUsage // a file named that is not there is bad input
 			}
 			assert.Equal(t, want, code, errs)
 			assert.Empty(t, out, "no count printed")

@@ -223,7 +223,7 @@ func TestTwoRunsOneJournal(t *testing.T) {
 
 // TestTwoRunsOneOut: a second run on a shard file another process is
 // writing is refused at once, naming the holder, and the first one's file
-// is the one that stays (issue 32, case 2: both finished, the second
+// is the one that stays (both finished, the second
 // overwrote the first's shard).
 func TestTwoRunsOneOut(t *testing.T) {
 	if testing.Short() {
@@ -284,7 +284,7 @@ func TestSecondSignal(t *testing.T) {
 
 // TestOutSparesJournal: a shard file is never written over a journal,
 // whether another process is writing that journal or has been killed
-// mid-count (issue 38, case 1: --out renamed a shard file over a live
+// mid-count (--out renamed a shard file over a live
 // journal, whose resume then failed "belongs to another count"), and a
 // journal is never begun on a path a shard file's run holds. The killed
 // count resumes from its journal afterwards.
@@ -349,7 +349,7 @@ func waitForFile(t *testing.T, path string) {
 // TestDuplicatedJournalBounded: a journal of n = 12 whose few hundred
 // task lines are repeated to 400,000 lines (15 MB: a forged or runaway
 // file) costs merge, status and a resume what the plan's tasks need, not
-// what the file holds (issue 38, case 4: a 140 MB journal took 1.3 GB),
+// what the file holds (a 140 MB journal took 1.3 GB),
 // and its total is right. The live heap is sampled while each runs
 // (a child's peak RSS would not do: Linux carries the parent's over exec).
 func TestDuplicatedJournalBounded(t *testing.T) {
@@ -423,7 +423,7 @@ func liveHeapGrowth(f func()) uint64 {
 
 // TestLongCountSaysSo: a count past an hour on its workers says so on
 // stderr within seconds, before counting, with core-hours, the wall time
-// and the command for a closer figure (issue 38, case 9); a short one
+// and the command for a closer figure; a short one
 // says nothing and spends nothing on it.
 func TestLongCountSaysSo(t *testing.T) {
 	if testing.Short() {

@@ -71,7 +71,7 @@ func TestTableRowsStayOnScreen(t *testing.T) {
 
 // TestStopOnTerminal interrupts a count in a real terminal (tmux) with
 // the bar shown: the stop messages stand on lines of their own, and no
-// frozen bar is left above them (issue 22, case 16).
+// frozen bar is left above them.
 func TestStopOnTerminal(t *testing.T) {
 	long.Skip(t, "runs a count of n = 20 in a terminal and stops it: 13 s")
 	run := terminal(t, nqueensBinary(t)+" count 20 -m sym -j 2 --grace 5s; echo END; sleep 60")

@@ -17,8 +17,7 @@ import (
 )
 
 // TestForeignLines: a line copied from another count's journal (another
-// n, method or placement) is never counted, by resume or by merge
-// (issue 22, case 1).
+// n, method or placement) is never counted, by resume or by merge.
 func TestForeignLines(t *testing.T) {
 	dir := t.TempDir()
 	journal := func(name string, args ...string) []byte {
@@ -53,7 +52,7 @@ func TestForeignLines(t *testing.T) {
 
 // TestForgedLines: a line whose count is changed and whose checksums are
 // recomputed passes merge's file checks, but not an audit; a total above
-// what its task can hold is refused outright (issue 22, case 2).
+// what its task can hold is refused outright.
 func TestForgedLines(t *testing.T) {
 	dir := t.TempDir()
 	files := shardFiles(t, dir, 12, 3, "join")
@@ -97,7 +96,7 @@ func TestForgedLines(t *testing.T) {
 
 // TestAuditUnpredictable: the audit's sample is drawn afresh at every
 // merge, so a forger who edits a task that one seed's sample skips is
-// caught by the next audits (issue 32, case 3: the seed was a constant, so
+// caught by the next audits (the seed was a constant, so
 // 'merge --audit 0.95' passed a forged n = 14 every time); the seed each
 // audit prints repeats it exactly.
 func TestAuditUnpredictable(t *testing.T) {
@@ -144,7 +143,7 @@ func TestAuditUnpredictable(t *testing.T) {
 }
 
 // TestCorruptNamed: merge, status and an audit name the file whose line
-// is damaged, among many (issue 32: "corrupt file: line 2: checksum
+// is damaged, among many ("corrupt file: line 2: checksum
 // mismatch" named none).
 func TestCorruptNamed(t *testing.T) {
 	dir := t.TempDir()
@@ -163,7 +162,7 @@ func TestCorruptNamed(t *testing.T) {
 
 // TestEditedShardCount: a shard file whose header claims a billion shards
 // (checksums recomputed) is refused before anything is sized by it, by
-// merge and status (issue 22, case 4).
+// merge and status.
 func TestEditedShardCount(t *testing.T) {
 	dir := t.TempDir()
 	files := shardFiles(t, dir, 10, 2, "sym")
@@ -179,7 +178,7 @@ func TestEditedShardCount(t *testing.T) {
 }
 
 // TestWorkersFollowAffinity: the default workers are the CPUs the process
-// may run on, not the host's cores (issue 23).
+// may run on, not the host's cores.
 func TestWorkersFollowAffinity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the command in a subprocess")

@@ -14,7 +14,7 @@ import (
 
 // TestVerifyStreams: verify judges each board on stdin as it arrives (the
 // verdict comes before the next board is written), so `yes '1 3 0 2' |
-// nqueens verify` runs in flat memory (issue 22, case 6).
+// nqueens verify` runs in flat memory.
 func TestVerifyStreams(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()

@@ -13,7 +13,7 @@ import (
 )
 
 // TestFIFORefusedAtOnce: a FIFO is refused without waiting for a writer or
-// reader, to read or to write (issue 38, case 2: bench hung on one,
+// reader, to read or to write (bench hung on one,
 // deaf to SIGINT and SIGTERM).
 func TestFIFORefusedAtOnce(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "pf.svg")

@@ -35,7 +35,7 @@ func commitIn(t *testing.T, dir, name string) {
 
 // TestCreateBareName: a bare name's temporary file lies in the working
 // directory, never in $TMPDIR, so the rename cannot cross file systems
-// (issue 32, case 1: a tmpfs working directory with /tmp on the disk lost
+// (a tmpfs working directory with /tmp on the disk lost
 // the finished shard) and a $TMPDIR that does not exist changes nothing.
 func TestCreateBareName(t *testing.T) {
 	dir := t.TempDir()
@@ -85,7 +85,7 @@ func TestCreateRenameFails(t *testing.T) {
 }
 
 // TestCreateLocked: while one run writes a path, a second is refused at
-// once naming the path (issue 32, case 2: both finished and one shard
+// once naming the path (both finished and one shard
 // was lost); once the first commits or aborts, the path is free again.
 // From another process the error names its pid on Linux.
 func TestCreateLocked(t *testing.T) {
@@ -173,7 +173,7 @@ func TestCreateMode(t *testing.T) {
 var testHeader = Header{Kind: Shard, Tool: "test", N: 8, Method: "mirror", Placed: "-", Plan: "p", Tasks: 4, Shard: 0, Shards: 2}
 
 // TestCreateRefusesOtherCounts: a path holding a journal, or another
-// count's shard file, is not replaced (issue 38, case 1: --out renamed a
+// count's shard file, is not replaced (--out renamed a
 // shard file over a live journal); this shard's own file from an earlier
 // run and a file that is no nqueens file are.
 func TestCreateRefusesOtherCounts(t *testing.T) {
@@ -234,7 +234,7 @@ func TestLockPathShared(t *testing.T) {
 }
 
 // TestLockNoFollow: a symbolic link planted where the lock file goes is
-// refused, and its target is never created (issue 38, case 7).
+// refused, and its target is never created.
 func TestLockNoFollow(t *testing.T) {
 	dir := t.TempDir()
 	victim := filepath.Join(dir, "victim")

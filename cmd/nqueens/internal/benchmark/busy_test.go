@@ -6,7 +6,7 @@ import (
 )
 
 // TestWarnings: a busy start and cells spread past ±10% are said; a quiet
-// run says nothing (issue 38, case 13).
+// run says nothing.
 func TestWarnings(t *testing.T) {
 	quiet := []Row{{N: 16, Method: "sym", Workers: 1, Runs: []float64{1.00, 1.02, 0.99}, Median: 1.00}}
 	if w := Warnings(quiet, 0.1, true, 2); len(w) != 0 {

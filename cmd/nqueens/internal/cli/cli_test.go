@@ -174,8 +174,7 @@ func TestMemoryLimit(t *testing.T) {
 	}
 }
 
-// TestSuggest: an unknown flag or command is met with the nearest one
-// (issue 38, case 8), or with nothing when none is near.
+// TestSuggest: an unknown flag or command is met with the nearest one, or with nothing when none is near.
 func TestSuggest(t *testing.T) {
 	cmd := &cobra.Command{Use: "count"}
 	cmd.Flags().IntP("workers", "j", 0, "")

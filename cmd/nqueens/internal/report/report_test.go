@@ -62,7 +62,7 @@ func TestTextWidths(t *testing.T) {
 
 // TestStatusSummary: a status of many shards reads as a summary (shards
 // done, in progress and missing as ranges, the furthest behind) with no
-// line per shard unless asked (issue 40, item 3: two files of 100,000
+// line per shard unless asked (two files of 100,000
 // shards printed 100,004 lines).
 func TestStatusSummary(t *testing.T) {
 	r := nqueens.StatusReport{N: 22, Method: nqueens.Join, Shards: 100_000, PerShard: make([]nqueens.ShardStatus, 100_000)}
