@@ -152,16 +152,13 @@ func Forecast(ctx context.Context, n int, opts ...EstimateOption) (e Cost, long 
 		return e, e.Wall() >= LongWall, nil
 	}
 	cc := *c
-	cc.sample = forecastSample
+	cc.sample = ForecastSample
 	est, err := cc.estimate(ctx, n)
 	if err != nil {
 		return Cost{}, false, err
 	}
 	return est, est.Wall() >= LongWall, nil
 }
-
-// forecastSample is the calibration [Forecast] takes.
-const forecastSample = 2 * time.Second
 
 // Wall is the expected wall time of one shard of e's split on e.Workers
 // (the whole board for one shard), from CoreSeconds: 0 when unknown.

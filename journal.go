@@ -14,7 +14,7 @@ import (
 
 // syncEvery is how often a journal is flushed and synced while a count
 // runs; it is also flushed and synced at the end.
-const syncEvery = 2 * time.Second
+const syncEvery = JournalSync
 
 // journalWriter appends finished tasks to a journal.
 type journalWriter struct {

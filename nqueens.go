@@ -92,6 +92,13 @@ const (
 	// DefaultGrace is how long tasks still running when a count's context
 	// is cancelled may finish unless [WithGrace] says otherwise.
 	DefaultGrace = 30 * time.Second
+	// JournalSync is how often a journal ([WithJournalFile]) is flushed
+	// and fsynced while a count runs, besides at its end.
+	JournalSync = 2 * time.Second
+	// ForecastSample is the calibration [Forecast] takes where the cost
+	// model says a count may be long and the board is within the
+	// reference costs (to n = 28).
+	ForecastSample = 2 * time.Second
 	// LongWall is the expected wall time from which a count is long:
 	// [Forecast] reports it, and the command warns before such a count
 	// starts.

@@ -15,6 +15,7 @@ import (
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/progress"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
+	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -74,7 +75,7 @@ the sym method (auto's choice there) or mirror; the join, other pieces and
 placed queens count on the CPU. 'nqueens devices' lists the devices.
 
 Long runs and clusters:
-  --checkpoint FILE  journal finished tasks to FILE (fsynced every 2 s and at
+  --checkpoint FILE  journal finished tasks to FILE (fsynced every %s and at
                      exit); run the same command again to resume after a
                      stop, a crash or kill -9 (only tasks in flight are lost)
   --shard I/M        count only shard I (0-based) of M, balanced by estimated
@@ -97,12 +98,14 @@ Long runs and clusters:
                      shard plans and holds its own tasks alone)
 'nqueens plan N' shows the tasks, the split into shards, the memory and
 the core-hours, before counting. A count (or shard) that will take more
-than about an hour on its workers says so on stderr before it starts:
-core-hours with their 95%% interval and the wall time, from a calibration
-of about 2 s (skipped with --quiet; boards past n = 28 are not calibrated).
+than %s on its workers says so on stderr before it starts: core-hours
+with their 95%% interval and the wall time, from the cost model (the
+published counts, extrapolated past n = %d, at each method's measured
+cost per solution) and, where that says it may be long and the board is
+within the reference costs, a calibration of %s (skipped with --quiet).
 SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 (abandoning those still running after --grace), save the journal and exit
-130, 143 or 138.`, partition.MaxN, partition.JoinFrom, partition.JoinMaxN, partition.JoinFrom),
+130, 143 or 138.`, partition.MaxN, partition.JoinFrom, partition.JoinMaxN, partition.JoinFrom, nqueens.JournalSync, report.Plural(int(nqueens.LongWall.Hours()), "hour"), known.MaxN, nqueens.ForecastSample),
 		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 16 --method sym --json\n  nqueens count 19 --memory 2GiB\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 14 --piece superqueen\n  nqueens count 13 --torus\n  nqueens count 18 --device opencl\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
