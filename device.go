@@ -23,8 +23,8 @@ import (
 // fails naming what was looked for.
 //
 // [Count], [CountShards] and [Table] take it.
-func WithDevice(spec string) runOption {
-	return runOption{set: set{"WithDevice", func(c *config) { c.device = spec }}}
+func WithDevice(spec string) RunOption {
+	return RunOption{set: set{"WithDevice", func(c *config) { c.device = spec }}}
 }
 
 // deviceSpecs are the values WithDevice takes, for messages.

@@ -29,7 +29,7 @@ func needDevice(t *testing.T) {
 
 // stopAfter is a progress callback that cancels the count once k tasks
 // are done, leaving a journal that holds part of the count.
-func stopAfter(k int, cancel context.CancelFunc) runOption {
+func stopAfter(k int, cancel context.CancelFunc) RunOption {
 	return WithProgress(func(p Progress) {
 		if p.TasksDone >= k {
 			cancel()

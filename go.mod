@@ -1,6 +1,8 @@
 module github.com/nqueens/nqueens
 
-go 1.26.8
+// The lowest Go the code and its dependencies need (golang.org/x/sys,
+// x/sync, x/term and mpb declare 1.26.0; vet and the tests pass at it).
+go 1.26.0
 
 require (
 	github.com/KimMachineGun/automemlimit v1.0.2

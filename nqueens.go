@@ -187,10 +187,15 @@ func (inBoard) boardOption()       {}
 func (inVerify) verifyOption()     {}
 func (inAudit) auditOption()       {}
 
-// The options' types, by the calls that take them.
+// The options' types, by the calls that take them: each is an option of
+// every call its doc names (it implements their option interfaces), so
+// that a signature such as func WithWorkers(n int) ResourceOption says
+// where the option goes, and a call it does not name refuses it at
+// compile time.
 type (
-	// pieceOption: WithPiece, WithTorus.
-	pieceOption struct {
+	// PieceOption is [WithPiece]'s and [WithTorus]': every call but
+	// [Audit] takes it.
+	PieceOption struct {
 		set
 		inCount
 		inShards
@@ -199,8 +204,9 @@ type (
 		inBoard
 		inVerify
 	}
-	// methodOption: WithMethod.
-	methodOption struct {
+	// MethodOption is [WithMethod]'s: [Count], [CountShards], [Table],
+	// [Estimate], [Solve] and [List] take it.
+	MethodOption struct {
 		set
 		inCount
 		inShards
@@ -208,16 +214,18 @@ type (
 		inEstimate
 		inBoard
 	}
-	// placedOption: WithPlaced.
-	placedOption struct {
+	// PlacedOption is [WithPlaced]'s: [Count], [CountShards],
+	// [Estimate], [Solve] and [List] take it.
+	PlacedOption struct {
 		set
 		inCount
 		inShards
 		inEstimate
 		inBoard
 	}
-	// resourceOption: WithWorkers, WithMemory.
-	resourceOption struct {
+	// ResourceOption is [WithWorkers]' and [WithMemory]'s: [Count],
+	// [CountShards], [Table], [Estimate] and [Audit] take it.
+	ResourceOption struct {
 		set
 		inCount
 		inShards
@@ -225,21 +233,22 @@ type (
 		inEstimate
 		inAudit
 	}
-	// runOption: WithProgress, WithGrace, WithStopNow, WithDevice.
-	runOption struct {
+	// RunOption is [WithProgress]', [WithGrace]'s, [WithStopNow]'s and
+	// [WithDevice]'s: [Count], [CountShards] and [Table] take it.
+	RunOption struct {
 		set
 		inCount
 		inShards
 		inTable
 	}
-	// checkOption: WithCheck.
-	checkOption struct {
+	// CheckOption is [WithCheck]'s: [Count] and [Table] take it.
+	CheckOption struct {
 		set
 		inCount
 		inTable
 	}
-	// shardOption: WithShard.
-	shardOption struct {
+	// ShardOption is [WithShard]'s: [Count] and [Estimate] take it.
+	ShardOption struct {
 		set
 		inCount
 		inEstimate
@@ -297,8 +306,8 @@ const (
 // WithMethod sets the counting method (default [Auto]).
 //
 // [Count], [CountShards], [Table], [Estimate], [Solve] and [List] take it.
-func WithMethod(m Method) methodOption {
-	return methodOption{set: set{"WithMethod", func(c *config) { c.method = m }}}
+func WithMethod(m Method) MethodOption {
+	return MethodOption{set: set{"WithMethod", func(c *config) { c.method = m }}}
 }
 
 // WithWorkers sets how many tasks run at once (default: the CPUs the
@@ -306,8 +315,8 @@ func WithMethod(m Method) methodOption {
 // detects: [engine.DefaultWorkers]).
 //
 // [Count], [CountShards], [Table], [Estimate] and [Audit] take it.
-func WithWorkers(n int) resourceOption {
-	return resourceOption{set: set{"WithWorkers", func(c *config) { c.workers, c.given = n, c.given|optWorkers }}}
+func WithWorkers(n int) ResourceOption {
+	return ResourceOption{set: set{"WithWorkers", func(c *config) { c.workers, c.given = n, c.given|optWorkers }}}
 }
 
 // WithMemory bounds, in bytes, what a count may take, its plan included
@@ -323,8 +332,8 @@ func WithWorkers(n int) resourceOption {
 // restored when the last one ends; nothing else is changed.
 //
 // [Count], [CountShards], [Table], [Estimate] and [Audit] take it.
-func WithMemory(bytes int64) resourceOption {
-	return resourceOption{set: set{"WithMemory", func(c *config) { c.memory = bytes }}}
+func WithMemory(bytes int64) ResourceOption {
+	return ResourceOption{set: set{"WithMemory", func(c *config) { c.memory = bytes }}}
 }
 
 // WithPiece counts n pieces of kind p (default [Queen]): one per row and
@@ -333,16 +342,16 @@ func WithMemory(bytes int64) resourceOption {
 // queens; placed pieces, [Solve], [List] and [Verify] take every piece.
 //
 // Every call but [Audit] takes it.
-func WithPiece(p Piece) pieceOption {
-	return pieceOption{set: set{"WithPiece", func(c *config) { c.piece = p }}}
+func WithPiece(p Piece) PieceOption {
+	return PieceOption{set: set{"WithPiece", func(c *config) { c.piece = p }}}
 }
 
 // WithTorus counts queens on the torus: diagonals wrap around the board
 // (the modular n-queens problem, OEIS A051906), with the mirror method.
 //
 // Every call but [Audit] takes it.
-func WithTorus() pieceOption {
-	return pieceOption{set: set{"WithTorus", func(c *config) { c.torus = true }}}
+func WithTorus() PieceOption {
+	return PieceOption{set: set{"WithTorus", func(c *config) { c.torus = true }}}
 }
 
 // WithPlaced counts only the solutions that hold these pieces (queens, or
@@ -350,8 +359,8 @@ func WithTorus() pieceOption {
 // mirror image). Their order does not matter.
 //
 // [Count], [CountShards], [Estimate], [Solve] and [List] take it.
-func WithPlaced(queens ...Square) placedOption {
-	return placedOption{set: set{"WithPlaced", func(c *config) { c.placed = append([]Square(nil), queens...) }}}
+func WithPlaced(queens ...Square) PlacedOption {
+	return PlacedOption{set: set{"WithPlaced", func(c *config) { c.placed = append([]Square(nil), queens...) }}}
 }
 
 // Progress says how much of a run is done. Work is measured by the
@@ -374,8 +383,8 @@ type Progress struct {
 // running tasks. It should return quickly.
 //
 // [Count], [CountShards] and [Table] take it.
-func WithProgress(f func(Progress)) runOption {
-	return runOption{set: set{"WithProgress", func(c *config) { c.progress = f }}}
+func WithProgress(f func(Progress)) RunOption {
+	return RunOption{set: set{"WithProgress", func(c *config) { c.progress = f }}}
 }
 
 // journal is where a run keeps its finished tasks, so that a later run of
@@ -396,8 +405,8 @@ type journal interface {
 // is absent.
 //
 // [Count] and [Estimate] take it.
-func WithShard(i, m int, out io.Writer) shardOption {
-	return shardOption{set: set{"WithShard", func(c *config) { c.shard, c.shards, c.out, c.given = i, m, out, c.given|optShard }}}
+func WithShard(i, m int, out io.Writer) ShardOption {
+	return ShardOption{set: set{"WithShard", func(c *config) { c.shard, c.shards, c.out, c.given = i, m, out, c.given|optShard }}}
 }
 
 // WithCheck counts the board a second time with an independent method
@@ -407,8 +416,8 @@ func WithShard(i, m int, out io.Writer) shardOption {
 // ([Counts].CheckedBy). It does not work with placed queens or shards.
 //
 // [Count] and [Table] take it.
-func WithCheck() checkOption {
-	return checkOption{set: set{"WithCheck", func(c *config) { c.check = true }}}
+func WithCheck() CheckOption {
+	return CheckOption{set: set{"WithCheck", func(c *config) { c.check = true }}}
 }
 
 // WithGrace sets how long tasks still running when the context is
@@ -416,8 +425,8 @@ func WithCheck() checkOption {
 // abandoned (a journal counts them again on resume).
 //
 // [Count], [CountShards] and [Table] take it.
-func WithGrace(d time.Duration) runOption {
-	return runOption{set: set{"WithGrace", func(c *config) { c.grace = d }}}
+func WithGrace(d time.Duration) RunOption {
+	return RunOption{set: set{"WithGrace", func(c *config) { c.grace = d }}}
 }
 
 // WithStopNow abandons the running tasks at once, without waiting out the
@@ -425,8 +434,8 @@ func WithGrace(d time.Duration) runOption {
 // second Ctrl-C). The journal still holds every finished task.
 //
 // [Count], [CountShards] and [Table] take it.
-func WithStopNow(now <-chan struct{}) runOption {
-	return runOption{set: set{"WithStopNow", func(c *config) { c.now = now }}}
+func WithStopNow(now <-chan struct{}) RunOption {
+	return RunOption{set: set{"WithStopNow", func(c *config) { c.now = now }}}
 }
 
 // newConfig applies opts, the options of call, over the defaults and

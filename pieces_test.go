@@ -97,7 +97,7 @@ func TestPiecesBoards(t *testing.T) {
 		torus bool
 		n     int
 	}{{Superqueen, false, 10}, {King, false, 6}, {Knight, false, 5}, {Queen, true, 7}} {
-		opts := []pieceOption{WithPiece(b.piece)}
+		opts := []PieceOption{WithPiece(b.piece)}
 		if b.torus {
 			opts = append(opts, WithTorus())
 		}
