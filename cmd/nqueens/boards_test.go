@@ -40,10 +40,6 @@ func TestSolveVerify(t *testing.T) {
 	}
 }
 
-func runWithStdin(stdin string, args []string, stdout, stderr *bytes.Buffer) error {
-	return run(context.Background(), args, strings.NewReader(stdin), stdout, stderr)
-}
-
 func TestListEight(t *testing.T) {
 	out, _ := runOK(t, "list", "8")
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
@@ -68,4 +64,14 @@ func TestListEight(t *testing.T) {
 		assert.True(t, nqueens.Verify(cols) == nil, "board %d", i)
 		assert.Equal(t, first10[i]+"\n", string(report.Columns(nil, cols)), "board %d is the %d-th solution", i, i)
 	}
+}
+
+// TestListStreams: the first solution of a large board comes at once and
+// a closed pipe ends the listing quietly (list 30 | head -1 used to print
+// nothing in 11 minutes).
+func TestListStreams(t *testing.T) {
+	w := &pipeWriter{}
+	var stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"list", "30"}, strings.NewReader(""), w, &stderr))
+	assert.Equal(t, 1, w.lines)
 }

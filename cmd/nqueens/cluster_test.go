@@ -20,52 +20,8 @@ import (
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 	"github.com/nqueens/nqueens/internal/known"
-	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
-
-func runErr(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	code = cli.ExitCode(err, &errb)
-	return out.String(), errb.String(), code
-}
-
-// readResult reads a journal or shard file a test wrote.
-func readResult(t *testing.T, path string) *resultfile.File {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	f, err := resultfile.Read(bytes.NewReader(b))
-	require.NoError(t, err)
-	return f
-}
-
-// writeResult writes a shard file of header h and recs with every
-// checksum and the end line recomputed, as a forger would, and returns
-// its path.
-func writeResult(t *testing.T, path string, h resultfile.Header, recs []resultfile.Record) string {
-	t.Helper()
-	b := resultfile.AppendHeader(nil, h)
-	for _, r := range recs {
-		b = resultfile.AppendRecord(b, h, r)
-	}
-	require.NoError(t, os.WriteFile(path, resultfile.AppendEnd(b, h, recs), 0o644))
-	return path
-}
-
-// shardFiles counts n in m shards into dir and returns the files.
-func shardFiles(t *testing.T, dir string, n, m int, method string) []string {
-	var files []string
-	for i := 0; i < m; i++ {
-		f := filepath.Join(dir, fmt.Sprintf("%s-%d-%d-of-%d.result", method, n, i, m))
-		_, errs := runOK(t, "count", fmt.Sprint(n), "-m", method, "--shard", fmt.Sprintf("%d/%d", i, m), "--out", f, "-j", "2")
-		assert.Contains(t, errs, "merge all shards")
-		files = append(files, f)
-	}
-	return files
-}
 
 // TestShardsMerge merges shard files in random orders: always the
 // one-machine total, for several n and M, M beyond the number of tasks too.

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 )
 
 // TestErrorsUnprefixed runs commands that fail in each layer (the flags,
@@ -47,4 +52,28 @@ func TestErrorsUnprefixed(t *testing.T) {
 		assert.NotRegexp(t, prefix, line, "%v: a second prefix", tc.args)
 		assert.NotRegexp(t, `With[A-Z]`, line, "%v: options named as in Go", tc.args)
 	}
+}
+
+// TestWriteFailureExitsOne: a failed write of the result is a failure (exit
+// 1), not bad input (2), for every command that prints one.
+func TestWriteFailureExitsOne(t *testing.T) {
+	dir := t.TempDir()
+	shard := filepath.Join(dir, "all.journal")
+	runOK(t, "count", "10", "--checkpoint", shard)
+	for _, args := range [][]string{
+		{"count", "12"}, {"count", "12", "--json"}, {"merge", shard}, {"merge", "--json", shard},
+		{"solve", "8"}, {"table", "4", "8"}, {"table", "4", "8", "--format", "csv"}, {"verify", "1 3 0 2"},
+		{"list", "6"}, {"status", shard},
+	} {
+		var errb bytes.Buffer
+		err := run(context.Background(), args, strings.NewReader(""), failWriter{}, &errb)
+		assert.Equal(t, cli.ExitFailure, cli.ExitCode(err, &errb), "%v: %s", args, errb.String())
+	}
+}
+
+// TestLongMessages: a 5 MB token gets a short line on stderr.
+func TestLongMessages(t *testing.T) {
+	_, errs, code := runErr(t, "verify", "1 3 "+strings.Repeat("x", 5<<20))
+	assert.Equal(t, cli.ExitUsage, code)
+	assert.Less(t, len(errs), 300, "stderr: %.300s", errs)
 }

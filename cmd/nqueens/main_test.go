@@ -25,18 +25,6 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// nqueensBinary returns a path that runs this test binary as the nqueens
-// command (TestMain dispatches on the name), for tests that need a real
-// subprocess: signals, kill -9, a terminal.
-func nqueensBinary(t *testing.T) string {
-	t.Helper()
-	self, err := os.Executable()
-	require.NoError(t, err)
-	bin := filepath.Join(t.TempDir(), "nqueens")
-	require.NoError(t, os.Symlink(self, bin))
-	return bin
-}
-
 // TestScripts runs the command as a user does: testdata/script/*.txtar,
 // each in a working directory more than 200 bytes deep whose names hold
 // spaces and non-ASCII letters ([deepDir]), as a cluster's scratch paths
@@ -57,18 +45,6 @@ func TestScripts(t *testing.T) {
 		}
 		return false, fmt.Errorf("unknown condition %q", cond)
 	}})
-}
-
-// deepDir makes a directory under t's temporary one more than 200 bytes
-// deep, with spaces and non-ASCII letters in its names.
-func deepDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for len(dir) <= 200 {
-		dir = filepath.Join(dir, "campaña de cálculo — n≥28")
-	}
-	require.NoError(t, os.MkdirAll(dir, 0o755))
-	return dir
 }
 
 // TestRunCancelled checks that a cancelled count prints nothing on stdout

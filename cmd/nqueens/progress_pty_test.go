@@ -12,9 +12,10 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"github.com/nqueens/nqueens/internal/long"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nqueens/nqueens/internal/long"
 )
 
 // TestProgressTerminal runs count with stderr on a pseudo-terminal: a bar

@@ -25,14 +25,6 @@ import (
 	"github.com/nqueens/nqueens/internal/machine"
 )
 
-func runOK(t *testing.T, args ...string) (stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	err := run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	require.NoError(t, err, "nqueens %s: stderr %s", strings.Join(args, " "), errb.String())
-	return out.String(), errb.String()
-}
-
 // TestTableCSVParses reads the CSV table back and checks every count.
 func TestTableCSVParses(t *testing.T) {
 	out, _ := runOK(t, "table", "0", "13", "--format", "csv", "--meta")

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -15,6 +15,29 @@ import (
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/resultfile"
 )
+
+// TestMergeShape: merge checks a shard file's shard against its tasks and
+// names Windows line endings as the cause.
+func TestMergeShape(t *testing.T) {
+	dir := t.TempDir()
+	files := shardFiles(t, dir, 10, 3, "sym")
+	f := readResult(t, files[1])
+	f.Header.Shard = 2 // shard 1's tasks, labelled shard 2
+	bad := writeResult(t, filepath.Join(dir, "moved.result"), f.Header, f.Records)
+	_, errs, code := runErr(t, "merge", files[0], files[1], bad)
+	assert.Equal(t, cli.ExitFailure, code)
+	assert.Contains(t, errs, `moved.result: task "1.4" is not one of shard 2/3's tasks (it belongs to another shard, or to none`)
+	_, errs, _ = runErr(t, "merge", files[0], bad, files[2])
+	assert.Contains(t, errs, "1 of 3 shards have no file; missing or incomplete shards of 3: 1", "before planning, from the headers")
+
+	b, err := os.ReadFile(files[1])
+	require.NoError(t, err)
+	crlf := filepath.Join(dir, "crlf.result")
+	require.NoError(t, os.WriteFile(crlf, bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")), 0o644))
+	_, errs, code = runErr(t, "merge", files[0], crlf, files[2])
+	assert.Equal(t, cli.ExitFailure, code)
+	assert.Contains(t, errs, "CR LF")
+}
 
 // TestForeignLines: a line copied from another count's journal (another
 // n, method or placement) is never counted, by resume or by merge.
@@ -175,19 +198,4 @@ func TestEditedShardCount(t *testing.T) {
 		assert.Equal(t, cli.ExitFailure, code, cmd)
 		assert.Contains(t, errs, "its header claims 23 tasks in 1000000000 shards, but the plan has 23 tasks (and at most 1024 shards)", cmd)
 	}
-}
-
-// TestWorkersFollowAffinity: the default workers are the CPUs the process
-// may run on, not the host's cores.
-func TestWorkersFollowAffinity(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the command in a subprocess")
-	}
-	taskset, err := exec.LookPath("taskset")
-	if err != nil {
-		t.Skip("no taskset")
-	}
-	out, err := exec.Command(taskset, "-c", "0", nqueensBinary(t), "count", "12", "--json").Output()
-	require.NoError(t, err)
-	assert.Contains(t, string(out), `"workers":1,`)
 }

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLongCountSaysSo: a count past an hour on its workers says so on
+// stderr within seconds, before counting, with core-hours, the wall time
+// and the command for a closer figure; a short one
+// says nothing and spends nothing on it.
+func TestLongCountSaysSo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plans n = 24 and calibrates for 2 s")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &watchWriter{want: "is long", found: cancel}
+	start := time.Now()
+	err := run(ctx, []string{"count", "24", "-j", "1", "--grace", "0s"}, strings.NewReader(""), io.Discard, w)
+	require.Error(t, err, "cancelled once it spoke")
+	assert.Less(t, time.Since(start), 30*time.Second)
+	assert.Regexp(t, `^nqueens: count 24 \(join\) is long: about [0-9.,]+ core-hours \(95%: [0-9.,]+ core-hours to [0-9.,]+ core-hours\) on this machine, [0-9.]+ (days|hours) on 1 worker; 'nqueens plan 24 -m join --sample 5m' gives a closer figure`, w.String())
+}
+
+// TestLongCountPastPublished: a count past the published counts and the
+// calibration (n = 40 by sym: years a task) says what it costs from the
+// cost model within a second, and a stop does not wait a grace period
+// that no running task could finish in.
+func TestLongCountPastPublished(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &watchWriter{want: "is long", found: cancel}
+	start := time.Now()
+	err := run(ctx, []string{"count", "40", "-j", "1"}, strings.NewReader(""), io.Discard, w)
+	require.Error(t, err, "cancelled once it spoke")
+	assert.Less(t, time.Since(start), 10*time.Second, "neither the warning nor the stop waited")
+	assert.Regexp(t, `^nqueens: count 40 \(sym\) is long: about .* core-hours \(95%: .* to .*\) by the published counts, extrapolated past n = 27, on the reference machine, .* years on 1 worker; 'nqueens plan 40 -m sym --sample 5m' gives a closer figure`, w.String())
+}
