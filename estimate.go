@@ -256,57 +256,26 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 	if err != nil {
 		return invalid(err)
 	}
-	if c.modelApplies() {
-		// A task the model puts past ten times the sample, even at its
-		// interval's low end, is not sampled: the model stands in.
-		_, lo, _ := modelCost(e.N, partition.Method(e.Method))
-		if lo*float64(tasks[0].Cost)/float64(total) > 10*c.sample.Seconds() && (e.Method != Join || firstThin(e.N) == 1) {
-			e.CoreSeconds, e.CoreSecondsLow, e.CoreSecondsHigh = modelCost(e.N, partition.Method(e.Method))
-			e.Modeled = true
-			return nil
-		}
+	if c.modelStandsIn(e, tasks[0].Cost, total) {
+		return nil
 	}
 	start := time.Now()
 	cutoff := max(10*c.sample, minCutoff)
-	unit := c.sample / 2 / unitsWanted
-	var first []engine.Probe
-	var sc float64 // the costs of the tasks so far
-	var so tally
-	left := false // a probe was left running: s is its, not ours
-	thin := max(firstThin(e.N), c.minThin)
-	for i := range tasks {
-		if i > 0 && time.Since(start) >= c.sample/2 {
-			break
+	first, left, err := c.firstPass(ctx, s, tasks, e.N, start, cutoff)
+	switch {
+	case err != nil:
+		return err
+	case len(first) == 0 && left:
+		// The first task ran past the cutoff: a bound from below only.
+		e.Cutoff, e.CoreSecondsLow = cutoff, cutoff.Seconds()
+		if c.modelBounds() {
+			_, _, e.CoreSecondsHigh = modelCost(e.N, partition.Method(e.Method))
 		}
-		if i > 0 {
-			thin = max(c.minThin, so.thin(so.total()/sc*float64(tasks[i].Cost), unit.Seconds()))
-		}
-		p, ok, err := probeWithin(ctx, s, i, thin, cutoff-time.Since(start))
-		if err != nil {
-			if ctx.Err() != nil {
-				return fmt.Errorf("sampling n = %d stopped: %w", e.N, context.Cause(ctx))
-			}
-			return err
-		}
-		if !ok {
-			left = true
-			if i == 0 {
-				e.Cutoff, e.CoreSecondsLow = cutoff, cutoff.Seconds()
-				if c.modelBounds() {
-					_, _, e.CoreSecondsHigh = modelCost(e.N, partition.Method(e.Method))
-				}
-				return nil
-			}
-			break
-		}
-		first = append(first, p)
-		sc += float64(tasks[i].Cost)
-		so.add(p)
-	}
-	k := len(first)
-	if k == 0 {
+		return nil
+	case len(first) == 0:
 		return nil
 	}
+	k := len(first)
 	e.Sampled = k
 	for _, p := range first {
 		if p.Thin > 1 {
@@ -321,33 +290,106 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 		e.CoreSeconds, e.CoreSecondsLow, e.CoreSecondsHigh = t, t, t
 		return nil
 	}
-	cold := sum(engine.TaskTimes(first))
-	second := make([]engine.Probe, k)
-	for i := range k {
-		if left {
-			// A task left running holds the sampler: the first pass's
-			// times stand for the second's.
-			copy(second, first)
+	second, err := secondPass(ctx, s, tasks, first, left, e.N, cutoff)
+	if err != nil {
+		return err
+	}
+	e.SampleTime = time.Since(start)
+	estimateFrom(e, tasks, total, first, second)
+	return nil
+}
+
+// modelStandsIn reports whether the cost model stands in for a sample,
+// and sets e's figures from it then: where it applies, and puts the first
+// sampled task (of planner cost cost, of a plan's total) past ten times
+// the sample even at its interval's low end, that task counted whole.
+func (c *config) modelStandsIn(e *Cost, cost, total uint64) bool {
+	if !c.modelApplies() || (e.Method == Join && firstThin(e.N) > 1) {
+		return false
+	}
+	_, lo, _ := modelCost(e.N, partition.Method(e.Method))
+	if lo*float64(cost)/float64(total) <= 10*c.sample.Seconds() {
+		return false
+	}
+	e.CoreSeconds, e.CoreSecondsLow, e.CoreSecondsHigh = modelCost(e.N, partition.Method(e.Method))
+	e.Modeled = true
+	return true
+}
+
+// firstPass counts the sample's tasks in order for about half the sample,
+// each thinned to about a [unitsWanted]th of a pass (the first by
+// [firstThin]), and returns their probes; left is set when a task ran
+// past the cutoff (counted from start) and was left running, which ends
+// the pass.
+func (c *config) firstPass(ctx context.Context, s *engine.Sampler, tasks []partition.Task, n int, start time.Time, cutoff time.Duration) (first []engine.Probe, left bool, err error) {
+	unit := c.sample / 2 / unitsWanted
+	var sc float64 // the costs of the tasks so far
+	var so tally
+	thin := max(firstThin(n), c.minThin)
+	for i := range tasks {
+		if i > 0 && time.Since(start) >= c.sample/2 {
 			break
 		}
-		p, ok, err := probeWithin(ctx, s, i, first[i].Thin, cutoff)
+		if i > 0 {
+			thin = max(c.minThin, so.thin(so.total()/sc*float64(tasks[i].Cost), unit.Seconds()))
+		}
+		p, ok, err := probeWithin(ctx, s, i, thin, cutoff-time.Since(start))
 		if err != nil {
-			if ctx.Err() != nil {
-				return fmt.Errorf("sampling n = %d stopped: %w", e.N, context.Cause(ctx))
-			}
-			return err
+			return nil, false, stopped(ctx, n, err)
 		}
 		if !ok {
-			left = true
+			return first, true, nil
+		}
+		first = append(first, p)
+		sc += float64(tasks[i].Cost)
+		so.add(p)
+	}
+	return first, false, nil
+}
+
+// secondPass counts the first pass's units again, warm, each as thinned
+// as before, and checks that both counts agree. Where a task was left
+// running (left, or one past the cutoff now), the sampler is that task's:
+// the first pass's times stand for the second's.
+func secondPass(ctx context.Context, s *engine.Sampler, tasks []partition.Task, first []engine.Probe, left bool, n int, cutoff time.Duration) ([]engine.Probe, error) {
+	second := make([]engine.Probe, len(first))
+	if left {
+		copy(second, first)
+		return second, nil
+	}
+	for i := range first {
+		p, ok, err := probeWithin(ctx, s, i, first[i].Thin, cutoff)
+		if err != nil {
+			return nil, stopped(ctx, n, err)
+		}
+		if !ok {
 			copy(second, first)
-			break
+			return second, nil
 		}
 		if p.Result != first[i].Result || p.Thin != first[i].Thin {
-			return fmt.Errorf("%w: task %s counted twice gave totals %d and %d", ErrMismatch, tasks[i].ID, first[i].Result.Total, p.Result.Total)
+			return nil, fmt.Errorf("%w: task %s counted twice gave totals %d and %d", ErrMismatch, tasks[i].ID, first[i].Result.Total, p.Result.Total)
 		}
 		second[i] = p
 	}
-	e.SampleTime = time.Since(start)
+	return second, nil
+}
+
+// stopped words a sample's error: ctx's cause when ctx is done.
+func stopped(ctx context.Context, n int, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("sampling n = %d stopped: %w", n, context.Cause(ctx))
+	}
+	return err
+}
+
+// estimateFrom sets e's core-seconds and their 95% interval from the two
+// passes: the ratio estimator on the warm pass's times, the cold pass's
+// extra time (the quarter cache built once) on top; parts add their
+// model's error for their share of the time, and the host's speed its
+// own.
+func estimateFrom(e *Cost, tasks []partition.Task, total uint64, first, second []engine.Probe) {
+	k := len(first)
+	cold := sum(engine.TaskTimes(first))
 	times := engine.TaskTimes(second)
 	warm := sum(times)
 	once := max(0, cold-warm)
@@ -357,30 +399,28 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 	}
 	est, lo, hi := ratioInterval(times, costs, float64(total), e.Tasks)
 	e.CoreSeconds = est + once
-	if k > 1 {
-		lo, hi = lo+once, hi+once
-		if e.SampledParts > 0 {
-			// Parts add the model's error, for their share of the time,
-			// to the sample's.
-			var parts float64
-			for i, p := range second {
-				if p.Thin > 1 {
-					parts += times[i]
-				}
-			}
-			d := partsError * parts / warm
-			cs := e.CoreSeconds
-			lo = cs - math.Hypot(cs-lo, d*cs)
-			hi = cs + math.Hypot(hi-cs, d*cs)
-		}
-		// And the host's own speed, which the sample's spread does not
-		// show (it moves all of a sample's times at once).
-		cs := e.CoreSeconds
-		lo = cs - math.Hypot(cs-lo, hostError*cs)
-		hi = cs + math.Hypot(hi-cs, hostError*cs)
-		e.CoreSecondsLow, e.CoreSecondsHigh = max(cold, lo), hi
+	if k < 2 {
+		return
 	}
-	return nil
+	lo, hi = lo+once, hi+once
+	if e.SampledParts > 0 {
+		var parts float64
+		for i, p := range second {
+			if p.Thin > 1 {
+				parts += times[i]
+			}
+		}
+		d := partsError * parts / warm
+		cs := e.CoreSeconds
+		lo = cs - math.Hypot(cs-lo, d*cs)
+		hi = cs + math.Hypot(hi-cs, d*cs)
+	}
+	// The host's own speed, which the sample's spread does not show (it
+	// moves all of a sample's times at once).
+	cs := e.CoreSeconds
+	lo = cs - math.Hypot(cs-lo, hostError*cs)
+	hi = cs + math.Hypot(hi-cs, hostError*cs)
+	e.CoreSecondsLow, e.CoreSecondsHigh = max(cold, lo), hi
 }
 
 // minCutoff is the least time a sampled task may run before it is left:
