@@ -92,7 +92,9 @@ func run(ctx context.Context, plan *partition.Plan, c *config) (counts Counts, e
 	return runOpen(ctx, plan, c)
 }
 
-// runOpen counts the plan's shard under c.
+// runOpen counts the plan's shard under c. (One function: the devices,
+// the journal, the engine's goroutine and the grace period hold one run's
+// state, released in one place; wait and writeShard are its named parts.)
 func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, error) {
 	start := time.Now()
 	if plan.Shard != c.shard || max(1, plan.Shards) != c.shards {

@@ -101,7 +101,8 @@ func (s ShardStatus) Fraction() float64 {
 // and reports
 // per shard and in all the tasks counted of those planned, the estimated
 // share of the work done, which shards have no file yet, and a rate and
-// ETA where journals tell when they started.
+// ETA where journals tell when they started. (One function: it reads the
+// files as Merge does and fills one report; the rates are finishedRate's.)
 func Status(ctx context.Context, files ...File) (StatusReport, error) {
 	if err := nilContext("Status", ctx); err != nil {
 		return StatusReport{}, err

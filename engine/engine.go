@@ -282,7 +282,9 @@ func checkTask(n int, t *partition.Task) error {
 // stop within a block of work and are dropped, and Run returns ctx's error
 // with the counts of the tasks that did finish. Invalid input (a plan no kernel can run, a worker
 // count below 1, a Skip of another length than the plan's, a memory limit too small) is
-// an error before any task starts.
+// an error before any task starts. (One function: the checks, the memory
+// split between workers and devices, the queue and the errgroup share one
+// run's state, and each part is a few lines.)
 func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error) {
 	if err := check(plan); err != nil {
 		return Counts{}, err

@@ -71,6 +71,8 @@ type Probe struct {
 
 // Probe counts task i, or a part of it thinned by thin (at least 1;
 // doubled until the thinned east side fits in one buffer), and times it.
+// (One function: the choice of ways and of each side's thinning retries
+// until the part fits, on the thread whose CPU time it reads.)
 func (s *Sampler) Probe(i, thin int) (Probe, error) {
 	if i < 0 || i >= len(s.plan.Tasks) {
 		return Probe{}, fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)

@@ -219,7 +219,8 @@ func Read(r io.Reader) (*File, error) {
 // each with every task record and its line number, in file order; an
 // error from either stops the reading and is returned as it is. The end
 // line's sums are checked against the records as they pass. The File it
-// returns has no Records.
+// returns has no Records. (One function: one pass over the lines, each
+// kind checked where it is met.)
 func Scan(r io.Reader, check func(Header) error, each func(rec Record, line int) error) (*File, error) {
 	br := bufio.NewReader(r)
 	f := &File{}
