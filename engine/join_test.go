@@ -189,16 +189,16 @@ func TestCountPairs(t *testing.T) {
 	}
 	for _, split := range splits {
 		t.Run(fmt.Sprintf("wideSplit=%d", split), func(t *testing.T) {
-			defer func(w int) { wideSplit = w }(wideSplit)
-			wideSplit = split
-			testCountPairs(t)
+			t.Parallel()
+			testCountPairs(t, split)
 		})
 	}
 }
 
 // testCountPairs checks countPairs against all pairs, on random sides
-// (some too small to sieve, some large enough for every cut and split).
-func testCountPairs(t *testing.T) {
+// (some too small to sieve, some large enough for every cut and split),
+// the sides split by all the extra bits from wide patterns on.
+func testCountPairs(t *testing.T, wide int) {
 	r := rand.New(rand.NewPCG(1, 2))
 	js := newJoinScratch(minJoinChunk)
 	js.tables = new([matchGroup]blockTable)
@@ -209,6 +209,7 @@ func testCountPairs(t *testing.T) {
 	for _, n := range boards {
 		w := newWindow(n)
 		sv := newSieve(n, w)
+		sv.wide = wide
 		assert.Equal(t, partition.JoinLong(n), sv.long, "n=%d", n)
 		if n == 16 { // weighted below JoinLongFrom too, for the test
 			sv.long = true
@@ -488,34 +489,5 @@ func TestListQuarter(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// TestJoinTwoMiddle checks the join with two middle columns between the
-// halves (partition.JoinMiddle, the plan of even n from 28 on) on boards
-// small enough to count: every total as published, with buffers of 16
-// patterns too, so that sides come in pieces.
-func TestJoinTwoMiddle(t *testing.T) {
-	defer partition.WithJoinTwoFrom(4)()
-	boards := []int{4, 6, 8, 10, 12, 14}
-	if long.Run() {
-		boards = append(boards, 16)
-	}
-	for _, n := range boards {
-		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
-		require.NoError(t, err)
-		assert.Equal(t, 2, partition.JoinMiddle(n))
-		c, err := Run(context.Background(), p, Options{Workers: 2})
-		require.NoError(t, err)
-		assert.Equal(t, fmt.Sprint(known.Total[n]), c.Total.String(), "n=%d", n)
-		js := &joinScratch{chunk: 16}
-		qc := newQuarterCache(n, 0)
-		var total uint64
-		for _, task := range halves(p) {
-			var r Result
-			runJoin(n, &task, qc, js, &r)
-			total += r.Total
-		}
-		assert.Equal(t, known.Total[n], total, "n=%d, buffers of 16", n)
 	}
 }

@@ -172,6 +172,7 @@ type sieve struct {
 	ok     bool // windows wide enough to cut
 	long   bool // weight pairs by their long-diagonal queens (even n)
 	extra  bool // the extra bits below the cuts exist (m0 ≥ 1)
+	wide   int  // the least size of both sides split by all the extra bits: wideSplit
 }
 
 // newSieve returns the sieve of an n×n board's patterns in window w.
@@ -180,7 +181,7 @@ func newSieve(n int, w window) sieve {
 		return sieve{}
 	}
 	m0 := w.width/2 - 1
-	return sieve{m0: m0, a0: w.width + w.width/2 - 1, ok: true, long: partition.JoinLong(n), extra: m0 >= 1}
+	return sieve{m0: m0, a0: w.width + w.width/2 - 1, ok: true, long: partition.JoinLong(n), extra: m0 >= 1, wide: wideSplit}
 }
 
 // The transpositions' weights (even n). A key's long-diagonal queens are
@@ -263,15 +264,16 @@ func (sv sieve) splits(nT, nI int) uint {
 	switch m := min(nT, nI); {
 	case !sv.extra || m < wideCut:
 		return 0
-	case m < wideSplit:
+	case m < sv.wide:
 		return 4
 	}
 	return extraBits
 }
 
 // wideSplit is the least size of both sides split by all the extra bits
-// (a variable so that the tests can reach the split with small sides).
-var wideSplit = 1 << 22
+// (a sieve's wide, which the tests lower to reach the split with small
+// sides).
+const wideSplit = 1 << 22
 
 // squeeze removes a cut's bits from patterns: a run of main diagonals
 // from bit lo1 and a run of anti-diagonals from bit lo2 (above the first),

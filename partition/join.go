@@ -23,11 +23,6 @@ const JoinLongFrom = 18
 // long-diagonal queens (not where two middle columns part the halves).
 func JoinLong(n int) bool { return n%2 == 0 && n >= JoinLongFrom && JoinMiddle(n) == 0 }
 
-// joinTwoFrom is the least even board whose join parts its halves by two
-// middle columns (see JoinMiddle); a variable so that tests can check the
-// plan on boards small enough to count ([WithJoinTwoFrom]).
-var joinTwoFrom = 28
-
 // JoinMiddle returns how many middle columns part the join's west and
 // east halves of an n×n board: 1 for odd n, 0 for even n below 28, and 2
 // for even n from 28 on. Halves of h columns hold a pair of half-boards
@@ -51,16 +46,6 @@ func JoinMiddle(n int) int {
 // JoinSide returns the columns of each of the join's halves of an n×n
 // board: the west half takes columns 0..h-1, the east half n-h..n-1.
 func JoinSide(n int) int { return (n - JoinMiddle(n)) / 2 }
-
-// WithJoinTwoFrom makes the join part the halves of even boards from n on
-// by two middle columns, and returns what restores the default; for
-// tests, which check such plans on boards small enough to count. Not safe
-// while plans are made.
-func WithJoinTwoFrom(n int) (restore func()) {
-	old := joinTwoFrom
-	joinTwoFrom = n
-	return func() { joinTwoFrom = old }
-}
 
 // JoinPairs calls f with the middle queens' rows of each way an even
 // n×n board with two middle columns (JoinMiddle) completes task east: a

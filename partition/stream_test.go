@@ -181,16 +181,6 @@ func TestJoinTaskCount(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, len(p.Tasks), pl.Size().Tasks, "n=%d", n)
 	}
-	// Even boards with two middle columns (JoinMiddle), from 12 on.
-	restore := partition.WithJoinTwoFrom(12)
-	for n := 12; n <= 20; n += 2 {
-		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
-		require.NoError(t, err)
-		pl, err := partition.NewPlanner(context.Background(), partition.Job{N: n, Method: partition.Join})
-		require.NoError(t, err)
-		assert.Equal(t, len(p.Tasks), pl.Size().Tasks, "n=%d, two middle columns", n)
-	}
-	restore()
 	for n, want := range map[int]int{27: 70206152, 28: 37442216, 29: 290850362, 31: 1202169034, 32: 565722784} {
 		pl, err := partition.NewPlanner(context.Background(), partition.Job{N: n})
 		require.NoError(t, err)
