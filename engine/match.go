@@ -158,15 +158,14 @@ func matchChunk(js *joinScratch, east, west []uint64, chunks int) uint64 {
 // see longWeight): the pairs in which both halves hold a long-diagonal
 // queen are never matched.
 //
-// Large sides are split further, by the diagonal on each side of the
-// widest cut in each direction (four extra bits, see fine): the
-// transposed patterns of a bucket are sorted by them, so that a block of
-// 512 mostly holds patterns that agree on them, and the items of a bucket
-// are split by them too. A block then skips the items that hold an extra
-// bit every pattern of the block holds (the AND of its sub-buckets' extra
-// bits). Blocks stay within a bucket, so they fill as before: measured on
-// 40 sampled tasks each, the items matched against a block fall to 0.82
-// (n = 23), 0.67 (24), 0.72 (25) and 0.67 (26) of the shallow sieve's.
+// Large sides are split further, by the diagonals just outside the
+// widest cut in each direction (four extra bits, six for the largest
+// sides: splits): the transposed patterns of a bucket are sorted by them,
+// so that a block of 512 mostly holds patterns that agree on them, and
+// the items of a bucket are split by them too. A block then skips the
+// items that hold an extra bit every pattern of the block holds (the AND
+// of its sub-buckets' extra bits). Blocks stay within a bucket, so they
+// fill as before, and a block meets fewer items.
 type sieve struct {
 	m0, a0 uint // lowest cut bit among the main and among the anti-diagonals
 	ok     bool // windows wide enough to cut
@@ -256,10 +255,9 @@ func (sv sieve) shifts() (m0, a0, f0, f1 uint) {
 
 // splits returns how many extra bits split sides of nT and nI patterns
 // (the shift of their sub-buckets): none below the widest cut's bound,
-// four from there, all six from wideSplit, where buckets hold blocks
-// enough for the finer split to pay for its bookkeeping (simulated at n =
-// 26 with 16M buffers: 0.35 of the shallow sieve's work against 0.40 with
-// four; at n = 24 and 25 within 2%).
+// four from there, all six from the sieve's wide (wideSplit), where
+// buckets hold blocks enough for the finer split to pay for its
+// bookkeeping.
 func (sv sieve) splits(nT, nI int) uint {
 	switch m := min(nT, nI); {
 	case !sv.extra || m < wideCut:

@@ -12,9 +12,8 @@ const JoinMaxN = 32
 // JoinLongFrom is the least board on which the join weights its pairs by
 // their long-diagonal queens (even n only; engine/match.go, longBits): the
 // two transpositions of the square count for it, and the pairs in which
-// both halves hold a long-diagonal queen are never matched (n = 18 5-8%
-// faster, n = 20 10%). Below it the sieve that the weights need costs more
-// than it saves (n = 16 0.12 s → 0.14 s). A weighted task counts another
+// both halves hold a long-diagonal queen are never matched. Below it the
+// sieve that the weights need costs more than it saves. A weighted task counts another
 // share of the total than an unweighted one (only the plan's sum is the
 // same), so the plans it applies to have fingerprints of their own.
 const JoinLongFrom = 18
