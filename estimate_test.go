@@ -216,7 +216,7 @@ func TestGCLimitRestored(t *testing.T) {
 
 // TestResultsCSVNodes checks results.csv against the counter as it is
 // now: each row's method is the default one, and its nodes are what that
-// method reports today (for the rows up to n = 15).
+// method reports now (for the rows up to n = 15).
 func TestResultsCSVNodes(t *testing.T) {
 	f, err := os.Open("results.csv")
 	require.NoError(t, err)
@@ -231,7 +231,7 @@ func TestResultsCSVNodes(t *testing.T) {
 		}
 		c, err := Count(context.Background(), n, WithMethod(Method(rec[5])))
 		require.NoError(t, err)
-		assert.Equal(t, c.Nodes.String(), rec[8], "n=%d %s: results.csv's nodes are today's (scripts/results.sh regenerates it)", n, rec[5])
+		assert.Equal(t, c.Nodes.String(), rec[8], "n=%d %s: results.csv's nodes are the current (scripts/results.sh regenerates it)", n, rec[5])
 	}
 }
 

@@ -507,7 +507,7 @@ func withJournal(j journal, name string) CountOption {
 
 // TestMergeCommittedN22 merges the committed shard files of n = 22
 // (bench/data/n22, counted by scripts/shards.sh): they must still be
-// today's plan (fingerprint, task IDs, costs) and sum to the published
+// the current plan (fingerprint, task IDs, costs) and sum to the published
 // counts, so a change that would orphan stored shards fails here first.
 func TestMergeCommittedN22(t *testing.T) {
 	names, err := filepath.Glob(filepath.Join("bench", "data", "n22", "shard-*.result"))
@@ -570,7 +570,7 @@ func TestCommittedN23(t *testing.T) {
 	}
 }
 
-// TestCommittedN23Plan checks the kept n = 23 shard files against today's
+// TestCommittedN23Plan checks the kept n = 23 shard files against the current
 // plan (a change of plan that would orphan a campaign's files fails
 // here) and recounts a fixed sample of their tasks.
 func TestCommittedN23Plan(t *testing.T) {

@@ -61,7 +61,7 @@ func TestRunCancelled(t *testing.T) {
 }
 
 // TestManPages: the committed man pages (docs/man) are what 'nqueens man'
-// writes from today's help texts and flags; regenerate them with
+// writes from the current help texts and flags; regenerate them with
 // go run ./cmd/nqueens man docs/man.
 func TestManPages(t *testing.T) {
 	dir := t.TempDir()
