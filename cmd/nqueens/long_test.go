@@ -26,7 +26,7 @@ func TestLongCountSaysSo(t *testing.T) {
 	err := run(ctx, []string{"count", "24", "-j", "1", "--grace", "0s"}, strings.NewReader(""), io.Discard, w)
 	require.Error(t, err, "cancelled once it spoke")
 	assert.Less(t, time.Since(start), 30*time.Second)
-	assert.Regexp(t, `^nqueens: count 24 \(join\) is long: about [0-9.,]+ core-hours \(95%: [0-9.,]+ core-hours to [0-9.,]+ core-hours\) on this machine, [0-9.]+ (days|hours) on 1 worker; 'nqueens plan 24 -m join --sample 5m' gives a closer figure`, w.String())
+	assert.Regexp(t, `(?m)^nqueens: count 24 \(join\) is long: about [0-9.,]+ core-hours \(95%: [0-9.,]+ core-hours to [0-9.,]+ core-hours\) on this machine, [0-9.]+ (days|hours) on 1 worker; 'nqueens plan 24 -m join --sample 5m' gives a closer figure`, w.String())
 }
 
 // TestLongCountPastPublished: a count past the published counts and the

@@ -72,7 +72,7 @@ and estimated_core_seconds_per_shard.`,
 				return err
 			}
 			opts := append(common.Estimate(placed), nqueens.WithShard(0, shards, nil), nqueens.WithSample(sample))
-			e, err := cli.Patiently(cmd.Context(), cmd.ErrOrStderr(), n, opts, func() (nqueens.Cost, error) {
+			e, err := cli.Patiently(cmd.Context(), cmd.ErrOrStderr(), n, opts, "planning", func() (nqueens.Cost, error) {
 				return nqueens.Estimate(cmd.Context(), n, opts...)
 			})
 			write := func() error {

@@ -19,7 +19,13 @@ import (
 // closer figure. Input the count refuses is left to the count to word.
 func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.EstimateOption, first, last, shards int) {
 	count := last - first + 1 // shards counted one after another
-	e, long, err := nqueens.Forecast(ctx, n, append(opts, nqueens.WithShard(0, max(1, shards/count), nil))...)
+	opts = append(opts, nqueens.WithShard(0, max(1, shards/count), nil))
+	var long bool
+	e, err := Patiently(ctx, stderr, n, opts, "weighing the count of", func() (nqueens.Cost, error) {
+		e, l, err := nqueens.Forecast(ctx, n, opts...)
+		long = l
+		return e, err
+	})
 	if err != nil || !long {
 		return
 	}
@@ -48,11 +54,12 @@ func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 // cost model knows.
 const patience = 3 * time.Second
 
-// Patiently runs estimate (an [nqueens.Estimate] of n with opts) and, when
-// it has not returned within a few seconds (a large plan's walk, a long
-// sample), says on stderr what the count costs by the cost model
-// ([nqueens.Model]) while it goes on, so that no plan of any n is silent.
-func Patiently(ctx context.Context, stderr io.Writer, n int, opts []nqueens.EstimateOption, estimate func() (nqueens.Cost, error)) (nqueens.Cost, error) {
+// Patiently runs estimate (an estimate of n with opts: doing says what,
+// "planning") and, when it has not returned within a few seconds (a large
+// plan's walk, a long sample), says on stderr what the count costs by the
+// cost model ([nqueens.Model]) while it goes on, so that no plan or count
+// of any n is silent.
+func Patiently(ctx context.Context, stderr io.Writer, n int, opts []nqueens.EstimateOption, doing string, estimate func() (nqueens.Cost, error)) (nqueens.Cost, error) {
 	type done struct {
 		e   nqueens.Cost
 		err error
@@ -74,9 +81,9 @@ func Patiently(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 		if m.CoreSecondsLow == 0 {
 			bound = "at most about " + report.CoreTime(m.CoreSecondsHigh)
 		}
-		fmt.Fprintf(stderr, "nqueens: still planning n = %d (%s); meanwhile, %s %s for the whole board (Ctrl-C stops the plan)\n", n, m.Method, bound, modelWhere(n))
+		fmt.Fprintf(stderr, "nqueens: still %s n = %d (%s); meanwhile, %s %s for the whole board (Ctrl-C stops it)\n", doing, n, m.Method, bound, modelWhere(n))
 	} else {
-		fmt.Fprintf(stderr, "nqueens: still planning n = %d; no model of its cost (Ctrl-C stops the plan)\n", n)
+		fmt.Fprintf(stderr, "nqueens: still %s n = %d; no model of its cost (Ctrl-C stops it)\n", doing, n)
 	}
 	d := <-ch
 	return d.e, d.err
