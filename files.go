@@ -53,9 +53,13 @@ func WithJournalFile(path string) CountOption {
 // and renamed over path once complete, removed on any failure. The run
 // holds a lock on path (the lock file ".NAME.lock" beside it) from before
 // the first task to the end, so a second run on the same path fails at
-// once with a [*FileError] wrapping [ErrLocked]. A path that exists and is
-// not a regular file, or that [WithJournalFile] names too, is refused
-// before counting.
+// once with a [*FileError] wrapping [ErrLocked]. A path that holds this
+// shard's finished shard file is read back instead of counted again
+// (Counts.ReadBack, and a note); a path that holds anything else (a
+// journal, another count's or a damaged shard file, any other file), that
+// is not a regular file, or that [WithJournalFile] names too, is refused
+// before counting, the file left as it was. Once the shard file is
+// written, a [WithJournalFile] journal beside it is removed.
 //
 // [Count] takes it.
 func WithShardFile(i, m int, path string) CountOption {
