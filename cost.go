@@ -39,11 +39,11 @@ func solutions(n int) float64 {
 // perSolution is a method's cost per solution of n on one core of the
 // reference machine (a 2-core AMD EPYC), in core-nanoseconds, and the
 // factor its 95% interval spans either way. The join's from n = 21 on are
-// [refJoin]'s; below n = 21 (where fixed costs weigh) and past the
-// sampled n = 28 they are refJoin's nearest, twice as uncertain. The
-// backtracking methods' are n = 16's (sym 75-137 ns, mirror 143-217 ns on
-// the machines in docs/performance.md), grown by half for larger boards,
-// with a factor of 4 either way.
+// [refJoin]'s where it has n; elsewhere (below n = 24, where fixed costs
+// weigh, and past the sampled n = 28) its nearest, twice as uncertain.
+// The backtracking methods' are n = 16's (sym 80-123 ns, mirror 133-223
+// ns a solution on the machines of docs/performance.md), grown by half
+// for larger boards, with a factor of 4 either way.
 func perSolution(n int, method partition.Method) (ns, factor float64) {
 	switch method {
 	case partition.Join:
@@ -51,11 +51,8 @@ func perSolution(n int, method partition.Method) (ns, factor float64) {
 			return r.ns, 1 + r.err
 		}
 		near := refJoin[28]
-		switch {
-		case n < 24:
+		if n < 24 {
 			near = refJoin[calibrationN]
-		case n < 28:
-			near = refJoin[n]
 		}
 		return near.ns, 2 * (1 + max(0.25, near.err))
 	case partition.Sym:

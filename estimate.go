@@ -181,16 +181,13 @@ func (c *config) calibrates(n int, method partition.Method) bool {
 // samples with the committed part rule, 1.86-2.04 ns in four taken beside
 // n = 27 or another rule (bench/data/estimate-2026-12-04c-epyc-2core.csv,
 // part-rules-side-by-side-2026-12-04-epyc-2core.csv) and 2.49 and 2.90 in
-// two taken alone, over a(28), which is unknown (taken as 2.57 × 10^18,
-// a(n+1)/a(n) extrapolated from n = 24..27, a few percent either way),
-// hence ±25%.
+// two taken alone, over a(28), which is unknown (the samples were read
+// against 2.57 × 10^18; the model's extrapolation, [solutions], gives
+// 2.56 × 10^18, a few percent either way), hence ±25%.
 var refJoin = map[int]struct{ ns, err float64 }{
 	21: {2.13, 0}, // counted: 670.9 core-seconds
 	24: {1.62, 0.18}, 25: {1.70, 0.18}, 26: {1.95, 0.2}, 27: {2.08, 0.2}, 28: {2.0, 0.25},
 }
-
-// solutions28 is a(28) as refJoin takes it.
-const solutions28 = 2.57e18
 
 // calibrate estimates e's core-seconds from a sample of n = 21 by join
 // (whole tasks of milliseconds: hundreds in a second) and [refJoin].
@@ -211,12 +208,8 @@ func (c *config) calibrate(ctx context.Context, e *Cost) error {
 	if cal.CoreSecondsHigh > 0 {
 		calErr = (cal.CoreSecondsHigh - cal.CoreSecondsLow) / 2 / cal.CoreSeconds
 	}
-	solutions := solutions28
-	if e.N <= known.MaxN {
-		solutions = float64(known.Total[e.N])
-	}
 	r := refJoin[e.N]
-	e.CoreSeconds = solutions * r.ns * 1e-9 * speed
+	e.CoreSeconds = solutions(e.N) * r.ns * 1e-9 * speed
 	d := math.Hypot(calErr, r.err) * e.CoreSeconds
 	e.CoreSecondsLow, e.CoreSecondsHigh = max(0, e.CoreSeconds-d), e.CoreSeconds+d
 	e.Sampled, e.SampleTime, e.Calibrated = cal.Sampled, cal.SampleTime, true
