@@ -164,7 +164,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, common cli.O
 	if from != "" {
 		fmt.Fprintf(stderr, "nqueens: shard %d/%d from %s\n", shard, shards, from)
 	}
-	if !f.progress.Quiet && (f.device == "" || f.device == "cpu") && f.place == "" && f.Pieces.Queens() {
+	if !f.progress.Quiet && (f.device == "" || f.device == "cpu") {
 		cli.SayIfLong(ctx, stderr, n, common.Estimate(placed), shard, last, shards)
 	}
 	grace, stopNow, device := nqueens.WithGrace(f.grace), nqueens.WithStopNow(cli.StopNow(ctx)), nqueens.WithDevice(f.device)

@@ -43,3 +43,17 @@ func TestLongCountPastPublished(t *testing.T) {
 	assert.Less(t, time.Since(start), 10*time.Second, "neither the warning nor the stop waited")
 	assert.Regexp(t, `^nqueens: count 40 \(sym\) is long: about .* core-hours \(95%: .* to .*\) by the published counts, extrapolated past n = 27, on the reference machine, .* years on 1 worker; 'nqueens plan 40 -m sym --sample 5m' gives a closer figure`, w.String())
 }
+
+// TestLongCountPlaced: placed queens only remove solutions, so the plain
+// board's model bounds the count from above, and a count that may be long
+// says so at once, as a bound.
+func TestLongCountPlaced(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &watchWriter{want: "may be long", found: cancel}
+	start := time.Now()
+	err := run(ctx, []string{"count", "40", "--place", "0:1", "-j", "1"}, strings.NewReader(""), io.Discard, w)
+	require.Error(t, err, "cancelled once it spoke")
+	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.Regexp(t, `^nqueens: count 40 \(mirror\) with queens placed may be long: at most about .* core-hours by the published counts, extrapolated past n = 27, on the reference machine`, w.String())
+}

@@ -38,16 +38,25 @@ func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 		}
 		closer = fmt.Sprintf("nqueens plan %d -m %s --shards %d --sample 5m", n, e.Method, shards)
 	}
-	sure := ""
-	if e.CoreSecondsHigh > 0 {
+	sure, is, about := "", "is long", "about"
+	switch {
+	case e.Modeled && e.CoreSecondsLow == 0:
+		// Placed queens or the torus: the plain board's cost bounds theirs.
+		is, about = "may be long", "at most about"
+		if e.Torus {
+			what += " on the torus"
+		} else {
+			what += " with queens placed"
+		}
+	case e.CoreSecondsHigh > 0:
 		sure = fmt.Sprintf(" (95%%: %s to %s)", report.CoreTime(e.CoreSecondsLow/float64(e.Shards)), report.CoreTime(e.CoreSecondsHigh/float64(e.Shards)))
 	}
 	where := "on this machine"
 	if e.Modeled {
 		where = modelWhere(n)
 	}
-	fmt.Fprintf(stderr, "nqueens: %s is long: about %s%s %s, %s on %s; '%s' gives a closer figure, docs/clusters.md spreads a count over a cluster, and --checkpoint FILE keeps its work across stops\n",
-		what, report.CoreTime(per), sure, where, report.Human(per/float64(max(1, e.Workers))), report.Plural(e.Workers, "worker"), closer)
+	fmt.Fprintf(stderr, "nqueens: %s %s: %s %s%s %s, %s on %s; '%s' gives a closer figure, docs/clusters.md spreads a count over a cluster, and --checkpoint FILE keeps its work across stops\n",
+		what, is, about, report.CoreTime(per), sure, where, report.Human(per/float64(max(1, e.Workers))), report.Plural(e.Workers, "worker"), closer)
 }
 
 // patience is how long a plan may take before [Patiently] says what the
