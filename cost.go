@@ -79,9 +79,20 @@ func (c *config) modelApplies() bool {
 }
 
 // modelBounds reports whether the plain board's cost bounds this
-// configuration's from above: queens, placed or on the torus.
+// configuration's from above: queens, placed or on the torus, and
+// superqueens, whose solutions and search are the queens' with the
+// knight's moves also barred.
 func (c *config) modelBounds() bool {
-	return c.piece == "" || c.piece == Queen
+	return c.piece == "" || c.piece == Queen || c.piece == Superqueen
+}
+
+// unmodeled reports whether counting n with c has no model and may take
+// long: knights searched rather than swept (past [partition.MaxSweepN],
+// or with knights placed), whose solutions the queens' do not bound. Kings
+// and rooks are counted in closed form, knights on smaller boards by the
+// row sweep, both at once.
+func (c *config) unmodeled(n int) bool {
+	return c.piece == Knight && (n > partition.MaxSweepN || len(c.placed) > 0)
 }
 
 // Model returns the cost model's figures for counting the n×n board
@@ -92,7 +103,8 @@ func (c *config) modelBounds() bool {
 // queens and the torus only remove solutions, so for them the plain
 // board's figure is a bound from above (CoreSeconds and CoreSecondsHigh
 // that bound, CoreSecondsLow 0). Other pieces have no model: the figures
-// are 0 and Modeled false. Tasks and the plan's other figures are 0.
+// are 0 and Modeled false (Unknown set where such a count may take
+// long: knights searched). Tasks and the plan's other figures are 0.
 func Model(n int, opts ...EstimateOption) (Cost, error) {
 	c, err := newConfig("Model", opts)
 	if err != nil {
@@ -112,6 +124,7 @@ func (c *config) model(n int) (Cost, error) {
 	}
 	e := Cost{N: n, Method: Method(method), Piece: cmp.Or(c.piece, Queen), Torus: c.torus, Shards: c.shards, Workers: c.workers}
 	if !c.modelBounds() || (method == partition.Join && n > partition.JoinMaxN) {
+		e.Unknown = c.unmodeled(n)
 		return e, nil // no model; or a count refused, which says why
 	}
 	cs, lo, hi := modelCost(n, method)
@@ -133,7 +146,9 @@ func (c *config) model(n int) (Cost, error) {
 //
 // The Cost holds the figures the decision came from: the model's
 // (Modeled; no plan: Tasks is 0) or the estimate's. Where no model
-// applies (pieces other than queens), Long is false and CoreSeconds 0.
+// applies (kings, rooks and knights), Long is false and CoreSeconds 0,
+// and Unknown says whether the count may still take long (knights
+// searched, past n = 18 or with knights placed).
 func Forecast(ctx context.Context, n int, opts ...EstimateOption) (e Cost, long bool, err error) {
 	c, err := newConfig("Forecast", opts)
 	if err == nil {

@@ -44,12 +44,21 @@ func TestModel(t *testing.T) {
 	assert.Zero(t, m.CoreSecondsLow, "a bound from above only")
 	assert.Equal(t, m.CoreSeconds, m.CoreSecondsHigh)
 
-	for _, opts := range [][]EstimateOption{{WithMethod(Join)}, {WithPiece(King)}} {
+	m, err = Model(30, WithPiece(Superqueen))
+	require.NoError(t, err)
+	assert.True(t, m.Modeled, "the queens' model bounds superqueens")
+	assert.Zero(t, m.CoreSecondsLow)
+
+	for _, opts := range [][]EstimateOption{{WithMethod(Join)}, {WithPiece(King)}, {WithPiece(Knight)}} {
 		m, err = Model(40, opts...)
 		require.NoError(t, err)
 		assert.False(t, m.Modeled)
 		assert.Zero(t, m.CoreSeconds)
+		assert.Equal(t, len(opts) == 1 && opts[0].name() == "WithPiece" && m.Piece == Knight, m.Unknown, "%s: unknown only for knights searched", m.Piece)
 	}
+	m, err = Model(18, WithPiece(Knight))
+	require.NoError(t, err)
+	assert.False(t, m.Unknown, "knights to n = 18 are swept at once")
 	_, err = Model(65)
 	assert.ErrorIs(t, err, ErrInvalid)
 }

@@ -64,6 +64,9 @@ type Cost struct {
 	// reference machine stands in, with that model's interval (a factor
 	// of 2 to 4 either way). Sampled is then 0.
 	Modeled bool
+	// Unknown is set by [Model] and [Forecast] where no model bounds the
+	// count and it may take long (knights searched rather than swept).
+	Unknown bool
 	// Cutoff is set when a sampled task was still running after it (ten
 	// times the sample's time, at least [minCutoff]) and was left: the
 	// board's time is unknown, CoreSeconds is 0, and CoreSecondsLow is a

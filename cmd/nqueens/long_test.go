@@ -57,3 +57,16 @@ func TestLongCountPlaced(t *testing.T) {
 	assert.Less(t, time.Since(start), 10*time.Second)
 	assert.Regexp(t, `^nqueens: count 40 \(mirror\) with queens placed may be long: at most about .* core-hours by the published counts, extrapolated past n = 27, on the reference machine`, w.String())
 }
+
+// TestLongCountUnknown: a count no model bounds and that is searched
+// (knights past n = 18) says its cost is unknown, at once.
+func TestLongCountUnknown(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := &watchWriter{want: "is unknown", found: cancel}
+	start := time.Now()
+	err := run(ctx, []string{"count", "20", "--piece", "knight", "-j", "1"}, strings.NewReader(""), io.Discard, w)
+	require.Error(t, err, "cancelled once it spoke")
+	assert.Less(t, time.Since(start), 10*time.Second)
+	assert.Regexp(t, `^nqueens: count 20 \(knight, mirror\): its cost is unknown`, w.String())
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/nqueens/nqueens"
@@ -26,6 +27,11 @@ func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 		long = l
 		return e, err
 	})
+	if err == nil && e.Unknown {
+		fmt.Fprintf(stderr, "nqueens: count %d (%s, %s): its cost is unknown (no model bounds it, and it is searched, not swept); 'nqueens plan %d --piece %s' samples it, and --checkpoint FILE keeps its work across stops\n",
+			n, e.Piece, e.Method, n, e.Piece)
+		return
+	}
 	if err != nil || !long {
 		return
 	}
@@ -43,9 +49,12 @@ func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 	case e.Modeled && e.CoreSecondsLow == 0:
 		// Placed queens or the torus: the plain board's cost bounds theirs.
 		is, about = "may be long", "at most about"
-		if e.Torus {
+		switch {
+		case e.Piece != nqueens.Queen:
+			what = strings.Replace(what, "(", "("+string(e.Piece)+", ", 1)
+		case e.Torus:
 			what += " on the torus"
-		} else {
+		default:
 			what += " with queens placed"
 		}
 	case e.CoreSecondsHigh > 0:
