@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -316,4 +317,36 @@ func TestStatusETA(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, rep.Total.Rate)
 	assert.Zero(t, rep.Total.ETA)
+}
+
+// TestDirFiles: a campaign's directory lists the files CountShards wrote
+// there, through a shard folder linked elsewhere, each once though the
+// links make a loop.
+func TestDirFiles(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links")
+	}
+	root := t.TempDir()
+	dir, elsewhere := filepath.Join(root, "d"), filepath.Join(root, "elsewhere")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.MkdirAll(elsewhere, 0o755))
+	require.NoError(t, os.Symlink(elsewhere, filepath.Join(dir, "000")))
+	require.NoError(t, os.Symlink(root, filepath.Join(elsewhere, "back")))
+	for _, err := range CountShards(context.Background(), 10, dir, 0, 3, 4) {
+		require.NoError(t, err)
+	}
+	files, err := DirFiles(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, f := range files {
+		assert.True(t, f.Listed)
+		names = append(names, filepath.Base(f.Name))
+	}
+	assert.Equal(t, []string{"shard0.result", "shard1.result", "shard2.result", "shard3.result"}, names)
+	c, err := Merge(context.Background(), files...)
+	require.NoError(t, err)
+	assert.Equal(t, "724", c.Total.String())
+	empty, err := DirFiles(t.TempDir())
+	require.NoError(t, err)
+	assert.Empty(t, empty)
 }

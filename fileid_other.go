@@ -1,6 +1,6 @@
 //go:build !unix
 
-package cli
+package nqueens
 
 // idOf is unknown outside Unix: a loop of links there ends at the
 // listing's depth bound.
