@@ -9,7 +9,6 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
-	"github.com/nqueens/nqueens/internal/known"
 )
 
 // SayIfLong says on stderr, before a count starts, what it will cost when
@@ -62,7 +61,7 @@ func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 	}
 	where := "on this machine"
 	if e.Modeled {
-		where = modelWhere(n)
+		where = report.ModelSource(n)
 	}
 	fmt.Fprintf(stderr, "nqueens: %s %s: %s %s%s %s, %s on %s; '%s' gives a closer figure, docs/clusters.md spreads a count over a cluster, and --checkpoint FILE keeps its work across stops\n",
 		what, is, about, report.CoreTime(per), sure, where, report.Human(per/float64(max(1, e.Workers))), report.Plural(e.Workers, "worker"), closer)
@@ -99,18 +98,10 @@ func Patiently(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 		if m.CoreSecondsLow == 0 {
 			bound = "at most about " + report.CoreTime(m.CoreSecondsHigh)
 		}
-		fmt.Fprintf(stderr, "nqueens: still %s n = %d (%s); meanwhile, %s %s for the whole board (Ctrl-C stops it)\n", doing, n, m.Method, bound, modelWhere(n))
+		fmt.Fprintf(stderr, "nqueens: still %s n = %d (%s); meanwhile, %s %s for the whole board (Ctrl-C stops it)\n", doing, n, m.Method, bound, report.ModelSource(n))
 	} else {
 		fmt.Fprintf(stderr, "nqueens: still %s n = %d; no model of its cost (Ctrl-C stops it)\n", doing, n)
 	}
 	d := <-ch
 	return d.e, d.err
-}
-
-// modelWhere says where the model's figures come from.
-func modelWhere(n int) string {
-	if n > known.MaxN {
-		return fmt.Sprintf("by the published counts, extrapolated past n = %d, on the reference machine", known.MaxN)
-	}
-	return "by the published counts on the reference machine"
 }

@@ -178,6 +178,14 @@ func Plural(k int, noun string) string {
 	return fmt.Sprintf("%d %ss", k, noun)
 }
 
+// ModelSource says where the cost model's figure for n comes from.
+func ModelSource(n int) string {
+	if e := extrapolated(n); e != "" {
+		return "by the published counts" + e + ", on the reference machine"
+	}
+	return "by the published counts on the reference machine"
+}
+
 // extrapolated says where a board's count of solutions is not published.
 func extrapolated(n int) string {
 	if n > known.MaxN {
