@@ -2,10 +2,8 @@ package nqueens
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"iter"
 	"math"
 	"os"
@@ -45,10 +43,8 @@ func Count(ctx context.Context, n int, opts ...CountOption) (Counts, error) {
 	}
 	counts, err := run(ctx, plan, c)
 	if err == nil && c.outPath != "" && c.jpath != "" {
-		// The shard file holds every task: its journal is no longer
-		// needed (CountShards removes its own the same way).
-		if err := os.Remove(c.jpath); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return Counts{}, &FileError{"journal", c.jpath, msg.PathError(err)}
+		if err := dropJournal(c.jpath); err != nil {
+			return Counts{}, err
 		}
 	}
 	if err != nil || !c.check {
@@ -100,13 +96,9 @@ func (c *config) readBack(plan *partition.Plan) (Counts, bool, error) {
 		}
 		return Counts{}, false, &FileError{"shard file", c.outPath, fmt.Errorf("%s %w and is not this shard's finished shard file (%s): a shard file replaces only that; move it, or name another file", msg.Path(c.outPath), resultfile.ErrExists, why)}
 	}
-	counts.ReadBack = true
 	counts.Notes = append(counts.Notes, fmt.Sprintf("%s holds this shard's counts already, complete: read back, not counted again", msg.Path(c.outPath)))
 	if c.jpath != "" {
-		if lock, err := resultfile.LockPath(c.jpath); err == nil {
-			os.Remove(c.jpath) // a journal of the finished shard, if one is left
-			lock.Release()
-		}
+		dropStaleJournal(c.jpath)
 	}
 	return counts, true, nil
 }

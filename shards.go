@@ -97,16 +97,7 @@ func (c *config) countShard(ctx context.Context, plan *partition.Plan, dir strin
 		return Counts{}, err
 	}
 	if ok {
-		counts.ReadBack = true
-		// A journal left by a run stopped after it wrote the shard file
-		// (and not in use by another run) is no longer needed.
-		if _, err := os.Stat(journal); err != nil {
-			return counts, nil
-		}
-		if lock, err := resultfile.LockPath(journal); err == nil {
-			os.Remove(journal)
-			lock.Release()
-		}
+		dropStaleJournal(journal)
 		return counts, nil
 	}
 	if ctx.Err() != nil {
@@ -131,11 +122,28 @@ func (c *config) countShard(ctx context.Context, plan *partition.Plan, dir strin
 	if damaged != nil {
 		counts.Notes = append(counts.Notes, fmt.Sprintf("%s could not be read back (%v): it was moved to %s and the shard counted again", msg.Path(result), damaged, msg.Path(aside)))
 	}
-	// The shard file holds every task: the journal is no longer needed.
+	return counts, dropJournal(journal)
+}
+
+// dropJournal removes a shard's journal once its shard file holds every
+// task ([CountShards], and [Count] with both files named).
+func dropJournal(journal string) error {
 	if err := os.Remove(journal); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Counts{}, &FileError{"journal", journal, msg.PathError(err)}
+		return &FileError{"journal", journal, msg.PathError(err)}
 	}
-	return counts, nil
+	return nil
+}
+
+// dropStaleJournal removes a journal left beside a finished shard file by
+// a run stopped after it wrote that file, unless another run holds it.
+func dropStaleJournal(journal string) {
+	if _, err := os.Stat(journal); err != nil {
+		return
+	}
+	if lock, err := resultfile.LockPath(journal); err == nil {
+		os.Remove(journal)
+		lock.Release()
+	}
 }
 
 // isNotDir reports whether something other than a directory (or a link
@@ -195,7 +203,7 @@ func counted(plan *partition.Plan, path string) (counts Counts, ok bool, damaged
 	if err != nil {
 		return Counts{}, false, nil, err
 	}
-	counts.Resumed, counts.Shard, counts.Shards = len(plan.Tasks), plan.Shard, plan.Shards
+	counts.Resumed, counts.Shard, counts.Shards, counts.ReadBack = len(plan.Tasks), plan.Shard, plan.Shards, true
 	return counts, true, nil, nil
 }
 
