@@ -31,6 +31,9 @@ type Device interface {
 	Name() string
 	// Search counts the completions of every start of the batch.
 	Search(ctx context.Context, b *Batch) error
+	// Join counts the disjoint pairs of every block of the join batch
+	// (see [JoinBatch]) into b.Out.
+	Join(ctx context.Context, b *JoinBatch) error
 }
 
 // ErrDevice is wrapped by the errors of devices and of plans they cannot
@@ -83,12 +86,10 @@ const DeviceMaxN = 32
 const deviceRows = 4
 
 // CheckDevicePlan returns an error unless a device can count the plan:
-// queens by the mirror or sym method, without placed queens, n ≤
-// [DeviceMaxN]. Pieces, placed queens and the join stay on the CPU.
+// queens by the mirror, sym or join method, without placed queens, n ≤
+// [DeviceMaxN]. Pieces and placed queens stay on the CPU.
 func CheckDevicePlan(plan *partition.Plan) error {
 	switch {
-	case plan.Method == partition.Join:
-		return fmt.Errorf("%w: the join method counts on the CPU only (devices count the sym and mirror methods)", ErrDevice)
 	case !plan.Rules().Queen():
 		return fmt.Errorf("%w: %s boards count on the CPU only", ErrDevice, partition.BoardName(plan.Piece, plan.Torus))
 	case len(plan.Placed) > 0:

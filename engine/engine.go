@@ -138,6 +138,10 @@ type Options struct {
 	// takes more). With devices, Workers may be -1: no CPU worker. A plan
 	// a device cannot count ([CheckDevicePlan]) is an error.
 	Devices []Device
+	// Tuning is how the devices run the join (zero knobs: their
+	// defaults, [DefaultJoinTuning]); Tuning.Hosts host goroutines per
+	// device list and sort its tasks, beside any CPU workers.
+	Tuning JoinTuning
 
 	// Keep, if set, keeps the join's worker buffers and quarter cache
 	// from this run for the next run given the same Keep, instead of
@@ -320,12 +324,24 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	var qc *quarterCache
 	chunk := defaultJoinChunk
 	limit := Limit(opt.Memory)
-	need := MinMemory(plan, max(1, workers)) + int64(len(opt.Devices))*DeviceBytes
-	if err := Fit(plan.N, plan.Method, workers, len(plan.Tasks), max(1, plan.Shards), limit, need); err != nil {
+	join := needsMemory(plan)
+	tune := opt.Tuning.withDefaults()
+	hosts := 0 // a device join's host goroutines, per device
+	if join && len(opt.Devices) > 0 {
+		hosts = cmp.Or(opt.Tuning.Hosts, max(1, DefaultWorkers()/len(opt.Devices)))
+		tune.Hosts = hosts
+	}
+	listers := workers + hosts*len(opt.Devices) // goroutines that list join tasks
+	batches := int64(len(opt.Devices)) * DeviceBytes
+	if join {
+		batches = int64(hosts*len(opt.Devices)) * joinBatchBytes(tune)
+	}
+	need := MinMemory(plan, max(1, listers)) + batches
+	if err := Fit(plan.N, plan.Method, listers, len(plan.Tasks), max(1, plan.Shards), limit, need); err != nil {
 		return Counts{}, err
 	}
-	if needsMemory(plan) {
-		mem, err := planJoinMemory(plan.N, workers, limit-planBytes(plan))
+	if join {
+		mem, err := planJoinMemory(plan.N, listers, limit-planBytes(plan)-batches)
 		if err != nil {
 			return Counts{}, err
 		}
@@ -350,7 +366,11 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	// end early once ctx is done; a task cut short is not reported.
 	var stop atomic.Bool
 	defer context.AfterFunc(gctx, func() { stop.Store(true) })()
-	sums := make([]Counts, min(workers, len(order))+len(opt.Devices))
+	// A sum per CPU worker, then per device (per host goroutine of a
+	// device's join).
+	cpu := min(workers, len(order))
+	perDevice := max(1, hosts)
+	sums := make([]Counts, cpu+perDevice*len(opt.Devices))
 	report := func(w int, r Result) {
 		sums[w].Add(r)
 		if opt.OnResult != nil {
@@ -359,21 +379,40 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 			mu.Unlock()
 		}
 	}
+	var keep *Kept
+	if qc != nil {
+		keep = opt.Keep
+	}
+	scratch := func() *joinScratch {
+		js := keep.scratchFor(chunk)
+		js.cache, js.stop = qc, &stop
+		return js
+	}
 	for d, dev := range opt.Devices {
-		w := len(sums) - len(opt.Devices) + d
+		w := cpu + d*perDevice
+		if !join {
+			g.Go(func() error {
+				return runDevice(gctx, dev, plan, order, &next, func(r Result) { report(w, r) })
+			})
+			continue
+		}
+		feeders := make([]*joinScratch, hosts)
+		for h := range feeders {
+			feeders[h] = scratch()
+		}
 		g.Go(func() error {
-			return runDevice(gctx, dev, plan, order, &next, func(r Result) { report(w, r) })
+			defer func() {
+				for _, js := range feeders {
+					keep.give(js)
+				}
+			}()
+			return runJoinDevice(gctx, dev, plan, order, &next, feeders, tune, func(h int, r Result) { report(w+h, r) })
 		})
 	}
-	for w := range sums[:len(sums)-len(opt.Devices)] {
+	for w := range sums[:cpu] {
 		g.Go(func() error {
-			var keep *Kept
-			if qc != nil {
-				keep = opt.Keep
-			}
-			js := keep.scratchFor(chunk)
+			js := scratch()
 			defer keep.give(js)
-			js.cache, js.stop = qc, &stop
 			for gctx.Err() == nil {
 				k := int(next.Add(1) - 1)
 				if k >= len(order) {

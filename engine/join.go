@@ -73,11 +73,25 @@ type joinScratch struct {
 	ways    []joinWay     // the task's ways
 	cache   *quarterCache // shared by the workers of one run
 	stop    *atomic.Bool  // set when the run is cancelled; nil: never
+	feed    *joinFeeder   // a device's feeder, which takes the sides to match; nil: the CPU matches them
 }
 
 // stopped reports whether the run was cancelled: a join task then ends
 // early with a partial count, which Run drops.
-func (js *joinScratch) stopped() bool { return js.stop != nil && js.stop.Load() }
+func (js *joinScratch) stopped() bool {
+	return js.stop != nil && js.stop.Load() || js.feed != nil && js.feed.err != nil
+}
+
+// count counts the disjoint pairs of east and west patterns, or with a
+// feeder puts them in its device's batch and returns 0: the device adds
+// their count to the task's result.
+func (js *joinScratch) count(sv sieve, east, west []uint64, chunks int) uint64 {
+	if js.feed != nil {
+		js.feed.part(sv, east, west, chunks)
+		return 0
+	}
+	return countSides(js, sv, east, west, chunks)
+}
 
 func newJoinScratch(chunk int) *joinScratch {
 	chunk = max(minJoinChunk, min(maxJoinChunk, chunk))
@@ -223,7 +237,7 @@ func joinWayPairs(n int, t *partition.Task, w *joinWay, qc *quarterCache, js *jo
 	nw := listSide(&js.westH, &js.west, js.chunk)
 	js.sortE = grow(js.sortE, ne, js.east)
 	js.sortW = grow(js.sortW, nw, js.west)
-	pairs := countSides(js, qc.sv, js.east[:ne], js.west[:nw], chunks)
+	pairs := js.count(qc.sv, js.east[:ne], js.west[:nw], chunks)
 	for (!js.eastH.done || !js.westH.done) && !js.stopped() {
 		// A side did not fit in its buffer (the largest tasks of large
 		// boards, or a small --memory): each piece of the east side is
@@ -232,7 +246,7 @@ func joinWayPairs(n int, t *partition.Task, w *joinWay, qc *quarterCache, js *jo
 		for !js.westH.done {
 			nw = js.westH.fill(js.west, 0)
 			js.sortW = grow(js.sortW, nw, js.west)
-			pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], chunks)
+			pairs += js.count(qc.sv, js.east[:ne], js.west[:nw], chunks)
 		}
 		if js.eastH.done {
 			break
@@ -242,7 +256,7 @@ func joinWayPairs(n int, t *partition.Task, w *joinWay, qc *quarterCache, js *jo
 		js.westH.rewind()
 		nw = js.westH.fill(js.west, 0)
 		js.sortW = grow(js.sortW, nw, js.west)
-		pairs += countSides(js, qc.sv, js.east[:ne], js.west[:nw], chunks)
+		pairs += js.count(qc.sv, js.east[:ne], js.west[:nw], chunks)
 	}
 	return pairs
 }

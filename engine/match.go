@@ -323,7 +323,7 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 		js.buckets = new(buckets)
 	}
 	b := js.buckets
-	if !b.sort(sv, transposed, items, sortT, sortI, chunks) {
+	if !b.sort(sv, transposed, items, sortT, sortI, chunks, true) {
 		return matchChunk(js, transposed, items, chunks)
 	}
 	return b.match(js, sv, sortT, sortI)
@@ -456,13 +456,16 @@ func blockAnd(sub []int, p, k int) int {
 }
 
 // sort chooses the cut and sorts both sides into sortT and sortI by
-// bucket, and by extra bits within a bucket where the sides are large;
-// false if the sides are better matched whole (no cut).
-func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunks int) bool {
+// bucket, and with split by extra bits within a bucket where the sides
+// are large; false if the sides are better matched whole (no cut).
+func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunks int, split bool) bool {
 	if !sv.ok || len(items) == 0 || len(transposed) == 0 {
 		return false
 	}
-	b.shift = sv.splits(len(transposed), len(items))
+	b.shift = 0
+	if split {
+		b.shift = sv.splits(len(transposed), len(items))
+	}
 	sv.histogram(&b.hT, &b.hI, transposed, items, b.shift)
 	kT, kI := keys(&b.hT, b.shift), keys(&b.hI, b.shift)
 	best := sv.cut(&kT, &kI, len(transposed), len(items))

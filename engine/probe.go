@@ -295,7 +295,7 @@ func (s *Sampler) probeWay(t *partition.Task, w *joinWay, thinE, thinW int) (p P
 		js.buckets = new(buckets)
 	}
 	b := js.buckets
-	sorted := b.sort(qc.sv, transposed, items, sortT, sortI, chunks)
+	sorted := b.sort(qc.sv, transposed, items, sortT, sortI, chunks, true)
 	cut := threadTime()
 	var pairs uint64
 	if sorted {

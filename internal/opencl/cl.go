@@ -46,6 +46,8 @@ const (
 	clDeviceMaxComputeUnits = 0x1002
 	clDeviceMaxClock        = 0x100C
 	clDeviceGlobalMemSize   = 0x101F
+	clDeviceLocalMemSize    = 0x1023
+	clDeviceMaxWorkGroup    = 0x1004
 	clDeviceName            = 0x102B
 	clDeviceVendor          = 0x102C
 	clDriverVersion         = 0x102D

@@ -17,6 +17,11 @@ import (
 //go:embed search.cl
 var source string
 
+// joinSource is the join's kernel in OpenCL C.
+//
+//go:embed join.cl
+var joinSource string
+
 // Info describes a device as the runtime reports it.
 type Info struct {
 	Index         int    `json:"index"` // its place in [List], what "opencl:N" names
@@ -30,6 +35,8 @@ type Info struct {
 	Memory        uint64 `json:"memory_bytes"`
 	DeviceVersion string `json:"device_version"`
 	Driver        string `json:"driver_version"`
+	LocalMemory   uint64 `json:"local_memory_bytes"`
+	MaxGroup      int    `json:"max_work_group"`
 
 	id deviceID
 }
@@ -79,7 +86,10 @@ func List() ([]Info, error) {
 			}
 			var kind uint64
 			var units, clock uint32
-			var mem uint64
+			var mem, local uint64
+			var group uintptr
+			cl.getDeviceInfo(d, clDeviceLocalMemSize, 8, unsafe.Pointer(&local), nil)
+			cl.getDeviceInfo(d, clDeviceMaxWorkGroup, unsafe.Sizeof(group), unsafe.Pointer(&group), nil)
 			cl.getDeviceInfo(d, clDeviceType, 8, unsafe.Pointer(&kind), nil)
 			cl.getDeviceInfo(d, clDeviceMaxComputeUnits, 4, unsafe.Pointer(&units), nil)
 			cl.getDeviceInfo(d, clDeviceMaxClock, 4, unsafe.Pointer(&clock), nil)
@@ -93,7 +103,8 @@ func List() ([]Info, error) {
 			}
 			out = append(out, Info{Index: len(out), Platform: pname, PlatformVer: pver, Name: infoString(dget, clDeviceName),
 				Vendor: infoString(dget, clDeviceVendor), Type: typ, ComputeUnits: int(units), ClockMHz: int(clock), Memory: mem,
-				DeviceVersion: infoString(dget, clDeviceVersion), Driver: infoString(dget, clDriverVersion), id: d})
+				DeviceVersion: infoString(dget, clDeviceVersion), Driver: infoString(dget, clDriverVersion),
+				LocalMemory: local, MaxGroup: int(group), id: d})
 		}
 	}
 	return out, nil
@@ -136,10 +147,14 @@ type Device struct {
 	info  Info
 	ctx   clContext
 	queue clQueue
-	built map[int]built // the kernels by board size (0: any board)
-	bufs  [8]clMem      // bans, cols, ld, rd, posib, mode, path, out
-	sizes [8]uintptr    // their sizes in bytes
+	built map[int]built    // the search kernels by board size (0: any board)
+	joins map[string]built // the join kernels by their build options
+	bufs  [13]clMem        // search: bans, cols, ld, rd, posib, mode, path, out; join: trans, items, bounds, jobs, out
+	sizes [13]uintptr      // their sizes in bytes
 }
+
+// The first of the join's buffers in Device.bufs.
+const joinBufs = 8
 
 // built is a program built for one board size, and its kernel.
 type built struct {
@@ -185,13 +200,27 @@ func (d *Device) kernel(n int) (clKernel, error) {
 	if n > 0 {
 		opts += fmt.Sprintf(" -DROWS=%d -DSTACK=%d", n, engine.DeviceLevels(n)+2)
 	}
-	var code int32
-	src := cString(source)
-	length := uintptr(len(source))
-	program := cl.createProgram(d.ctx, 1, &src, &length, &code)
-	runtime.KeepAlive(src)
-	if err := check("clCreateProgramWithSource", code); err != nil {
+	b, err := d.build(source, opts, "search")
+	if err != nil {
 		return 0, err
+	}
+	if d.built == nil {
+		d.built = map[int]built{}
+	}
+	d.built[n] = b
+	return b.kernel, nil
+}
+
+// build builds the program src with the options opts and returns it with
+// its kernel name.
+func (d *Device) build(src, opts, name string) (built, error) {
+	var code int32
+	csrc := cString(src)
+	length := uintptr(len(src))
+	program := cl.createProgram(d.ctx, 1, &csrc, &length, &code)
+	runtime.KeepAlive(csrc)
+	if err := check("clCreateProgramWithSource", code); err != nil {
+		return built{}, err
 	}
 	id := d.info.id
 	if code := cl.buildProgram(program, 1, &id, cString(opts), 0, 0); code != clSuccess {
@@ -199,18 +228,14 @@ func (d *Device) kernel(n int) (clKernel, error) {
 			return cl.getProgramBuildInfo(program, id, param, size, value, sizeRet)
 		}, clProgramBuildLog)
 		cl.releaseProgram(program)
-		return 0, fmt.Errorf("%w: %s", check("clBuildProgram", code), firstLines(log, 10))
+		return built{}, fmt.Errorf("%w: %s", check("clBuildProgram", code), firstLines(log, 10))
 	}
-	k := cl.createKernel(program, cString("search"), &code)
+	k := cl.createKernel(program, cString(name), &code)
 	if err := check("clCreateKernel", code); err != nil {
 		cl.releaseProgram(program)
-		return 0, err
+		return built{}, err
 	}
-	if d.built == nil {
-		d.built = map[int]built{}
-	}
-	d.built[n] = built{program, k}
-	return k, nil
+	return built{program, k}, nil
 }
 
 // firstLines is s cut to k lines.
@@ -237,6 +262,10 @@ func (d *Device) Close() error {
 		}
 	}
 	for _, b := range d.built {
+		cl.releaseKernel(b.kernel)
+		cl.releaseProgram(b.program)
+	}
+	for _, b := range d.joins {
 		cl.releaseKernel(b.kernel)
 		cl.releaseProgram(b.program)
 	}
@@ -334,5 +363,89 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[7], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(bans)
+	return err
+}
+
+// joinLocalBytes is the local memory the join kernel takes with blocks of
+// block patterns, chunks chunks a pattern and work-groups of group: the
+// block, its transpose, its table and the work-group's sums.
+func joinLocalBytes(block, chunks, group int) uint64 {
+	words := block / 32
+	return uint64(8*block + 4*64*words + 4*chunks*64*words + 8*group)
+}
+
+// joinKernel returns the join kernel built for the n×n board and the
+// tuning t, building it on first use; a tuning the device cannot run (its
+// work-group or local memory too large) is an error naming it.
+func (d *Device) joinKernel(n int, t engine.JoinTuning) (clKernel, error) {
+	chunks := engine.JoinChunks(n)
+	opts := fmt.Sprintf("-cl-std=CL1.2 -DCHUNKS=%d -DBLOCK=%d -DGROUP=%d -DITEMS=%d", chunks, t.Block, t.Group, t.Items)
+	if b, ok := d.joins[opts]; ok {
+		return b.kernel, nil
+	}
+	if d.info.MaxGroup > 0 && t.Group > d.info.MaxGroup {
+		return 0, fmt.Errorf("the tuning's group=%d is above the device's largest work-group, %d", t.Group, d.info.MaxGroup)
+	}
+	if need := joinLocalBytes(t.Block, chunks, t.Group); d.info.LocalMemory > 0 && need > d.info.LocalMemory {
+		return 0, fmt.Errorf("the tuning's block=%d needs %d bytes of local memory at n = %d, the device has %d (a smaller block fits)",
+			t.Block, need, n, d.info.LocalMemory)
+	}
+	b, err := d.build(joinSource, opts, "join")
+	if err != nil {
+		return 0, err
+	}
+	if d.joins == nil {
+		d.joins = map[string]built{}
+	}
+	d.joins[opts] = b
+	return b.kernel, nil
+}
+
+// Join runs the join kernel over the batch's blocks and reads their
+// counts back into b.Out.
+func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
+	jobs := b.Blocks()
+	b.Out = append(b.Out[:0], make([]uint64, jobs)...)
+	if jobs == 0 {
+		return nil
+	}
+	kernel, err := d.joinKernel(b.N, b.Tuning)
+	if err != nil {
+		return err
+	}
+	inputs := []struct {
+		ptr  unsafe.Pointer
+		size uintptr
+	}{
+		{unsafe.Pointer(&b.Trans[0]), uintptr(8 * len(b.Trans))},
+		{unsafe.Pointer(&b.Items[0]), uintptr(8 * len(b.Items))},
+		{unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
+		{unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs))},
+	}
+	for k, in := range inputs {
+		if err := d.buffer(joinBufs+k, in.size, clMemReadOnly); err != nil {
+			return err
+		}
+		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[joinBufs+k], 0, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
+			return err
+		}
+	}
+	outSize := uintptr(8 * jobs)
+	if err := d.buffer(joinBufs+4, outSize, clMemWriteOnly); err != nil {
+		return err
+	}
+	for k := range 5 {
+		m := d.bufs[joinBufs+k]
+		if err := check("clSetKernelArg", cl.setKernelArg(kernel, uint32(k), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
+			return err
+		}
+	}
+	local := uintptr(b.Tuning.Group)
+	global := uintptr(jobs) * local
+	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, kernel, 1, nil, &global, &local, 0, 0, 0)); err != nil {
+		return err
+	}
+	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinBufs+4], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
+	runtime.KeepAlive(b)
 	return err
 }

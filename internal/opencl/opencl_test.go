@@ -113,3 +113,45 @@ func TestCounts(t *testing.T) {
 		assert.Equal(t, engine.UintOf(known.Total[n]), c.Total, "n=%d mirror", n)
 	}
 }
+
+// joinOnBoth counts the plan's tasks that skip leaves on the CPU and on
+// the device by the join, and checks each task's result against the
+// CPU's, field for field (total and nodes); it returns how many it
+// compared.
+func joinOnBoth(t *testing.T, d *Device, plan *partition.Plan, skip []bool, tune engine.JoinTuning) int {
+	t.Helper()
+	onCPU := map[int]engine.Result{}
+	_, err := engine.Run(context.Background(), plan, engine.Options{Skip: skip, OnResult: func(r engine.Result) { onCPU[r.Task] = r }})
+	require.NoError(t, err)
+	onDevice := map[int]engine.Result{}
+	_, err = engine.Run(context.Background(), plan, engine.Options{Workers: -1, Skip: skip, Devices: []engine.Device{d}, Tuning: tune,
+		OnResult: func(r engine.Result) { onDevice[r.Task] = r }})
+	require.NoError(t, err)
+	require.Equal(t, len(onCPU), len(onDevice), "n=%d: tasks counted", plan.N)
+	for i, want := range onCPU {
+		if !assert.Equal(t, want, onDevice[i], "n=%d task %s", plan.N, plan.Tasks[i].ID) {
+			break
+		}
+	}
+	return len(onCPU)
+}
+
+// TestJoinTasks counts every task of the join plans of n = 4..16 (18
+// without -short) on the device and on the CPU, each task's result the
+// same, and the totals the published ones.
+func TestJoinTasks(t *testing.T) {
+	d := requireDevice(t)
+	maxN := 16
+	if long.Run() {
+		maxN = 18
+	}
+	for n := 4; n <= maxN; n++ {
+		plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
+		require.NoError(t, err)
+		assert.Equal(t, len(plan.Tasks), joinOnBoth(t, d, plan, nil, engine.JoinTuning{}))
+		c, err := engine.Run(context.Background(), plan, engine.Options{Workers: -1, Devices: []engine.Device{d}})
+		require.NoError(t, err)
+		assert.Equal(t, engine.UintOf(known.Total[n]), c.Total, "n=%d total", n)
+		assert.Equal(t, engine.UintOf(known.PointSym(n)), c.PointSym, "n=%d point", n)
+	}
+}

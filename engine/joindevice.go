@@ -1,0 +1,347 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/nqueens/nqueens/partition"
+)
+
+// This file is the join method on devices. The host lists each task's two
+// sides as the CPU join does (halfJoin, from the same quarter cache) and
+// sorts them into the sieve's buckets (buckets.sort, without the extra
+// bits' split); the device matches them: each block of the transposed
+// side's patterns against every bucket of the other side that shares no
+// cut bit (the kernel is internal/opencl/join.cl, its Go twin matchHost in
+// the tests). Host goroutines (JoinTuning.Hosts per device) each fill a
+// batch of many tasks' sides and launch it when it is full, one launch at
+// a time per device, so that the device counts one batch while the others
+// are filled. A task's result is the CPU's, field for field: its total,
+// and its nodes (the north–south pairs its listing compared), which the
+// host counts as it lists.
+
+// JoinTuning is how a device's join runs: the sizes the kernel is built
+// for and how the host feeds it. The zero value of a field means its
+// default ([DefaultJoinTuning]).
+type JoinTuning struct {
+	// Group is the work-group size: the work-items that match one block.
+	Group int
+	// Block is how many of the transposed side's patterns a work-group
+	// holds in its table (a multiple of 32).
+	Block int
+	// Items is how many items a work-item matches per step of its loop.
+	Items int
+	// Batch is how many patterns (both sides) a launch holds at most: the
+	// tasks in flight.
+	Batch int
+	// Hosts is how many host goroutines list and sort tasks for the
+	// device (0: the CPU's logical cores, shared among the devices).
+	Hosts int
+}
+
+// DefaultJoinTuning is the tuning a device's join runs with unless told
+// otherwise.
+var DefaultJoinTuning = JoinTuning{Group: 128, Block: 256, Items: 1, Batch: 1 << 22}
+
+// The bounds of each tuning knob.
+var joinTuningBounds = [...]struct {
+	name     string
+	lo, hi   int
+	multiple int
+}{
+	{"group", 32, 1024, 32},
+	{"block", 32, 512, 32},
+	{"items", 1, 8, 1},
+	{"batch", 1 << 16, 1 << 28, 1},
+	{"hosts", 0, MaxWorkers, 1},
+}
+
+// fields returns t's knobs in joinTuningBounds' order.
+func (t *JoinTuning) fields() [5]*int { return [5]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts} }
+
+// ParseJoinTuning reads a tuning from "key=value" pairs separated by
+// commas (group, block, items, batch, hosts; for instance
+// "group=256,block=128"); the knobs it does not name keep their defaults.
+func ParseJoinTuning(s string) (JoinTuning, error) {
+	var t JoinTuning
+	for _, kv := range strings.Split(s, ",") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		key, value, ok := strings.Cut(kv, "=")
+		i := -1
+		for k, b := range joinTuningBounds {
+			if b.name == strings.TrimSpace(key) {
+				i = k
+			}
+		}
+		if !ok || i < 0 {
+			return JoinTuning{}, fmt.Errorf("%w: %q is not a tuning (accepted: group=, block=, items=, batch=, hosts=, separated by commas)", ErrDevice, kv)
+		}
+		v, err := strconv.Atoi(strings.TrimSpace(value))
+		b := joinTuningBounds[i]
+		if err != nil || v < b.lo || v > b.hi || v%b.multiple != 0 {
+			return JoinTuning{}, fmt.Errorf("%w: %s=%s is out of bounds (accepted: %d..%d%s)", ErrDevice, b.name, strings.TrimSpace(value), b.lo, b.hi, multipleOf(b.multiple))
+		}
+		*t.fields()[i] = v
+	}
+	return t.withDefaults(), nil
+}
+
+func multipleOf(m int) string {
+	if m == 1 {
+		return ""
+	}
+	return fmt.Sprintf(", a multiple of %d", m)
+}
+
+// withDefaults is t with its zero knobs at their defaults.
+func (t JoinTuning) withDefaults() JoinTuning {
+	d := DefaultJoinTuning
+	for i, p := range t.fields() {
+		if *p == 0 {
+			*p = *d.fields()[i]
+		}
+	}
+	return t
+}
+
+// String writes t as ParseJoinTuning reads it.
+func (t JoinTuning) String() string {
+	var parts []string
+	for i, p := range t.fields() {
+		parts = append(parts, fmt.Sprintf("%s=%d", joinTuningBounds[i].name, *p))
+	}
+	return strings.Join(parts, ",")
+}
+
+// JoinBatch is one launch of a device's join kernel: the sides of many
+// join tasks, each sorted by the sieve's buckets, and the blocks to match.
+// A part is one pair of sides (a way of a task, or a piece of one whose
+// sides did not fit the host's buffers).
+type JoinBatch struct {
+	// N is the board's size; Tuning what the device was asked to run with.
+	N      int
+	Tuning JoinTuning
+	// Trans holds the transposed sides' patterns, Items the other sides',
+	// each part's sorted by bucket (the sieve's cut bits squeezed out).
+	Trans, Items []uint64
+	// Bounds holds, for each part, 257 indices into Items: its bucket u
+	// of items is Items[Bounds[257p+u]:Bounds[257p+u+1]].
+	Bounds []uint32
+	// Jobs holds 4 words a block: its first pattern in Trans, how many
+	// patterns it holds (at most Tuning.Block), its part's first index in
+	// Bounds, and its bucket v | the cut<<8 | the chunks of its patterns<<16
+	// | 1<<24 when pairs are weighted by their long-diagonal queens. A
+	// block is matched against the item buckets u of its part that share
+	// no bit with v (u ⊆ cut &^ v), each pair weighted by longWeight(v, u)
+	// (with bit 24) or 1.
+	Jobs []uint32
+	// Out receives a word a job: its weighted count of disjoint pairs.
+	Out []uint64
+
+	owner []int32  // the feeder's pending task of each job
+	mult  []uint64 // the weight of each job's way
+}
+
+// Blocks is the number of jobs.
+func (b *JoinBatch) Blocks() int { return len(b.Jobs) / 4 }
+
+// patterns is how many patterns b holds.
+func (b *JoinBatch) patterns() int { return len(b.Trans) + len(b.Items) }
+
+// reset empties b, keeping its arrays.
+func (b *JoinBatch) reset() {
+	b.Trans, b.Items, b.Bounds, b.Jobs, b.Out = b.Trans[:0], b.Items[:0], b.Bounds[:0], b.Jobs[:0], b.Out[:0]
+	b.owner, b.mult = b.owner[:0], b.mult[:0]
+}
+
+// JoinChunks is the most table chunks a join pattern of the n×n board
+// has: what a device's join kernel is built for.
+func JoinChunks(n int) int { return patternChunks(2 * int(newWindow(n).width)) }
+
+// bucketBounds is the bounds a part stores per side: 256 buckets.
+const bucketBounds = 257
+
+// extend returns s with k more elements, reusing its array where it can.
+func extend(s []uint64, k int) []uint64 {
+	if n := len(s) + k; n <= cap(s) {
+		return s[:n]
+	}
+	grown := make([]uint64, len(s)+k, max(2*cap(s), len(s)+k))
+	copy(grown, s)
+	return grown
+}
+
+// pendingTask is a task whose parts a feeder has put in its batch: its
+// result so far, and whether the task is still being listed.
+type pendingTask struct {
+	r    Result
+	open bool
+}
+
+// joinFeeder is one host goroutine of a device's join: it lists and sorts
+// tasks into its batch and launches the batch on the device when full.
+type joinFeeder struct {
+	dev     Device
+	lock    *sync.Mutex // the device: one launch at a time
+	ctx     context.Context
+	js      *joinScratch
+	b       JoinBatch
+	pending []pendingTask
+	mult    uint64 // the weight of the way being listed
+	long    bool
+	report  func(Result)
+	err     error
+}
+
+// task counts task i of the plan: a join task's parts go to the batch, any
+// other kind is counted on the host.
+func (f *joinFeeder) task(plan *partition.Plan, i int) {
+	t := &plan.Tasks[i]
+	if t.Kind != partition.Halves {
+		r := runTask(plan, t, f.js)
+		r.Task = i
+		f.report(r)
+		return
+	}
+	js, qc, n := f.js, f.js.cache, plan.N
+	f.pending = append(f.pending, pendingTask{r: Result{Task: i}, open: true})
+	js.ways = joinWays(n, t, qc, js.ways)
+	for k := range js.ways {
+		if js.stopped() || f.err != nil {
+			return
+		}
+		w := &js.ways[k]
+		f.mult = w.weight
+		joinWayPairs(n, t, w, qc, js)
+		p := &f.pending[len(f.pending)-1]
+		p.r.Nodes += js.eastH.nodes() + js.westH.nodes()
+	}
+	f.pending[len(f.pending)-1].open = false
+}
+
+// part puts one pair of sides into the batch, launching the batch first
+// when they would not fit.
+func (f *joinFeeder) part(sv sieve, east, west []uint64, chunks int) {
+	trans, items := east, west
+	if matchCost(len(west), len(east)) < matchCost(len(east), len(west)) {
+		trans, items = west, east
+	}
+	if len(trans) == 0 || len(items) == 0 || f.err != nil {
+		return
+	}
+	b := &f.b
+	if b.patterns() > 0 && b.patterns()+len(trans)+len(items) > b.Tuning.Batch {
+		f.flush()
+		if f.err != nil {
+			return
+		}
+	}
+	t0, i0 := len(b.Trans), len(b.Items)
+	b.Trans, b.Items = extend(b.Trans, len(trans)), extend(b.Items, len(items))
+	sortT, sortI := b.Trans[t0:], b.Items[i0:]
+	js := f.js
+	if js.buckets == nil {
+		js.buckets = new(buckets)
+	}
+	bk := js.buckets
+	cut := uint8(0)
+	if bk.sort(sv, trans, items, sortT, sortI, chunks, false) {
+		cut, chunks = bk.best, bk.chunks
+	} else {
+		copy(sortT, trans)
+		copy(sortI, items)
+		clear(bk.startT[:bucketBounds])
+		clear(bk.startI[:bucketBounds])
+		for u := 1; u < bucketBounds; u++ {
+			bk.startT[u], bk.startI[u] = len(trans), len(items)
+		}
+	}
+	bound := uint32(len(b.Bounds))
+	for u := range bucketBounds {
+		b.Bounds = append(b.Bounds, uint32(i0+bk.startI[u]))
+	}
+	flags := uint32(cut)<<8 | uint32(chunks)<<16
+	if sv.long {
+		flags |= 1 << 24
+	}
+	owner := int32(len(f.pending) - 1)
+	block := b.Tuning.Block
+	for v := uint8(0); ; v = (v - cut) & cut {
+		for p := bk.startT[v]; p < bk.startT[int(v)+1]; p += block {
+			k := min(block, bk.startT[int(v)+1]-p)
+			b.Jobs = append(b.Jobs, uint32(t0+p), uint32(k), bound, uint32(v)|flags)
+			b.owner = append(b.owner, owner)
+			b.mult = append(b.mult, f.mult)
+		}
+		if v == cut {
+			break
+		}
+	}
+}
+
+// flush launches the batch and reports the tasks it completes; a task
+// still being listed stays pending.
+func (f *joinFeeder) flush() {
+	b := &f.b
+	if b.Blocks() > 0 {
+		f.lock.Lock()
+		err := f.dev.Join(f.ctx, b)
+		f.lock.Unlock()
+		if err != nil {
+			if f.ctx.Err() == nil {
+				f.err = fmt.Errorf("%w %s: %w", ErrDevice, f.dev.Name(), err)
+			}
+			return // js.stopped: nothing more is listed
+		}
+		for j, o := range b.owner {
+			f.pending[o].r.Total += b.Out[j] * b.mult[j]
+		}
+	}
+	b.reset()
+	keep := f.pending[:0]
+	for _, p := range f.pending {
+		if p.open {
+			keep = append(keep, p)
+			continue
+		}
+		f.report(p.r)
+	}
+	f.pending = keep
+}
+
+// runJoinDevice feeds dev join tasks from the run's queue (order, next)
+// until it is empty or the run stops: tune.Hosts goroutines each list
+// tasks into a batch of their own and launch it when it is full.
+func runJoinDevice(ctx context.Context, dev Device, plan *partition.Plan, order []int, next *atomic.Int64,
+	feeders []*joinScratch, tune JoinTuning, report func(host int, r Result)) error {
+	var lock sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	for h, js := range feeders {
+		f := &joinFeeder{dev: dev, lock: &lock, ctx: gctx, js: js, report: func(r Result) { report(h, r) }}
+		f.b.N, f.b.Tuning = plan.N, tune
+		js.feed = f
+		g.Go(func() error {
+			defer func() { js.feed = nil }()
+			for gctx.Err() == nil && !js.stopped() && f.err == nil {
+				k := int(next.Add(1) - 1)
+				if k >= len(order) {
+					break
+				}
+				f.task(plan, order[k])
+			}
+			if gctx.Err() == nil && !js.stopped() && f.err == nil {
+				f.flush()
+			}
+			return f.err
+		})
+	}
+	return g.Wait()
+}

@@ -1,0 +1,145 @@
+// The join kernel of nqueens: the matching of the join method on a device
+// (engine/joindevice.go). A work-group takes one block of up to BLOCK
+// patterns of one side (a job), builds a table of them in local memory,
+// and counts, for every item of the other side's buckets that share no
+// cut bit with the block's bucket, the block's patterns that share no bit
+// with the item. The table is the CPU's (engine/match.go) in 32-bit words:
+// for chunk k (bits 6k..6k+5 of a pattern) and each of its 64 values v,
+// WORDS words whose bit j is set when pattern 32w+j of the block is valid
+// and shares no bit with v there. An item ANDs the entries its chunks
+// select and counts the bits left.
+//
+// Built per board and tuning: CHUNKS, the most chunks a pattern of the
+// board has; BLOCK, the patterns of a block (a multiple of 32); GROUP,
+// the work-group's size; ITEMS, the items a work-item takes per step.
+//
+// job: 4 words a block: first pattern in trans, patterns, first index of
+// its part's 257 bucket bounds in bounds, and bucket v | cut<<8 |
+// chunks<<16 | long<<24. out: one word a job, its weighted count.
+
+#ifndef CHUNKS
+#define CHUNKS 11
+#endif
+#ifndef BLOCK
+#define BLOCK 256
+#endif
+#ifndef GROUP
+#define GROUP 128
+#endif
+#ifndef ITEMS
+#define ITEMS 1
+#endif
+#define WORDS (BLOCK / 32)
+
+// longWeight is a pair of buckets' weight by their long-diagonal queens
+// (key bits 1 and 5): 0 when both sides hold one, 2 when one side holds
+// both and the other none, else 1 (engine.longWeight).
+inline uint longWeight(uint a, uint b) {
+	a &= 0x22u;
+	b &= 0x22u;
+	if (a != 0 && b != 0) {
+		return 0;
+	}
+	return (a | b) == 0x22u ? 2 : 1;
+}
+
+__kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
+void join(__global const ulong *trans, __global const ulong *items, __global const uint *bounds,
+          __global const uint4 *jobs, __global ulong *out) {
+	__local ulong pats[BLOCK];
+	__local uint has[64 * WORDS]; // has[b*WORDS + w]: the patterns of word w holding bit b
+	__local uint table[CHUNKS * 64 * WORDS];
+	__local ulong sums[GROUP];
+
+	const uint lid = get_local_id(0);
+	const uint4 job = jobs[get_group_id(0)];
+	const uint first = job.x, len = job.y;
+	const uint v = job.w & 255u, cut = (job.w >> 8) & 255u, long_ = (job.w >> 24) & 1u;
+	const uint chunks = min((job.w >> 16) & 255u, (uint)CHUNKS);
+	__global const uint *bound = bounds + job.z;
+
+	for (uint i = lid; i < BLOCK; i += GROUP) {
+		pats[i] = i < len ? trans[first + i] : 0;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	// Transpose: which patterns hold each bit.
+	for (uint e = lid; e < 64 * WORDS; e += GROUP) {
+		const uint b = e / WORDS, w = e % WORDS;
+		uint m = 0;
+		for (uint j = 0; j < 32; j++) {
+			m |= (uint)((pats[32 * w + j] >> b) & 1) << j;
+		}
+		has[e] = m;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	// The table: valid patterns, less those holding a bit of the value.
+	for (uint e = lid; e < chunks * 64 * WORDS; e += GROUP) {
+		const uint w = e % WORDS, val = (e / WORDS) % 64, k = e / (64 * WORDS);
+		const uint from = 32 * w;
+		uint m = len >= from + 32 ? ~0u : (len > from ? (1u << (len - from)) - 1 : 0u);
+		for (uint b = 0; b < 6; b++) {
+			const uint bit = 6 * k + b;
+			if (((val >> b) & 1) && bit < 64) {
+				m &= ~has[bit * WORDS + w];
+			}
+		}
+		table[e] = m;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+
+	ulong s = 0;
+	const uint rest = cut & ~v;
+	for (uint u = rest;; u = (u - 1) & rest) {
+		const uint wt = long_ ? longWeight(v, u) : 1;
+		if (wt != 0) {
+			const uint lo = bound[u], hi = bound[u + 1];
+			ulong c = 0;
+			for (uint base = lo + lid; base < hi; base += GROUP * ITEMS) {
+#pragma unroll
+				for (uint it = 0; it < ITEMS; it++) {
+					const uint i = base + it * GROUP;
+					if (i < hi) {
+						const ulong x = items[i];
+						uint acc[WORDS];
+						__local const uint *e0 = table + (uint)(x & 63) * WORDS;
+#pragma unroll
+						for (uint w = 0; w < WORDS; w++) {
+							acc[w] = e0[w];
+						}
+						for (uint k = 1; k < chunks; k++) {
+							__local const uint *e = table + (k * 64 + (uint)((x >> (6 * k)) & 63)) * WORDS;
+#pragma unroll
+							for (uint w = 0; w < WORDS; w++) {
+								acc[w] &= e[w];
+							}
+						}
+#pragma unroll
+						for (uint w = 0; w < WORDS; w++) {
+							c += popcount(acc[w]);
+						}
+					}
+				}
+			}
+			s += wt * c;
+		}
+		if (u == 0) {
+			break;
+		}
+	}
+
+	sums[lid] = s;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	uint span = 1;
+	while (span < GROUP) {
+		span *= 2;
+	}
+	for (uint step = span / 2; step > 0; step /= 2) {
+		if (lid < step && lid + step < GROUP) {
+			sums[lid] += sums[lid + step];
+		}
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (lid == 0) {
+		out[get_group_id(0)] = sums[0];
+	}
+}
