@@ -63,7 +63,9 @@ var joinTuningBounds = [...]struct {
 }
 
 // fields returns t's knobs in joinTuningBounds' order.
-func (t *JoinTuning) fields() [5]*int { return [5]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts} }
+func (t *JoinTuning) fields() [5]*int {
+	return [5]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts}
+}
 
 // ParseJoinTuning reads a tuning from "key=value" pairs separated by
 // commas (group, block, items, batch, hosts; for instance
