@@ -197,3 +197,30 @@ func searchHost(b *Batch) {
 		o[0], o[1], o[2], o[3], o[4] = bs.r.Total, bs.r.Unique, bs.r.PointSym, bs.r.Rot90Sym, bs.nodes
 	}
 }
+
+// TestParseJoinTuning reads tunings and refuses knobs out of bounds,
+// unknown ones and malformed pairs, naming what is accepted.
+func TestParseJoinTuning(t *testing.T) {
+	tn, err := ParseJoinTuning(" group=256, block=64 ,hosts=3")
+	require.NoError(t, err)
+	assert.Equal(t, JoinTuning{Group: 256, Block: 64, Items: DefaultJoinTuning.Items, Batch: DefaultJoinTuning.Batch, Hosts: 3}, tn)
+	back, err := ParseJoinTuning(tn.String())
+	require.NoError(t, err)
+	assert.Equal(t, tn, back)
+	def, err := ParseJoinTuning("")
+	require.NoError(t, err)
+	assert.Equal(t, DefaultJoinTuning, def)
+	for in, want := range map[string]string{
+		"block=96":   "block=96 is out of bounds (accepted: 32..512, a power of two)",
+		"group=16":   "group=16 is out of bounds (accepted: 32..1024, a multiple of 32)",
+		"items=0":    "items=0 is out of bounds (accepted: 1..8)",
+		"warp=32":    `"warp=32" is not a tuning (accepted: group=, block=, items=, batch=, hosts=`,
+		"block":      `"block" is not a tuning`,
+		"block=big":  "block=big is out of bounds",
+		"batch=1000": "batch=1000 is out of bounds (accepted: 65536..268435456)",
+	} {
+		_, err := ParseJoinTuning(in)
+		assert.ErrorIs(t, err, ErrDevice, in)
+		assert.ErrorContains(t, err, want, in)
+	}
+}

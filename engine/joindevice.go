@@ -33,7 +33,7 @@ type JoinTuning struct {
 	// Group is the work-group size: the work-items that match one block.
 	Group int
 	// Block is how many of the transposed side's patterns a work-group
-	// holds in its table (a multiple of 32).
+	// holds in its table (32, 64, 128, 256 or 512).
 	Block int
 	// Items is how many items a work-item matches per step of its loop.
 	Items int
@@ -53,10 +53,10 @@ var DefaultJoinTuning = JoinTuning{Group: 128, Block: 256, Items: 1, Batch: 1 <<
 var joinTuningBounds = [...]struct {
 	name     string
 	lo, hi   int
-	multiple int
+	multiple int // -1: a power of two
 }{
 	{"group", 32, 1024, 32},
-	{"block", 32, 512, 32},
+	{"block", 32, 512, -1}, // a power of two: the kernel's table entry is one vector
 	{"items", 1, 8, 1},
 	{"batch", 1 << 16, 1 << 28, 1},
 	{"hosts", 0, MaxWorkers, 1},
@@ -88,7 +88,7 @@ func ParseJoinTuning(s string) (JoinTuning, error) {
 		}
 		v, err := strconv.Atoi(strings.TrimSpace(value))
 		b := joinTuningBounds[i]
-		if err != nil || v < b.lo || v > b.hi || v%b.multiple != 0 {
+		if err != nil || v < b.lo || v > b.hi || b.multiple > 0 && v%b.multiple != 0 || b.multiple < 0 && v&(v-1) != 0 {
 			return JoinTuning{}, fmt.Errorf("%w: %s=%s is out of bounds (accepted: %d..%d%s)", ErrDevice, b.name, strings.TrimSpace(value), b.lo, b.hi, multipleOf(b.multiple))
 		}
 		*t.fields()[i] = v
@@ -97,8 +97,11 @@ func ParseJoinTuning(s string) (JoinTuning, error) {
 }
 
 func multipleOf(m int) string {
-	if m == 1 {
+	switch m {
+	case 1:
 		return ""
+	case -1:
+		return ", a power of two"
 	}
 	return fmt.Sprintf(", a multiple of %d", m)
 }

@@ -31,6 +31,28 @@
 #endif
 #define WORDS (BLOCK / 32)
 
+// vec is a table entry: WORDS words, one OpenCL vector, so that an item's
+// step is one load and one AND of a vector (a CPU device's SIMD
+// registers; a GPU's lanes take the words one by one).
+#if WORDS == 1
+typedef uint vec;
+inline uint total(uint p) { return p; }
+#elif WORDS == 2
+typedef uint2 vec;
+inline uint total(uint2 p) { return p.s0 + p.s1; }
+#elif WORDS == 4
+typedef uint4 vec;
+inline uint total(uint4 p) { return p.s0 + p.s1 + p.s2 + p.s3; }
+#elif WORDS == 8
+typedef uint8 vec;
+inline uint total(uint8 p) { uint4 r = p.lo + p.hi; return r.s0 + r.s1 + r.s2 + r.s3; }
+#elif WORDS == 16
+typedef uint16 vec;
+inline uint total(uint16 p) { uint8 q = p.lo + p.hi; uint4 r = q.lo + q.hi; return r.s0 + r.s1 + r.s2 + r.s3; }
+#else
+#error "BLOCK must be 32, 64, 128, 256 or 512"
+#endif
+
 // longWeight is a pair of buckets' weight by their long-diagonal queens
 // (key bits 1 and 5): 0 when both sides hold one, 2 when one side holds
 // both and the other none, else 1 (engine.longWeight).
@@ -46,9 +68,8 @@ inline uint longWeight(uint a, uint b) {
 __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
 void join(__global const ulong *trans, __global const ulong *items, __global const uint *bounds,
           __global const uint4 *jobs, __global ulong *out) {
-	__local ulong pats[BLOCK];
-	__local uint has[64 * WORDS]; // has[b*WORDS + w]: the patterns of word w holding bit b
-	__local uint table[CHUNKS * 64 * WORDS];
+	__local uint bits[2 * BLOCK]; // 32×32 bit matrices: [half h][word w][row i]
+	__local vec table[CHUNKS * 64];
 	__local ulong sums[GROUP];
 
 	const uint lid = get_local_id(0);
@@ -58,32 +79,43 @@ void join(__global const ulong *trans, __global const ulong *items, __global con
 	const uint chunks = min((job.w >> 16) & 255u, (uint)CHUNKS);
 	__global const uint *bound = bounds + job.z;
 
+	// Row i of matrix (h, w) is the half h of pattern 32w+i (none past
+	// the block's).
 	for (uint i = lid; i < BLOCK; i += GROUP) {
-		pats[i] = i < len ? trans[first + i] : 0;
+		const ulong p = i < len ? trans[first + i] : 0;
+		bits[i] = (uint)p;
+		bits[BLOCK + i] = (uint)(p >> 32);
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
-	// Transpose: which patterns hold each bit.
-	for (uint e = lid; e < 64 * WORDS; e += GROUP) {
-		const uint b = e / WORDS, w = e % WORDS;
-		uint m = 0;
-		for (uint j = 0; j < 32; j++) {
-			m |= (uint)((pats[32 * w + j] >> b) & 1) << j;
+	// Transpose each matrix: five rounds swap ever smaller blocks (16×16,
+	// ..., 1×1) across its diagonal (engine.transpose64's, 32 bits wide).
+	// Afterwards bit i of row b of matrix (h, w) is bit 32h+b of pattern
+	// 32w+i.
+	uint m = 0x0000ffffu;
+	for (uint j = 16; j != 0; j >>= 1, m ^= m << j) {
+		for (uint e = lid; e < BLOCK; e += GROUP) {
+			// Pair e (of 16 per matrix): rows k and k+j, bit j of k clear.
+			const uint r = e % 16;
+			const uint k = (e / 16) * 32 + (r / j) * (2 * j) + r % j;
+			const uint t = ((bits[k] >> j) ^ bits[k + j]) & m;
+			bits[k] ^= t << j;
+			bits[k + j] ^= t;
 		}
-		has[e] = m;
+		barrier(CLK_LOCAL_MEM_FENCE);
 	}
-	barrier(CLK_LOCAL_MEM_FENCE);
-	// The table: valid patterns, less those holding a bit of the value.
+	// The table: the valid patterns, less those holding a bit of the
+	// value.
 	for (uint e = lid; e < chunks * 64 * WORDS; e += GROUP) {
 		const uint w = e % WORDS, val = (e / WORDS) % 64, k = e / (64 * WORDS);
 		const uint from = 32 * w;
-		uint m = len >= from + 32 ? ~0u : (len > from ? (1u << (len - from)) - 1 : 0u);
+		uint keep = len >= from + 32 ? ~0u : (len > from ? (1u << (len - from)) - 1 : 0u);
 		for (uint b = 0; b < 6; b++) {
 			const uint bit = 6 * k + b;
 			if (((val >> b) & 1) && bit < 64) {
-				m &= ~has[bit * WORDS + w];
+				keep &= ~bits[(bit / 32) * BLOCK + 32 * w + bit % 32];
 			}
 		}
-		table[e] = m;
+		((__local uint *)table)[e] = keep;
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -100,23 +132,11 @@ void join(__global const ulong *trans, __global const ulong *items, __global con
 					const uint i = base + it * GROUP;
 					if (i < hi) {
 						const ulong x = items[i];
-						uint acc[WORDS];
-						__local const uint *e0 = table + (uint)(x & 63) * WORDS;
-#pragma unroll
-						for (uint w = 0; w < WORDS; w++) {
-							acc[w] = e0[w];
-						}
+						vec acc = table[x & 63];
 						for (uint k = 1; k < chunks; k++) {
-							__local const uint *e = table + (k * 64 + (uint)((x >> (6 * k)) & 63)) * WORDS;
-#pragma unroll
-							for (uint w = 0; w < WORDS; w++) {
-								acc[w] &= e[w];
-							}
+							acc &= table[k * 64 + (uint)((x >> (6 * k)) & 63)];
 						}
-#pragma unroll
-						for (uint w = 0; w < WORDS; w++) {
-							c += popcount(acc[w]);
-						}
+						c += total(popcount(acc));
 					}
 				}
 			}

@@ -155,3 +155,56 @@ func TestJoinTasks(t *testing.T) {
 		assert.Equal(t, engine.UintOf(known.PointSym(n)), c.PointSym, "n=%d point", n)
 	}
 }
+
+// TestJoinSampled counts sampled tasks of n = 20..23 (the largest of
+// each among them too) on the device and on the CPU, each task's result
+// the same: patterns past 32 bits, two table halves, buckets of
+// thousands.
+func TestJoinSampled(t *testing.T) {
+	d := requireDevice(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 20; n <= 23; n++ {
+		plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
+		require.NoError(t, err)
+		skip := make([]bool, len(plan.Tasks))
+		for i := range skip {
+			skip[i] = true
+		}
+		for _, i := range rng.Perm(len(plan.Tasks))[:24-n] {
+			skip[i] = false
+		}
+		largest := 0
+		for i, task := range plan.Tasks {
+			if task.Cost > plan.Tasks[largest].Cost {
+				largest = i
+			}
+		}
+		if n <= 21 {
+			skip[largest] = false
+		}
+		assert.Positive(t, joinOnBoth(t, d, plan, skip, engine.JoinTuning{}))
+	}
+}
+
+// TestJoinTunings counts sampled tasks of n = 20 on the device under
+// tunings at the knobs' bounds and between (blocks of one to sixteen
+// words, work-groups from 32 to 1024, several items a step, small
+// batches), each task's result the CPU's.
+func TestJoinTunings(t *testing.T) {
+	d := requireDevice(t)
+	plan, err := partition.Make(context.Background(), partition.Job{N: 20, Method: partition.Join})
+	require.NoError(t, err)
+	skip := make([]bool, len(plan.Tasks))
+	for i := range skip {
+		skip[i] = i%4001 != 7
+	}
+	for _, tune := range []string{"block=32,group=32", "block=64,group=96,items=3", "block=128,group=1024,items=8", "block=512,group=256,items=2",
+		"block=256,group=64,batch=65536,hosts=3"} {
+		tn, err := engine.ParseJoinTuning(tune)
+		require.NoError(t, err)
+		if tn.Group > d.Info().MaxGroup {
+			continue
+		}
+		assert.Positive(t, joinOnBoth(t, d, plan, skip, tn), tune)
+	}
+}
