@@ -347,7 +347,7 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 			return err
 		}
 	}
-	for k := range d.bufs {
+	for k := range joinBufs {
 		m := d.bufs[k]
 		if err := check("clSetKernelArg", cl.setKernelArg(kernel, uint32(3+k), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
 			return err
