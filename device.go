@@ -14,9 +14,12 @@ import (
 // (device N as 'nqueens devices' lists them), "opencl:all" (every OpenCL
 // device) or "all" (every OpenCL device beside the CPU workers, each
 // taking tasks from one queue as it finishes, so a fast device takes
-// more). Devices count the sym and mirror methods of queens without
-// placed ones, n ≤ 32 ([Auto] is sym there); asking a device for another
-// count is an [*OptionError]. The plan, journals, shards and results are
+// more). Devices count queens without placed ones, n ≤ 32, by the join,
+// sym and mirror methods ([Auto] is [partition.Best], the join from n =
+// 12, as on the CPU); asking a device for another count is an
+// [*OptionError]. For the join the host lists and sorts each task's two
+// sides (as many goroutines per device as the CPU has cores, see
+// [WithDeviceTuning]) and the device matches them. The plan, journals, shards and results are
 // the same wherever a task is counted: a journal begun on a device resumes
 // on the CPU with the same method, and the reverse. The OpenCL runtime is
 // loaded when a device is first asked for; where none can be, the count
@@ -44,9 +47,35 @@ func (c *config) checkDevice() error {
 		return optionError("WithWorkers", "WithDevice", "%s sets the CPU workers, and with %s no CPU worker counts (%s counts on every device beside them)",
 			partition.Name{Of: "WithWorkers", Value: fmt.Sprint(c.workers)}, partition.Name{Of: "WithDevice", Value: c.device}, partition.Name{Of: "WithDevice", Value: "all"})
 	}
-	if (c.method == Auto || c.method == "") && c.queens() && len(c.placed) == 0 {
-		c.method = Sym // the device kernels' method with every count
+	return nil
+}
+
+// WithDeviceTuning tunes how a device counts by the join: "key=value"
+// pairs separated by commas, any of group (the work-group's size, 32 to
+// 1024, a multiple of 32), block (the patterns of one side a work-group
+// holds in its table: 32, 64, 128, 256 or 512), items (the items a
+// work-item matches per step, 1 to 8), batch (the patterns of both sides
+// a launch holds, the tasks in flight) and hosts (the host goroutines
+// that list and sort tasks for each device; 0, the default, shares the
+// CPU's cores among the devices). Knobs not named keep their defaults
+// (engine.DefaultJoinTuning). A value out of bounds is an
+// [*OptionError]; a tuning the device cannot run (a work-group or table
+// too large for it) fails the count naming the knob. Results never
+// depend on it: only the speed does.
+//
+// [Count], [CountShards] and [Table] take it.
+func WithDeviceTuning(spec string) RunOption {
+	return RunOption{set: set{"WithDeviceTuning", func(c *config) { c.tuning = spec }}}
+}
+
+// checkTuning reads c's device tuning.
+func (c *config) checkTuning() error {
+	t, err := engine.ParseJoinTuning(c.tuning)
+	if err != nil {
+		reason := strings.TrimPrefix(err.Error(), engine.ErrDevice.Error()+": ")
+		return optionError("WithDeviceTuning", "", "%s: %s", partition.Name{Of: "WithDeviceTuning", Value: ""}, reason)
 	}
+	c.joinTuning = t
 	return nil
 }
 

@@ -271,25 +271,27 @@ type config struct {
 	memory  int64
 	placed  []Square
 	// progress is called after each finished task.
-	progress func(Progress)
-	journal  journal
-	jname    string
-	jpath    string // WithJournalFile
-	outPath  string // WithShardFile
-	shard    int
-	shards   int
-	out      io.Writer
-	grace    time.Duration
-	now      <-chan struct{}
-	check    bool
-	piece    Piece
-	torus    bool
-	sample   time.Duration // Estimate's
-	minThin  int           // Estimate's least thinning of a sampled task (tests)
-	seed     uint64        // Estimate's sample seed: 0 for sampleSeed (tests)
-	device   string        // WithDevice's spec; "" for the CPU
-	keep     *engine.Kept  // CountShards': the join's buffers and cache from shard to shard
-	given    opt           // the options given
+	progress   func(Progress)
+	journal    journal
+	jname      string
+	jpath      string // WithJournalFile
+	outPath    string // WithShardFile
+	shard      int
+	shards     int
+	out        io.Writer
+	grace      time.Duration
+	now        <-chan struct{}
+	check      bool
+	piece      Piece
+	torus      bool
+	sample     time.Duration     // Estimate's
+	minThin    int               // Estimate's least thinning of a sampled task (tests)
+	seed       uint64            // Estimate's sample seed: 0 for sampleSeed (tests)
+	device     string            // WithDevice's spec; "" for the CPU
+	tuning     string            // WithDeviceTuning's spec
+	joinTuning engine.JoinTuning // and what it says
+	keep       *engine.Kept      // CountShards': the join's buffers and cache from shard to shard
+	given      opt               // the options given
 }
 
 // opt names an option given, for the rules that depend on whether it
@@ -503,6 +505,9 @@ func (c *config) rules() error {
 		return say("WithShardFile", "", "%s names no file (accepted: a path)", named{Of: "WithShardFile", Value: `""`})
 	case c.jpath != "" && c.outPath != "" && (samePath(c.jpath, c.outPath) || samePath(c.jpath, resultfile.LockName(c.outPath))):
 		return say("WithJournalFile", "WithShardFile", "%s and %s name one file: the journal and the shard file are two (accepted: two paths)", named{Of: "WithJournalFile", Value: c.jpath}, named{Of: "WithShardFile", Value: c.outPath})
+	}
+	if err := c.checkTuning(); err != nil {
+		return err
 	}
 	if err := c.checkDevice(); err != nil {
 		return err

@@ -144,7 +144,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		defer close(ran)
 		// The engine calls OnResult under its own lock, one result at a
 		// time.
-		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: workers, Devices: devs, Skip: slices.Clone(l.have), Memory: c.memory, Keep: c.keep, OnResult: func(r engine.Result) {
+		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: workers, Devices: devs, Tuning: c.joinTuning, Skip: slices.Clone(l.have), Memory: c.memory, Keep: c.keep, OnResult: func(r engine.Result) {
 			if over.Load() {
 				return
 			}

@@ -30,6 +30,7 @@ type benchFlags struct {
 	plot     string
 	workers  int
 	device   string
+	tuning   string
 	progress cli.Progress
 }
 
@@ -60,9 +61,9 @@ Timings on a busy machine mislead: bench warns on stderr ("nqueens:
 warning: ...") when the load average was 0.5 or more as it started, or
 when a row's cells lie more than ±10%% from their median.
 
---device opencl (or opencl:N, all) times the workload's sym and mirror
-counts on that device instead, one row a count, the device named (the
-join counts on the CPU only).
+--device opencl (or opencl:N, all) times the workload's counts (join, sym
+and mirror) on that device instead, one row a count, the device named;
+--device-tuning tunes its join.
 
 Workloads: default (join at n = 18, sym and mirror at n = 16, 5 cells;
 about 80 seconds on 2 cores) and --quick (join at n = 16, sym and mirror
@@ -116,6 +117,7 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 	fs.StringVar(&f.csvFile, "csv", "", "also append the rows to this CSV file (with a header if it is new)")
 	fs.StringVar(&f.plot, "plot", "", "draw speedup and efficiency against workers to this .svg file (.png with a binary built with -tags plot)")
 	cli.DeviceFlag(fs, &f.device)
+	cli.DeviceTuningFlag(fs, &f.tuning)
 	fs.IntVarP(&f.workers, "workers", "j", 0, "largest worker count to try (default: the logical cores cpuid detects)")
 	f.progress.Register(fs)
 	return cmd
@@ -148,7 +150,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 	})
 	var rows []benchmark.Row
 	if f.device != "" && f.device != "cpu" {
-		rows, err = benchmark.RunDevice(ctx, wl, f.device, prog.Update)
+		rows, err = benchmark.RunDevice(ctx, wl, f.device, f.tuning, prog.Update)
 	} else {
 		rows, err = benchmark.Run(ctx, wl, cmp.Or(f.workers, engine.DefaultWorkers()), prog.Update)
 	}

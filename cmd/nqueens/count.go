@@ -32,6 +32,7 @@ type countFlags struct {
 	dir        string
 	grace      time.Duration
 	device     string
+	tuning     string
 	progress   cli.Progress
 }
 
@@ -70,9 +71,12 @@ each other along a diagonal give 0, with a note on stderr.
 
 --device opencl counts on an OpenCL device (a GPU of any vendor, or a CPU
 runtime such as pocl), --device all on every device beside the CPU
-workers: the same plan, journal, shards and results as on the CPU, with
-the sym method (auto's choice there) or mirror; the join, other pieces and
-placed queens count on the CPU. 'nqueens devices' lists the devices.
+workers: the same plan, journal, shards and results as on the CPU, by
+the join (auto's choice from n = 12: the host lists and sorts each task's
+halves, the device matches them), sym or mirror; other pieces and placed
+queens count on the CPU. --device-tuning tunes the device's join (see
+docs/devices.md); results never depend on it. 'nqueens devices' lists the
+devices.
 
 Long runs and clusters:
   --checkpoint FILE  journal finished tasks to FILE (fsynced every %s and at
@@ -138,6 +142,7 @@ SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
 	fs.StringVar(&f.out, "out", "", "write this run's per-task counts to a shard result file for 'nqueens merge'")
 	fs.StringVar(&f.dir, "dir", "", "keep each shard's shard file and journal in this directory (DIR/DDD/shardI.result), skipping shards counted before; with --shard A-B/M, count that range")
 	cli.DeviceFlag(fs, &f.device)
+	cli.DeviceTuningFlag(fs, &f.tuning)
 	fs.DurationVar(&f.grace, "grace", nqueens.DefaultGrace, "after a stop signal, how long running tasks may finish before they are abandoned")
 	f.progress.Register(fs)
 	return cmd
@@ -167,11 +172,11 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, common cli.O
 	if !f.progress.Quiet && (f.device == "" || f.device == "cpu") {
 		cli.SayIfLong(ctx, stderr, n, common.Estimate(placed), shard, last, shards)
 	}
-	grace, stopNow, device := nqueens.WithGrace(f.grace), nqueens.WithStopNow(cli.StopNow(ctx)), nqueens.WithDevice(f.device)
+	grace, stopNow, device, tuning := nqueens.WithGrace(f.grace), nqueens.WithStopNow(cli.StopNow(ctx)), nqueens.WithDevice(f.device), nqueens.WithDeviceTuning(f.tuning)
 	if f.dir != "" {
-		return countShards(ctx, stdout, stderr, n, append(common.Shards(placed), grace, stopNow, device), f, shard, last, shards)
+		return countShards(ctx, stdout, stderr, n, append(common.Shards(placed), grace, stopNow, device, tuning), f, shard, last, shards)
 	}
-	opts := append(common.Count(placed), grace, stopNow, device)
+	opts := append(common.Count(placed), grace, stopNow, device, tuning)
 	if f.verify {
 		opts = append(opts, nqueens.WithCheck())
 	}

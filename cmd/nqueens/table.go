@@ -20,6 +20,7 @@ type tableFlags struct {
 	format   string
 	seq      string
 	device   string
+	tuning   string
 	meta     bool
 	progress cli.Progress
 }
@@ -79,7 +80,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 			if err := w.Check(f.Pieces.Piece); err != nil {
 				return cli.Usage(err)
 			}
-			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), w, append(common.Table(), nqueens.WithDevice(f.device)), f)
+			return runTable(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), w, append(common.Table(), nqueens.WithDevice(f.device), nqueens.WithDeviceTuning(f.tuning)), f)
 		},
 	}
 	fs := cmd.Flags()
@@ -88,6 +89,7 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 	f.Register(fs, "counting method: auto (per n: join from n = 12, sym below), join, sym (all four counts) or mirror (total only)")
 	fs.BoolVar(&f.meta, "meta", false, "csv only: add workers, nodes, nodes_per_second, cpu, go_version and date columns")
 	cli.DeviceFlag(fs, &f.device)
+	cli.DeviceTuningFlag(fs, &f.tuning)
 	f.progress.Register(fs)
 	return cmd
 }

@@ -145,13 +145,13 @@ func cell(min time.Duration, count func() (nqueens.Counts, error)) (nqueens.Coun
 	}
 }
 
-// RunDevice times the workload's sym and mirror cases (the methods a
-// device counts; the join stays on the CPU) on the device that spec names
-// (nqueens.WithDevice), one row a case with the device's name, and checks
-// every total.
-func RunDevice(ctx context.Context, wl Workload, spec string, progress func(nqueens.Progress)) ([]Row, error) {
+// RunDevice times the workload's cases on the device that spec names
+// (nqueens.WithDevice), its join tuned by tuning
+// (nqueens.WithDeviceTuning), one row a case with the device's name, and
+// checks every total.
+func RunDevice(ctx context.Context, wl Workload, spec, tuning string, progress func(nqueens.Progress)) ([]Row, error) {
 	count := func(bc Case, progress func(nqueens.Progress)) (nqueens.Counts, error) {
-		opts := []nqueens.CountOption{nqueens.WithMethod(bc.Method), nqueens.WithDevice(spec)}
+		opts := []nqueens.CountOption{nqueens.WithMethod(bc.Method), nqueens.WithDevice(spec), nqueens.WithDeviceTuning(tuning)}
 		if progress != nil {
 			opts = append(opts, nqueens.WithProgress(progress))
 		}
@@ -162,9 +162,6 @@ func RunDevice(ctx context.Context, wl Workload, spec string, progress func(nque
 	}
 	var rows []Row
 	for _, bc := range wl.Cases {
-		if bc.Method == nqueens.Join {
-			continue
-		}
 		row := Row{N: bc.N, Method: string(bc.Method), NodeUnit: NodeUnit(bc.Method), Speedup: 1}
 		var c nqueens.Counts
 		for range wl.Repeats {

@@ -120,7 +120,12 @@ func WorkersFlag(fs *pflag.FlagSet, p *int) {
 
 // DeviceFlag adds --device to fs.
 func DeviceFlag(fs *pflag.FlagSet, p *string) {
-	fs.StringVar(p, "device", "cpu", "where to count: cpu, opencl (the first OpenCL device, a GPU if any), opencl:N, opencl:all, or all (every OpenCL device beside the CPU workers); devices count with sym (the default there) or mirror")
+	fs.StringVar(p, "device", "cpu", "where to count: cpu, opencl (the first OpenCL device, a GPU if any), opencl:N, opencl:all, or all (every OpenCL device beside the CPU workers); devices count queens by join (auto's choice from n = 12), sym or mirror")
+}
+
+// DeviceTuningFlag adds --device-tuning to fs.
+func DeviceTuningFlag(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "device-tuning", "", "how a device runs the join: key=value pairs, comma-separated, of group (work-group size), block (patterns a work-group's table holds: 32..512, a power of two), items (items a work-item takes a step), batch (patterns a launch holds), hosts (host goroutines listing tasks per device); e.g. group=256,block=128")
 }
 
 // PlaceFlag adds --place to fs.

@@ -17,7 +17,7 @@ import (
 var optionFlags = map[string]string{
 	"WithMethod": "--method", "WithWorkers": "-j", "WithMemory": "--memory", "WithPiece": "--piece", "WithTorus": "--torus",
 	"WithPlaced": "--place", "WithCheck": "--verify", "WithGrace": "--grace", "WithSample": "--sample",
-	"WithShard": "--shard", "WithDevice": "--device", "WithShardFile": "--out", "WithJournalFile": "--checkpoint", "WithProgress": "--progress",
+	"WithShard": "--shard", "WithDevice": "--device", "WithDeviceTuning": "--device-tuning", "WithShardFile": "--out", "WithJournalFile": "--checkpoint", "WithProgress": "--progress",
 }
 
 // message is err's message, with the library's options named by the
