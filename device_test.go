@@ -42,7 +42,7 @@ func stopAfter(k int, cancel context.CancelFunc) RunOption {
 // and the totals are exact. It also counts shards on each and merges them.
 func TestDeviceJournal(t *testing.T) {
 	needDevice(t)
-	for _, m := range []Method{Sym, Mirror} {
+	for _, m := range []Method{Join, Sym, Mirror} {
 		for _, first := range []string{"opencl", "cpu"} {
 			second := map[string]string{"opencl": "cpu", "cpu": "opencl"}[first]
 			var j memJournal
@@ -64,20 +64,23 @@ func TestDeviceJournal(t *testing.T) {
 		}
 	}
 	var files []File
-	for i, dev := range []string{"opencl", "cpu", "all"} {
-		var out bytes.Buffer
-		c, err := Count(context.Background(), 15, WithMethod(Sym), WithDevice(dev), WithShard(i, 3, &out))
+	for _, m := range []Method{Join, Sym} {
+		files = files[:0]
+		for i, dev := range []string{"opencl", "cpu", "all"} {
+			var out bytes.Buffer
+			c, err := Count(context.Background(), 15, WithMethod(m), WithDevice(dev), WithShard(i, 3, &out))
+			require.NoError(t, err)
+			assert.True(t, c.Partial())
+			files = append(files, File{Name: dev, R: &out})
+		}
+		c, err := Merge(context.Background(), files...)
 		require.NoError(t, err)
-		assert.True(t, c.Partial())
-		files = append(files, File{Name: dev, R: &out})
+		want(t, 15, c)
 	}
-	c, err := Merge(context.Background(), files...)
-	require.NoError(t, err)
-	want(t, 15, c)
 }
 
-// TestDeviceOptions checks what a device refuses, and that Auto is sym
-// there.
+// TestDeviceOptions checks what a device refuses, and that Auto is the
+// join there as on the CPU.
 func TestDeviceOptions(t *testing.T) {
 	ctx := context.Background()
 	var oe *OptionError
@@ -88,7 +91,10 @@ func TestDeviceOptions(t *testing.T) {
 	require.ErrorAs(t, err, &oe)
 	assert.Equal(t, "WithWorkers(4) sets the CPU workers, and with WithDevice(opencl) no CPU worker counts (WithDevice(all) counts on every device beside them)", err.Error())
 	needDevice(t)
-	for _, opts := range [][]CountOption{{WithMethod(Join)}, {WithPiece(King)}, {WithPlaced(Square{Row: 0, Col: 1})}} {
+	_, err = Count(ctx, 8, WithDevice("opencl"), WithDeviceTuning("block=100"))
+	require.ErrorAs(t, err, &oe)
+	assert.Equal(t, "WithDeviceTuning: block=100 is out of bounds (accepted: 32..512, a power of two)", err.Error())
+	for _, opts := range [][]CountOption{{WithPiece(King)}, {WithPlaced(Square{Row: 0, Col: 1})}} {
 		_, err := Count(ctx, 12, append(opts, WithDevice("opencl"))...)
 		require.ErrorAs(t, err, &oe)
 		assert.ErrorIs(t, err, ErrInvalid)
@@ -96,6 +102,13 @@ func TestDeviceOptions(t *testing.T) {
 	}
 	c, err := Count(ctx, 12, WithDevice("opencl"))
 	require.NoError(t, err)
-	assert.Equal(t, Sym, c.Method)
+	assert.Equal(t, Join, c.Method)
 	want(t, 12, c)
+	c, err = Count(ctx, 11, WithDevice("opencl"), WithDeviceTuning("group=64,block=32,items=2,hosts=3"))
+	require.NoError(t, err)
+	assert.Equal(t, Sym, c.Method)
+	want(t, 11, c)
+	c, err = Count(ctx, 14, WithDevice("opencl"), WithDeviceTuning("group=64,block=32,items=2,hosts=3"))
+	require.NoError(t, err)
+	want(t, 14, c)
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSurface keeps the root package one screen of 'go doc': at most 59
+// TestSurface keeps the root package one screen of 'go doc': at most 60
 // entries as 'go doc -short' lists them (a const or var block is one, a
 // type one, each function one). What only the command needs lives in
 // cmd/nqueens or internal/. (44 until CountShards and ShardPaths, the
@@ -27,7 +27,9 @@ import (
 // cost model's Model and Forecast; 51 until the seven option types by
 // their calls were exported, so that each With* function's signature
 // names the calls that take it; 58 until DirFiles, the campaign
-// directory's listing, moved from the command beside ShardPaths.)
+// directory's listing, moved from the command beside ShardPaths; 59
+// until WithDeviceTuning, the device join's tuning, which a GPU campaign
+// sets.)
 func TestSurface(t *testing.T) {
 	fset := token.NewFileSet()
 	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
@@ -49,7 +51,7 @@ func TestSurface(t *testing.T) {
 			}
 		}
 	}
-	assert.LessOrEqual(t, entries, 59, "go doc -short lines; types: %v", names)
+	assert.LessOrEqual(t, entries, 60, "go doc -short lines; types: %v", names)
 	// The planner's types and the engine's memory refusal are the
 	// library's, not copies of them; no other type is another package's
 	// under a second name.
