@@ -41,6 +41,10 @@ type Counts struct {
 	Workers int
 	// Devices names the devices that counted beside them ([WithDevice]).
 	Devices []string
+	// DeviceJoin tells where the devices' join spent its time (the
+	// host's listing and sorting, waiting, copying, the kernel) and what
+	// its launches held; nil unless devices counted by the join.
+	DeviceJoin *engine.JoinProfile
 	// CheckedBy is the method that counted the board again and agreed
 	// ([WithCheck]), or "".
 	CheckedBy Method

@@ -136,6 +136,10 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		jw.onError = func(err error) { cancel(err) }
 		jw.start()
 	}
+	var prof *engine.JoinProfile // where a device join's time went
+	if len(devs) > 0 && plan.Method == partition.Join {
+		prof = new(engine.JoinProfile)
+	}
 	ran := make(chan struct{})
 	var over atomic.Bool // set when run returns without waiting for the engine
 	var engineErr error  // the engine's, read once ran is closed
@@ -144,7 +148,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		defer close(ran)
 		// The engine calls OnResult under its own lock, one result at a
 		// time.
-		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: workers, Devices: devs, Tuning: c.joinTuning, Skip: slices.Clone(l.have), Memory: c.memory, Keep: c.keep, OnResult: func(r engine.Result) {
+		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: workers, Devices: devs, Tuning: c.joinTuning, Profile: prof, Skip: slices.Clone(l.have), Memory: c.memory, Keep: c.keep, OnResult: func(r engine.Result) {
 			if over.Load() {
 				return
 			}
@@ -188,7 +192,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		return Counts{}, err
 	}
 	counts.Resumed, counts.Shard, counts.Shards, counts.Notes = resumed, c.shard, c.shards, notes
-	counts.Workers, counts.Devices = max(0, workers), devNames
+	counts.Workers, counts.Devices, counts.DeviceJoin = max(0, workers), devNames, prof
 	counts.Elapsed = time.Since(start)
 	if plan.Method == partition.Join {
 		counts.MemoryLimit = c.memoryLimit()

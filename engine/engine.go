@@ -142,6 +142,9 @@ type Options struct {
 	// defaults, [DefaultJoinTuning]); Tuning.Hosts host goroutines per
 	// device list and sort its tasks, beside any CPU workers.
 	Tuning JoinTuning
+	// Profile, if set, receives where the devices' join spent its time
+	// (added to what it holds).
+	Profile *JoinProfile
 
 	// Keep, if set, keeps the join's worker buffers and quarter cache
 	// from this run for the next run given the same Keep, instead of
@@ -406,7 +409,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 					keep.give(js)
 				}
 			}()
-			return runJoinDevice(gctx, dev, plan, order, &next, feeders, tune, func(h int, r Result) { report(w+h, r) })
+			return runJoinDevice(gctx, dev, plan, order, &next, feeders, tune, opt.Profile, func(h int, r Result) { report(w+h, r) })
 		})
 	}
 	for w := range sums[:cpu] {

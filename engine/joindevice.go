@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -150,9 +152,32 @@ type JoinBatch struct {
 	Jobs []uint32
 	// Out receives a word a job: its weighted count of disjoint pairs.
 	Out []uint64
+	// Write and Kernel are what the device's Join took to copy the batch
+	// to the device, and to run the kernel and read Out back (a device
+	// that cannot tell them apart leaves Write zero).
+	Write, Kernel time.Duration
 
 	owner []int32  // the feeder's pending task of each job
 	mult  []uint64 // the weight of each job's way
+}
+
+// itemBlocks is the items its blocks are matched against, summed over
+// the blocks.
+func (b *JoinBatch) itemBlocks() int64 {
+	var s int64
+	for j := range b.Blocks() {
+		job := b.Jobs[4*j : 4*j+4]
+		bounds := b.Bounds[job[2] : job[2]+bucketBounds]
+		v, cut := uint8(job[3]), uint8(job[3]>>8)
+		rest := cut &^ v
+		for u := rest; ; u = (u - 1) & rest {
+			s += int64(bounds[u+1] - bounds[u])
+			if u == 0 {
+				break
+			}
+		}
+	}
+	return s
 }
 
 // Blocks is the number of jobs.
@@ -184,6 +209,35 @@ func extend(s []uint64, k int) []uint64 {
 	return grown
 }
 
+// JoinProfile is where a device join's time went, summed over its host
+// goroutines and launches: listing the sides (halfJoin, the quarter
+// lists), sorting them into the batch by the sieve's buckets, waiting for
+// the device while another goroutine's batch ran, copying batches to the
+// device, and the kernel with its counts' read-back; and how much work
+// the launches held.
+type JoinProfile struct {
+	// Hosts is how many host goroutines fed each device.
+	Hosts                           int
+	List, Sort, Wait, Write, Kernel time.Duration
+	// Launches is how many batches ran, Blocks their jobs, Patterns the
+	// patterns they held (both sides), ItemBlocks the items matched
+	// against a block, summed over the blocks.
+	Launches, Blocks, Patterns, ItemBlocks int64
+}
+
+// add adds q's times and work to p.
+func (p *JoinProfile) add(q *JoinProfile) {
+	p.List += q.List
+	p.Sort += q.Sort
+	p.Wait += q.Wait
+	p.Write += q.Write
+	p.Kernel += q.Kernel
+	p.Launches += q.Launches
+	p.Blocks += q.Blocks
+	p.Patterns += q.Patterns
+	p.ItemBlocks += q.ItemBlocks
+}
+
 // pendingTask is a task whose parts a feeder has put in its batch: its
 // result so far, and whether the task is still being listed.
 type pendingTask struct {
@@ -201,9 +255,10 @@ type joinFeeder struct {
 	b       JoinBatch
 	pending []pendingTask
 	mult    uint64 // the weight of the way being listed
-	long    bool
 	report  func(Result)
 	err     error
+	prof    JoinProfile
+	inPart  time.Duration // time spent in part since the task began
 }
 
 // task counts task i of the plan: a join task's parts go to the batch, any
@@ -217,6 +272,9 @@ func (f *joinFeeder) task(plan *partition.Plan, i int) {
 		return
 	}
 	js, qc, n := f.js, f.js.cache, plan.N
+	began := time.Now()
+	f.inPart = 0
+	defer func() { f.prof.List += time.Since(began) - f.inPart }()
 	f.pending = append(f.pending, pendingTask{r: Result{Task: i}, open: true})
 	js.ways = joinWays(n, t, qc, js.ways)
 	for k := range js.ways {
@@ -242,6 +300,8 @@ func (f *joinFeeder) part(sv sieve, east, west []uint64, chunks int) {
 	if len(trans) == 0 || len(items) == 0 || f.err != nil {
 		return
 	}
+	began := time.Now()
+	defer func() { f.inPart += time.Since(began) }()
 	b := &f.b
 	if b.patterns() > 0 && b.patterns()+len(trans)+len(items) > b.Tuning.Batch {
 		f.flush()
@@ -249,6 +309,8 @@ func (f *joinFeeder) part(sv sieve, east, west []uint64, chunks int) {
 			return
 		}
 	}
+	sorted := time.Now()
+	defer func() { f.prof.Sort += time.Since(sorted) }()
 	t0, i0 := len(b.Trans), len(b.Items)
 	b.Trans, b.Items = extend(b.Trans, len(trans)), extend(b.Items, len(items))
 	sortT, sortI := b.Trans[t0:], b.Items[i0:]
@@ -297,9 +359,19 @@ func (f *joinFeeder) part(sv sieve, east, west []uint64, chunks int) {
 func (f *joinFeeder) flush() {
 	b := &f.b
 	if b.Blocks() > 0 {
+		waited := time.Now()
 		f.lock.Lock()
+		ran := time.Now()
+		f.prof.Wait += ran.Sub(waited)
+		b.Write, b.Kernel = 0, 0
 		err := f.dev.Join(f.ctx, b)
 		f.lock.Unlock()
+		f.prof.Launches++
+		f.prof.Blocks += int64(b.Blocks())
+		f.prof.Patterns += int64(b.patterns())
+		f.prof.ItemBlocks += b.itemBlocks()
+		f.prof.Write += b.Write
+		f.prof.Kernel += cmp.Or(b.Kernel, time.Since(ran)-b.Write)
 		if err != nil {
 			if f.ctx.Err() == nil {
 				f.err = fmt.Errorf("%w %s: %w", ErrDevice, f.dev.Name(), err)
@@ -326,15 +398,24 @@ func (f *joinFeeder) flush() {
 // until it is empty or the run stops: tune.Hosts goroutines each list
 // tasks into a batch of their own and launch it when it is full.
 func runJoinDevice(ctx context.Context, dev Device, plan *partition.Plan, order []int, next *atomic.Int64,
-	feeders []*joinScratch, tune JoinTuning, report func(host int, r Result)) error {
+	feeders []*joinScratch, tune JoinTuning, prof *JoinProfile, report func(host int, r Result)) error {
 	var lock sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
+	var profMu sync.Mutex
 	for h, js := range feeders {
 		f := &joinFeeder{dev: dev, lock: &lock, ctx: gctx, js: js, report: func(r Result) { report(h, r) }}
 		f.b.N, f.b.Tuning = plan.N, tune
 		js.feed = f
 		g.Go(func() error {
-			defer func() { js.feed = nil }()
+			defer func() {
+				js.feed = nil
+				if prof != nil {
+					profMu.Lock()
+					prof.Hosts = len(feeders)
+					prof.add(&f.prof)
+					profMu.Unlock()
+				}
+			}()
 			for gctx.Err() == nil && !js.stopped() && f.err == nil {
 				k := int(next.Add(1) - 1)
 				if k >= len(order) {

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/nqueens/nqueens/engine"
@@ -422,14 +423,23 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 		{unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
 		{unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs))},
 	}
+	began := time.Now()
 	for k, in := range inputs {
 		if err := d.buffer(joinBufs+k, in.size, clMemReadOnly); err != nil {
 			return err
 		}
-		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[joinBufs+k], 0, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
+		// The last write blocks: the queue is in order, so the batch is
+		// on the device when it returns, and Write is the copy's time.
+		blocking := uint32(0)
+		if k == len(inputs)-1 {
+			blocking = 1
+		}
+		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[joinBufs+k], blocking, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
 			return err
 		}
 	}
+	written := time.Now()
+	b.Write = written.Sub(began)
 	outSize := uintptr(8 * jobs)
 	if err := d.buffer(joinBufs+4, outSize, clMemWriteOnly); err != nil {
 		return err
@@ -446,6 +456,7 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 		return err
 	}
 	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinBufs+4], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
+	b.Kernel = time.Since(written)
 	runtime.KeepAlive(b)
 	return err
 }

@@ -18,27 +18,44 @@ import (
 // table --format json: the same keys in the same order, counts as exact
 // decimal strings, the class counts only where the method gives them.
 type Count struct {
-	N          int      `json:"n"`
-	Piece      string   `json:"piece,omitempty"` // absent for queens
-	Torus      bool     `json:"torus,omitempty"`
-	Method     string   `json:"method"`
-	Workers    int      `json:"workers,omitempty"`
-	Devices    []string `json:"devices,omitempty"`
-	Total      string   `json:"total"`
-	Unique     string   `json:"unique,omitempty"`
-	PointSym   string   `json:"point_symmetric,omitempty"`
-	Rot90Sym   string   `json:"rot90_symmetric,omitempty"`
-	Nodes      string   `json:"nodes"`
-	Tasks      int      `json:"tasks"`
-	Placed     []string `json:"placed,omitempty"`
-	Shard      string   `json:"shard,omitempty"`
-	Partial    bool     `json:"partial,omitempty"`
-	Resumed    int      `json:"resumed_tasks,omitempty"`
-	Seconds    float64  `json:"seconds,omitempty"`
-	VerifiedBy string   `json:"verified_by,omitempty"`
-	Memory     string   `json:"memory_limit,omitempty"`
-	Note       string   `json:"note,omitempty"`
-	Files      []string `json:"files,omitempty"`
+	N          int         `json:"n"`
+	Piece      string      `json:"piece,omitempty"` // absent for queens
+	Torus      bool        `json:"torus,omitempty"`
+	Method     string      `json:"method"`
+	Workers    int         `json:"workers,omitempty"`
+	Devices    []string    `json:"devices,omitempty"`
+	Total      string      `json:"total"`
+	Unique     string      `json:"unique,omitempty"`
+	PointSym   string      `json:"point_symmetric,omitempty"`
+	Rot90Sym   string      `json:"rot90_symmetric,omitempty"`
+	Nodes      string      `json:"nodes"`
+	Tasks      int         `json:"tasks"`
+	Placed     []string    `json:"placed,omitempty"`
+	Shard      string      `json:"shard,omitempty"`
+	Partial    bool        `json:"partial,omitempty"`
+	Resumed    int         `json:"resumed_tasks,omitempty"`
+	Seconds    float64     `json:"seconds,omitempty"`
+	VerifiedBy string      `json:"verified_by,omitempty"`
+	Memory     string      `json:"memory_limit,omitempty"`
+	Note       string      `json:"note,omitempty"`
+	Files      []string    `json:"files,omitempty"`
+	DeviceJoin *DeviceJoin `json:"device_join,omitempty"`
+}
+
+// DeviceJoin is where a device join's time went (seconds, summed over
+// the host goroutines that list tasks for the devices, and over the
+// launches) and what its launches held.
+type DeviceJoin struct {
+	Hosts      int     `json:"hosts"`
+	List       float64 `json:"list_seconds"`
+	Sort       float64 `json:"sort_seconds"`
+	Wait       float64 `json:"wait_seconds"`
+	Write      float64 `json:"write_seconds"`
+	Kernel     float64 `json:"kernel_seconds"`
+	Launches   int64   `json:"launches"`
+	Blocks     int64   `json:"blocks"`
+	Patterns   int64   `json:"patterns"`
+	ItemBlocks int64   `json:"item_blocks"`
 }
 
 // Of fills the fields of a report that come from the counts.
@@ -67,6 +84,10 @@ func Of(c nqueens.Counts) Count {
 	}
 	if c.Partial() {
 		rep.Shard, rep.Partial = fmt.Sprintf("%d/%d", c.Shard, c.Shards), true
+	}
+	if p := c.DeviceJoin; p != nil {
+		rep.DeviceJoin = &DeviceJoin{Hosts: p.Hosts, List: p.List.Seconds(), Sort: p.Sort.Seconds(), Wait: p.Wait.Seconds(), Write: p.Write.Seconds(),
+			Kernel: p.Kernel.Seconds(), Launches: p.Launches, Blocks: p.Blocks, Patterns: p.Patterns, ItemBlocks: p.ItemBlocks}
 	}
 	rep.VerifiedBy = string(c.CheckedBy)
 	if c.MemoryLimit > 0 {
