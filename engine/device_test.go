@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,27 +24,49 @@ func (d *hostDevice) Search(_ context.Context, b *Batch) error {
 
 func (d *hostDevice) Join(_ context.Context, b *JoinBatch) error {
 	d.launches++
-	matchHost(b)
+	joinHost(b)
 	return nil
 }
 
-// matchHost is the device's join kernel in Go, by brute force: each
-// block's patterns against every item of the buckets it is matched with,
-// a pair counted (with its weight) when the two share no bit.
-func matchHost(b *JoinBatch) {
+// joinHost is the device's join kernels in Go: the sort of each side by
+// bucket, each sort job taking its bucket's next free places, and the
+// matching by brute force, each block's patterns against every item of
+// the buckets it is matched with, a pair counted (with its weight) when
+// the two share no bit.
+func joinHost(b *JoinBatch) {
+	trans, items := make([]uint64, len(b.Trans)), make([]uint64, len(b.Items))
+	next := slices.Clone(b.Bounds)
+	for s := range len(b.Sorts) / 4 {
+		job := b.Sorts[4*s : 4*s+4]
+		part := b.Parts[partWords*job[0]:][:partWords]
+		src, dst, cur := b.Trans, trans, next[part[2]:][:bucketBounds]
+		if job[1] == 1 {
+			src, dst, cur = b.Items, items, next[part[2]+bucketBounds:][:bucketBounds]
+		}
+		cut, m0, a0 := uint8(part[3]), uint(part[5]&255), uint(part[5]>>8&255)
+		q := part[4]
+		sq := squeeze{lo1: uint(q & 255), hi1: uint(q >> 8 & 255), lo2: uint(q >> 16 & 255), hi2: uint(q >> 24)}
+		sq.low1, sq.low2 = 1<<sq.lo1-1, 1<<sq.lo2-1
+		for _, x := range src[job[2] : job[2]+job[3]] {
+			k := keyAt(x, m0, a0) & cut
+			dst[cur[k]] = sq.apply(x)
+			cur[k]++
+		}
+	}
 	b.Out = append(b.Out[:0], make([]uint64, b.Blocks())...)
 	for j := range b.Blocks() {
 		job := b.Jobs[4*j : 4*j+4]
-		block := b.Trans[job[0] : job[0]+job[1]]
-		bounds := b.Bounds[job[2] : job[2]+bucketBounds]
-		v, cut, long := uint8(job[3]), uint8(job[3]>>8), job[3]>>24&1 != 0
+		part := b.Parts[partWords*job[2]:][:partWords]
+		block := trans[job[0] : job[0]+job[1]]
+		bounds := b.Bounds[part[2]+bucketBounds:][:bucketBounds]
+		v, cut, long := uint8(job[3]), uint8(part[3]), part[3]>>8&1 != 0
 		rest := cut &^ v
 		for u := rest; ; u = (u - 1) & rest {
 			wt := uint64(1)
 			if long {
 				wt = longWeight(v, u)
 			}
-			for _, x := range b.Items[bounds[u]:bounds[u+1]] {
+			for _, x := range items[bounds[u]:bounds[u+1]] {
 				for _, p := range block {
 					if x&p == 0 {
 						b.Out[j] += wt

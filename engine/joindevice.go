@@ -17,16 +17,17 @@ import (
 
 // This file is the join method on devices. The host lists each task's two
 // sides as the CPU join does (halfJoin, from the same quarter cache) and
-// sorts them into the sieve's buckets (buckets.sort, without the extra
-// bits' split); the device matches them: each block of the transposed
-// side's patterns against every bucket of the other side that shares no
-// cut bit (the kernel is internal/opencl/join.cl, its Go twin matchHost in
-// the tests). Host goroutines (JoinTuning.Hosts per device) each fill a
-// batch of many tasks' sides and launch it when it is full, one launch at
-// a time per device, so that the device counts one batch while the others
-// are filled. A task's result is the CPU's, field for field: its total,
-// and its nodes (the north–south pairs its listing compared), which the
-// host counts as it lists.
+// plans their sieve (buckets.plan: the cut and each bucket's size, without
+// the extra bits' split); the device sorts both sides into their buckets
+// and matches them: each block of the transposed side's patterns against
+// every bucket of the other side that shares no cut bit (the kernels are
+// internal/opencl/join.cl, their Go twin joinHost in the tests). Host
+// goroutines (JoinTuning.Hosts per device) each fill a batch of many
+// tasks' sides and launch it when it is full, one launch at a time per
+// device, so that the device counts one batch while the others are
+// filled. A task's result is the CPU's, field for field: its total, and
+// its nodes (the north–south pairs its listing compared), which the host
+// counts as it lists.
 
 // JoinTuning is how a device's join runs: the sizes the kernel is built
 // for and how the host feeds it. The zero value of a field means its
@@ -128,32 +129,50 @@ func (t JoinTuning) String() string {
 	return strings.Join(parts, ",")
 }
 
-// JoinBatch is one launch of a device's join kernel: the sides of many
-// join tasks, each sorted by the sieve's buckets, and the blocks to match.
-// A part is one pair of sides (a way of a task, or a piece of one whose
-// sides did not fit the host's buffers).
+// JoinBatch is one launch of a device's join: the sides of many join
+// tasks as the host listed them, how to sort each into the sieve's
+// buckets, and the blocks to match. A part is one pair of sides (a way of
+// a task, or a piece of one whose sides did not fit the host's buffers):
+// the side whose blocks are transposed into tables (T) and the other
+// (the items, I).
+//
+// The device runs two kernels. The first sorts each side by bucket: each
+// sort job (Sorts) takes up to [JoinSortChunk] patterns of one side of a
+// part and moves each, squeezed (the cut's bits taken out, see
+// squeeze.apply), to the next free place of its bucket (the bucket of
+// pattern x is keyAt(x, m0, a0) & cut; a bucket's places start at its
+// bound and are taken in any order). The second matches: each job (Jobs)
+// is a block of at most Tuning.Block sorted T patterns of one bucket v,
+// counted against every sorted item of the buckets u ⊆ cut &^ v of its
+// part, each pair weighted by longWeight(v, u) where the part says so,
+// else 1.
 type JoinBatch struct {
 	// N is the board's size; Tuning what the device was asked to run with.
 	N      int
 	Tuning JoinTuning
-	// Trans holds the transposed sides' patterns, Items the other sides',
-	// each part's sorted by bucket (the sieve's cut bits squeezed out).
+	// Trans and Items hold each part's T and I side as listed, part after
+	// part; the sorted sides have the same lengths and places.
 	Trans, Items []uint64
-	// Bounds holds, for each part, 257 indices into Items: its bucket u
-	// of items is Items[Bounds[257p+u]:Bounds[257p+u+1]].
+	// Parts holds partWords words a part: its first pattern in Trans and
+	// in Items, its first index in Bounds, the cut | 1<<8 with long
+	// weights | the table chunks of a squeezed pattern<<16, the squeeze
+	// (each run's first bit and the first bit above it: lo1 | hi1<<8 |
+	// lo2<<16 | hi2<<24) and the key's shifts m0 | a0<<8 (see keyAt).
+	Parts []uint32
+	// Bounds holds 2×257 indices a part: where each of its 256 T buckets
+	// begins in Trans, and the end; then the same of its I buckets in
+	// Items.
 	Bounds []uint32
-	// Jobs holds 4 words a block: its first pattern in Trans, how many
-	// patterns it holds (at most Tuning.Block), its part's first index in
-	// Bounds, and its bucket v | the cut<<8 | the chunks of its patterns<<16
-	// | 1<<24 when pairs are weighted by their long-diagonal queens. A
-	// block is matched against the item buckets u of its part that share
-	// no bit with v (u ⊆ cut &^ v), each pair weighted by longWeight(v, u)
-	// (with bit 24) or 1.
+	// Sorts holds 4 words a sort job: its part, its side (0 T, 1 I), its
+	// first pattern and how many it takes.
+	Sorts []uint32
+	// Jobs holds 4 words a block: its first sorted pattern in Trans, how
+	// many patterns it holds, its part and its bucket v.
 	Jobs []uint32
 	// Out receives a word a job: its weighted count of disjoint pairs.
 	Out []uint64
 	// Write and Kernel are what the device's Join took to copy the batch
-	// to the device, and to run the kernel and read Out back (a device
+	// to the device, and to run the kernels and read Out back (a device
 	// that cannot tell them apart leaves Write zero).
 	Write, Kernel time.Duration
 
@@ -161,14 +180,21 @@ type JoinBatch struct {
 	mult  []uint64 // the weight of each job's way
 }
 
+// partWords is the words of a part in JoinBatch.Parts.
+const partWords = 8
+
+// JoinSortChunk is the most patterns one sort job of a [JoinBatch] takes.
+const JoinSortChunk = 4096
+
 // itemBlocks is the items its blocks are matched against, summed over
 // the blocks.
 func (b *JoinBatch) itemBlocks() int64 {
 	var s int64
 	for j := range b.Blocks() {
 		job := b.Jobs[4*j : 4*j+4]
-		bounds := b.Bounds[job[2] : job[2]+bucketBounds]
-		v, cut := uint8(job[3]), uint8(job[3]>>8)
+		part := b.Parts[partWords*job[2]:][:partWords]
+		bounds := b.Bounds[part[2]+bucketBounds:][:bucketBounds]
+		v, cut := uint8(job[3]), uint8(part[3])
 		rest := cut &^ v
 		for u := rest; ; u = (u - 1) & rest {
 			s += int64(bounds[u+1] - bounds[u])
@@ -188,8 +214,8 @@ func (b *JoinBatch) patterns() int { return len(b.Trans) + len(b.Items) }
 
 // reset empties b, keeping its arrays.
 func (b *JoinBatch) reset() {
-	b.Trans, b.Items, b.Bounds, b.Jobs, b.Out = b.Trans[:0], b.Items[:0], b.Bounds[:0], b.Jobs[:0], b.Out[:0]
-	b.owner, b.mult = b.owner[:0], b.mult[:0]
+	b.Trans, b.Items, b.Parts, b.Bounds = b.Trans[:0], b.Items[:0], b.Parts[:0], b.Bounds[:0]
+	b.Sorts, b.Jobs, b.Out, b.owner, b.mult = b.Sorts[:0], b.Jobs[:0], b.Out[:0], b.owner[:0], b.mult[:0]
 }
 
 // JoinChunks is the most table chunks a join pattern of the n×n board
@@ -198,16 +224,6 @@ func JoinChunks(n int) int { return patternChunks(2 * int(newWindow(n).width)) }
 
 // bucketBounds is the bounds a part stores per side: 256 buckets.
 const bucketBounds = 257
-
-// extend returns s with k more elements, reusing its array where it can.
-func extend(s []uint64, k int) []uint64 {
-	if n := len(s) + k; n <= cap(s) {
-		return s[:n]
-	}
-	grown := make([]uint64, len(s)+k, max(2*cap(s), len(s)+k))
-	copy(grown, s)
-	return grown
-}
 
 // JoinProfile is where a device join's time went, summed over its host
 // goroutines and launches: listing the sides (halfJoin, the quarter
@@ -312,39 +328,48 @@ func (f *joinFeeder) part(sv sieve, east, west []uint64, chunks int) {
 	sorted := time.Now()
 	defer func() { f.prof.Sort += time.Since(sorted) }()
 	t0, i0 := len(b.Trans), len(b.Items)
-	b.Trans, b.Items = extend(b.Trans, len(trans)), extend(b.Items, len(items))
-	sortT, sortI := b.Trans[t0:], b.Items[i0:]
+	b.Trans, b.Items = append(b.Trans, trans...), append(b.Items, items...)
 	js := f.js
 	if js.buckets == nil {
 		js.buckets = new(buckets)
 	}
 	bk := js.buckets
-	cut := uint8(0)
-	if bk.sort(sv, trans, items, sortT, sortI, chunks, false) {
-		cut, chunks = bk.best, bk.chunks
+	cut, sq := uint8(0), squeeze{}
+	if bk.plan(sv, trans, items, chunks, false) {
+		cut, sq, chunks = bk.best, bk.sq, bk.chunks
 	} else {
-		copy(sortT, trans)
-		copy(sortI, items)
 		clear(bk.startT[:bucketBounds])
 		clear(bk.startI[:bucketBounds])
 		for u := 1; u < bucketBounds; u++ {
 			bk.startT[u], bk.startI[u] = len(trans), len(items)
 		}
 	}
+	part := uint32(len(b.Parts) / partWords)
 	bound := uint32(len(b.Bounds))
+	for u := range bucketBounds {
+		b.Bounds = append(b.Bounds, uint32(t0+bk.startT[u]))
+	}
 	for u := range bucketBounds {
 		b.Bounds = append(b.Bounds, uint32(i0+bk.startI[u]))
 	}
-	flags := uint32(cut)<<8 | uint32(chunks)<<16
+	flags := uint32(cut) | uint32(chunks)<<16
 	if sv.long {
-		flags |= 1 << 24
+		flags |= 1 << 8
+	}
+	m0, a0, _, _ := sv.shifts()
+	b.Parts = append(b.Parts, uint32(t0), uint32(i0), bound, flags,
+		uint32(sq.lo1)|uint32(sq.hi1)<<8|uint32(sq.lo2)<<16|uint32(sq.hi2)<<24, uint32(m0)|uint32(a0)<<8, 0, 0)
+	for side, r := range [2][2]int{{t0, len(trans)}, {i0, len(items)}} {
+		for p := r[0]; p < r[0]+r[1]; p += JoinSortChunk {
+			b.Sorts = append(b.Sorts, part, uint32(side), uint32(p), uint32(min(JoinSortChunk, r[0]+r[1]-p)))
+		}
 	}
 	owner := int32(len(f.pending) - 1)
 	block := b.Tuning.Block
 	for v := uint8(0); ; v = (v - cut) & cut {
 		for p := bk.startT[v]; p < bk.startT[int(v)+1]; p += block {
 			k := min(block, bk.startT[int(v)+1]-p)
-			b.Jobs = append(b.Jobs, uint32(t0+p), uint32(k), bound, uint32(v)|flags)
+			b.Jobs = append(b.Jobs, uint32(t0+p), uint32(k), part, uint32(v))
 			b.owner = append(b.owner, owner)
 			b.mult = append(b.mult, f.mult)
 		}

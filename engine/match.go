@@ -338,6 +338,7 @@ type buckets struct {
 	hT, hI         [fineKeys]int // the sides' patterns by key<<shift | extra bits
 	shift          uint          // the extra bits the sides are split by (0, 4 or 6)
 	best           uint8         // the cut
+	sq             squeeze       // the cut's bits taken out of the patterns
 	chunks         int           // table chunks of a squeezed pattern
 	startT, startI [fineKeys + 1]int
 	posT, posI     [fineKeys + 1]int
@@ -459,6 +460,17 @@ func blockAnd(sub []int, p, k int) int {
 // bucket, and with split by extra bits within a bucket where the sides
 // are large; false if the sides are better matched whole (no cut).
 func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunks int, split bool) bool {
+	if !b.plan(sv, transposed, items, chunks, split) {
+		return false
+	}
+	b.scatter(sv, transposed, items, sortT, sortI)
+	return true
+}
+
+// plan chooses the cut of both sides and the bounds of their buckets
+// (startT, startI), without moving a pattern; false if the sides are
+// better matched whole (no cut).
+func (b *buckets) plan(sv sieve, transposed, items []uint64, chunks int, split bool) bool {
 	if !sv.ok || len(items) == 0 || len(transposed) == 0 {
 		return false
 	}
@@ -472,15 +484,22 @@ func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunk
 	if best == 0 { // never with long weights: every cut they try holds the long diagonals
 		return false
 	}
-	// Counting sort of both sides by sub-bucket, each pattern stored
-	// without its cut bits: the bucket pairs matched share none of them,
-	// so the table need not hold them, and fewer chunks are matched per
-	// item (n = 23: 34 bits, 6 chunks, instead of 42 bits and 7).
-	sq := sv.squeeze(best)
-	b.best, b.chunks = best, min(chunks, patternChunks(int(sq.bits)))
-	subs := 256 << b.shift
+	// Both sides are sorted by sub-bucket, each pattern stored without
+	// its cut bits: the bucket pairs matched share none of them, so the
+	// table need not hold them, and fewer chunks are matched per item
+	// (n = 23: 34 bits, 6 chunks, instead of 42 bits and 7).
+	b.sq = sv.squeeze(best)
+	b.best, b.chunks = best, min(chunks, patternChunks(int(b.sq.bits)))
 	bounds(&b.startT, &b.hT, b.shift, best, b.shift)
 	bounds(&b.startI, &b.hI, b.shift, best, b.shift)
+	return true
+}
+
+// scatter sorts both sides into sortT and sortI by the buckets plan
+// chose (a counting sort), each pattern squeezed.
+func (b *buckets) scatter(sv sieve, transposed, items, sortT, sortI []uint64) {
+	best, sq := b.best, &b.sq
+	subs := 256 << b.shift
 	copy(b.posT[:subs+1], b.startT[:subs+1])
 	copy(b.posI[:subs+1], b.startI[:subs+1])
 	m0, a0, f0, f1 := sv.shifts()
@@ -496,7 +515,7 @@ func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunk
 			sortI[pI[k]] = sq.apply(x)
 			pI[k]++
 		}
-		return true
+		return
 	}
 	for _, x := range transposed {
 		k := subBucket(at(fineAt(x, f0, f1), b.shift), best, b.shift) & (fineKeys - 1)
@@ -508,7 +527,6 @@ func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunk
 		sortI[b.posI[k]] = sq.apply(x)
 		b.posI[k]++
 	}
-	return true
 }
 
 // Blocks are matched in groups: the items of a bucket are read in tiles

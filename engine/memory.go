@@ -212,9 +212,9 @@ const DeviceBytes = 2 * batchStarts * 88
 // joinBatchBytes is what one host goroutine of a device's join takes for
 // its batch besides its listing buffers: the patterns of both sides (8
 // bytes each, their arrays up to twice as long as they hold while they
-// grow), the blocks and the buckets' bounds.
+// grow), the blocks, the sort jobs and the buckets' bounds.
 func joinBatchBytes(t JoinTuning) int64 {
-	return 2*8*int64(t.Batch) + int64(t.Batch)/int64(t.Block)*(16+8+4+8) + bucketBounds*4*1024
+	return 2*8*int64(t.Batch) + int64(t.Batch)/int64(t.Block)*(16+8+4+8) + int64(t.Batch)/JoinSortChunk*16 + 2*bucketBounds*4*1024
 }
 
 // needsMemory reports whether the plan has join tasks.

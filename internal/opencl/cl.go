@@ -54,6 +54,7 @@ const (
 	clDeviceVersion         = 0x102F
 	clMemReadOnly           = 1 << 2
 	clMemWriteOnly          = 1 << 1
+	clMemReadWrite          = 1 << 0
 	clProgramBuildLog       = 0x1183
 	clDeviceTypeCPU         = 1 << 1
 	clDeviceTypeGPU         = 1 << 2

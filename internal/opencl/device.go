@@ -149,13 +149,32 @@ type Device struct {
 	ctx   clContext
 	queue clQueue
 	built map[int]built    // the search kernels by board size (0: any board)
-	joins map[string]built // the join kernels by their build options
-	bufs  [13]clMem        // search: bans, cols, ld, rd, posib, mode, path, out; join: trans, items, bounds, jobs, out
-	sizes [13]uintptr      // their sizes in bytes
+	joins map[string]joins // the join's kernels by their build options
+	bufs  [18]clMem        // search: bans, cols, ld, rd, posib, mode, path, out; then the join's (joinBuf*)
+	sizes [18]uintptr      // their sizes in bytes
 }
 
-// The first of the join's buffers in Device.bufs.
-const joinBufs = 8
+// joins is the join's program built for one board and tuning: its sort
+// and join kernels.
+type joins struct {
+	program    clProgram
+	sort, join clKernel
+}
+
+// The join's buffers in Device.bufs.
+const (
+	joinBufs    = 8 // the first
+	joinTrans   = joinBufs + iota - 1
+	joinItems   // the sides as listed
+	joinSortedT // and sorted (on the device alone)
+	joinSortedI
+	joinParts
+	joinBounds
+	joinNext // the bounds again, each bucket's next free place while sorting
+	joinSorts
+	joinJobs
+	joinOut
+)
 
 // built is a program built for one board size, and its kernel.
 type built struct {
@@ -267,7 +286,8 @@ func (d *Device) Close() error {
 		cl.releaseProgram(b.program)
 	}
 	for _, b := range d.joins {
-		cl.releaseKernel(b.kernel)
+		cl.releaseKernel(b.sort)
+		cl.releaseKernel(b.join)
 		cl.releaseProgram(b.program)
 	}
 	if d.queue != 0 {
@@ -367,95 +387,132 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 	return err
 }
 
-// joinLocalBytes is the local memory the join kernel takes with blocks of
-// block patterns, chunks chunks a pattern and work-groups of group: the
-// block, its transpose, its table and the work-group's sums.
-func joinLocalBytes(block, chunks, group int) uint64 {
-	words := block / 32
-	return uint64(8*block + 4*64*words + 4*chunks*64*words + 8*group)
-}
-
-// joinKernel returns the join kernel built for the n×n board and the
-// tuning t, building it on first use; a tuning the device cannot run (its
-// work-group or local memory too large) is an error naming it.
-func (d *Device) joinKernel(n int, t engine.JoinTuning) (clKernel, error) {
+// joinKernels returns the join's kernels built for the n×n board and the
+// tuning t, building them on first use; a tuning the device cannot run
+// (its work-group or local memory too large) is an error naming it.
+func (d *Device) joinKernels(n int, t engine.JoinTuning) (joins, error) {
 	chunks := engine.JoinChunks(n)
-	opts := fmt.Sprintf("-cl-std=CL1.2 -DCHUNKS=%d -DBLOCK=%d -DGROUP=%d -DITEMS=%d", chunks, t.Block, t.Group, t.Items)
-	if b, ok := d.joins[opts]; ok {
-		return b.kernel, nil
+	opts := fmt.Sprintf("-cl-std=CL1.2 -DCHUNKS=%d -DBLOCK=%d -DGROUP=%d -DITEMS=%d -DSORTCHUNK=%d", chunks, t.Block, t.Group, t.Items, engine.JoinSortChunk)
+	if j, ok := d.joins[opts]; ok {
+		return j, nil
 	}
-	if d.info.MaxGroup > 0 && t.Group > d.info.MaxGroup {
-		return 0, fmt.Errorf("the tuning's group=%d is above the device's largest work-group, %d", t.Group, d.info.MaxGroup)
+	if d.info.MaxGroup > 0 && max(t.Group, sortGroup) > d.info.MaxGroup {
+		return joins{}, fmt.Errorf("the tuning's group=%d is above the device's largest work-group, %d", t.Group, d.info.MaxGroup)
 	}
 	if need := joinLocalBytes(t.Block, chunks, t.Group); d.info.LocalMemory > 0 && need > d.info.LocalMemory {
-		return 0, fmt.Errorf("the tuning's block=%d needs %d bytes of local memory at n = %d, the device has %d (a smaller block fits)",
+		return joins{}, fmt.Errorf("the tuning's block=%d needs %d bytes of local memory at n = %d, the device has %d (a smaller block fits)",
 			t.Block, need, n, d.info.LocalMemory)
 	}
 	b, err := d.build(joinSource, opts, "join")
 	if err != nil {
-		return 0, err
+		return joins{}, err
+	}
+	var code int32
+	sort := cl.createKernel(b.program, cString("sort"), &code)
+	if err := check("clCreateKernel", code); err != nil {
+		cl.releaseKernel(b.kernel)
+		cl.releaseProgram(b.program)
+		return joins{}, err
 	}
 	if d.joins == nil {
-		d.joins = map[string]built{}
+		d.joins = map[string]joins{}
 	}
-	d.joins[opts] = b
-	return b.kernel, nil
+	j := joins{program: b.program, sort: sort, join: b.kernel}
+	d.joins[opts] = j
+	return j, nil
 }
 
-// Join runs the join kernel over the batch's blocks and reads their
-// counts back into b.Out.
+// sortGroup is the sort kernel's work-group size (SORTGROUP in join.cl).
+const sortGroup = 256
+
+// joinLocalBytes is the local memory the join kernel takes with blocks of
+// block patterns, chunks chunks a pattern and work-groups of group: the
+// block's bit matrices, its table and the work-group's sums.
+func joinLocalBytes(block, chunks, group int) uint64 {
+	words := block / 32
+	return uint64(8*block + 4*chunks*64*words + 8*group)
+}
+
+// setArgs sets a kernel's arguments to the join's buffers bufs, in order.
+func (d *Device) setArgs(k clKernel, bufs ...int) error {
+	for i, b := range bufs {
+		m := d.bufs[b]
+		if err := check("clSetKernelArg", cl.setKernelArg(k, uint32(i), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Join sorts the batch's sides and runs the join kernel over its blocks,
+// and reads their counts back into b.Out.
 func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 	jobs := b.Blocks()
 	b.Out = append(b.Out[:0], make([]uint64, jobs)...)
 	if jobs == 0 {
 		return nil
 	}
-	kernel, err := d.joinKernel(b.N, b.Tuning)
+	k, err := d.joinKernels(b.N, b.Tuning)
 	if err != nil {
 		return err
 	}
-	inputs := []struct {
+	began := time.Now()
+	type input struct {
+		buf  int
 		ptr  unsafe.Pointer
 		size uintptr
-	}{
-		{unsafe.Pointer(&b.Trans[0]), uintptr(8 * len(b.Trans))},
-		{unsafe.Pointer(&b.Items[0]), uintptr(8 * len(b.Items))},
-		{unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
-		{unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs))},
 	}
-	began := time.Now()
-	for k, in := range inputs {
-		if err := d.buffer(joinBufs+k, in.size, clMemReadOnly); err != nil {
+	inputs := []input{
+		{joinTrans, unsafe.Pointer(&b.Trans[0]), uintptr(8 * len(b.Trans))},
+		{joinItems, unsafe.Pointer(&b.Items[0]), uintptr(8 * len(b.Items))},
+		{joinParts, unsafe.Pointer(&b.Parts[0]), uintptr(4 * len(b.Parts))},
+		{joinBounds, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
+		{joinNext, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
+		{joinSorts, unsafe.Pointer(&b.Sorts[0]), uintptr(4 * len(b.Sorts))},
+		{joinJobs, unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs))},
+	}
+	for i, in := range inputs {
+		flags := uint64(clMemReadOnly)
+		if in.buf == joinNext {
+			flags = clMemReadWrite
+		}
+		if err := d.buffer(in.buf, in.size, flags); err != nil {
 			return err
 		}
 		// The last write blocks: the queue is in order, so the batch is
 		// on the device when it returns, and Write is the copy's time.
 		blocking := uint32(0)
-		if k == len(inputs)-1 {
+		if i == len(inputs)-1 {
 			blocking = 1
 		}
-		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[joinBufs+k], blocking, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
+		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[in.buf], blocking, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
 			return err
 		}
 	}
 	written := time.Now()
 	b.Write = written.Sub(began)
-	outSize := uintptr(8 * jobs)
-	if err := d.buffer(joinBufs+4, outSize, clMemWriteOnly); err != nil {
-		return err
-	}
-	for k := range 5 {
-		m := d.bufs[joinBufs+k]
-		if err := check("clSetKernelArg", cl.setKernelArg(kernel, uint32(k), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
+	for buf, size := range map[int]uintptr{joinSortedT: uintptr(8 * len(b.Trans)), joinSortedI: uintptr(8 * len(b.Items)), joinOut: uintptr(8 * jobs)} {
+		if err := d.buffer(buf, size, clMemReadWrite); err != nil {
 			return err
 		}
 	}
-	local := uintptr(b.Tuning.Group)
-	global := uintptr(jobs) * local
-	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, kernel, 1, nil, &global, &local, 0, 0, 0)); err != nil {
+	if err := d.setArgs(k.sort, joinTrans, joinItems, joinSortedT, joinSortedI, joinParts, joinSorts, joinNext); err != nil {
 		return err
 	}
-	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinBufs+4], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
+	local := uintptr(sortGroup)
+	global := uintptr(len(b.Sorts)/4) * local
+	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.sort, 1, nil, &global, &local, 0, 0, 0)); err != nil {
+		return err
+	}
+	if err := d.setArgs(k.join, joinSortedT, joinSortedI, joinParts, joinBounds, joinJobs, joinOut); err != nil {
+		return err
+	}
+	local = uintptr(b.Tuning.Group)
+	global = uintptr(jobs) * local
+	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.join, 1, nil, &global, &local, 0, 0, 0)); err != nil {
+		return err
+	}
+	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinOut], 1, 0, uintptr(8*jobs), unsafe.Pointer(&b.Out[0]), 0, 0, 0))
 	b.Kernel = time.Since(written)
 	runtime.KeepAlive(b)
 	return err

@@ -1,21 +1,32 @@
-// The join kernel of nqueens: the matching of the join method on a device
-// (engine/joindevice.go). A work-group takes one block of up to BLOCK
-// patterns of one side (a job), builds a table of them in local memory,
-// and counts, for every item of the other side's buckets that share no
-// cut bit with the block's bucket, the block's patterns that share no bit
-// with the item. The table is the CPU's (engine/match.go) in 32-bit words:
-// for chunk k (bits 6k..6k+5 of a pattern) and each of its 64 values v,
-// WORDS words whose bit j is set when pattern 32w+j of the block is valid
-// and shares no bit with v there. An item ANDs the entries its chunks
-// select and counts the bits left.
+// The join kernels of nqueens: the sieve's sort and the matching of the
+// join method on a device (engine/joindevice.go, engine.JoinBatch, whose
+// Go twin joinHost is in engine/device_test.go).
+//
+// sort: a work-group takes one sort job (up to SORTCHUNK patterns of one
+// side of a part), counts its patterns per bucket in local memory, takes
+// a run of places in each bucket with one atomic add per bucket, and
+// writes each pattern, squeezed, to its place.
+//
+// join: a work-group takes one block of up to BLOCK sorted patterns of
+// one side (a job), builds a table of them in local memory, and counts,
+// for every item of the other side's buckets that share no cut bit with
+// the block's bucket, the block's patterns that share no bit with the
+// item. The table is the CPU's (engine/match.go) in 32-bit words: for
+// chunk k (bits 6k..6k+5 of a pattern) and each of its 64 values, WORDS
+// words whose bit j is set when pattern 32w+j of the block is valid and
+// shares no bit with the value there. An item ANDs the entries its
+// chunks select and counts the bits left.
 //
 // Built per board and tuning: CHUNKS, the most chunks a pattern of the
-// board has; BLOCK, the patterns of a block (a multiple of 32); GROUP,
-// the work-group's size; ITEMS, the items a work-item takes per step.
+// board has; BLOCK, the patterns of a block (32, 64, 128, 256 or 512);
+// GROUP, the join's work-group size; ITEMS, the items a work-item takes
+// per step; SORTCHUNK, engine.JoinSortChunk.
 //
-// job: 4 words a block: first pattern in trans, patterns, first index of
-// its part's 257 bucket bounds in bounds, and bucket v | cut<<8 |
-// chunks<<16 | long<<24. out: one word a job, its weighted count.
+// part (8 words): first pattern in trans and in items, first index of its
+// 2×257 bucket bounds, cut | long<<8 | chunks<<16, the squeeze lo1 |
+// hi1<<8 | lo2<<16 | hi2<<24, the key's shifts m0 | a0<<8. sort job: part,
+// side, first pattern, patterns. join job: first sorted pattern, patterns,
+// part, bucket v. out: one word a join job, its weighted count.
 
 #ifndef CHUNKS
 #define CHUNKS 11
@@ -29,6 +40,11 @@
 #ifndef ITEMS
 #define ITEMS 1
 #endif
+#ifndef SORTCHUNK
+#define SORTCHUNK 4096
+#endif
+#define SORTGROUP 256
+#define SORTPER (SORTCHUNK / SORTGROUP)
 #define WORDS (BLOCK / 32)
 
 // vec is a table entry: WORDS words, one OpenCL vector, so that an item's
@@ -65,8 +81,61 @@ inline uint longWeight(uint a, uint b) {
 	return (a | b) == 0x22u ? 2 : 1;
 }
 
+// key is pattern x's bucket: its four main cut bits from m0 and four anti
+// cut bits from a0 (engine.keyAt), within the cut.
+inline uint key(ulong x, uint m0, uint a0, uint cut) {
+	return ((uint)(x >> m0) & 15u | ((uint)(x >> a0) & 15u) << 4) & cut;
+}
+
+// squeeze takes the cut's bits out of x: the run [lo2, hi2), then [lo1,
+// hi1) (engine.squeeze.apply).
+inline ulong squeeze(ulong x, uint q) {
+	const uint lo1 = q & 255u, hi1 = (q >> 8) & 255u, lo2 = (q >> 16) & 255u, hi2 = q >> 24;
+	x = (x & ((1UL << lo2) - 1)) | (x >> hi2) << lo2;
+	return (x & ((1UL << lo1) - 1)) | (x >> hi1) << lo1;
+}
+
+__kernel __attribute__((reqd_work_group_size(SORTGROUP, 1, 1)))
+void sort(__global const ulong *trans, __global const ulong *items, __global ulong *sortedT, __global ulong *sortedI,
+          __global const uint *parts, __global const uint4 *sorts, __global uint *next) {
+	__local uint count[256];
+	__local uint base[256];
+	const uint lid = get_local_id(0);
+	const uint4 job = sorts[get_group_id(0)];
+	__global const uint *part = parts + 8 * job.x;
+	const uint cut = part[3] & 255u, q = part[4], m0 = part[5] & 255u, a0 = (part[5] >> 8) & 255u;
+	__global const ulong *src = job.y ? items : trans;
+	__global ulong *dst = job.y ? sortedI : sortedT;
+	__global uint *cur = next + part[2] + (job.y ? 257 : 0);
+	for (uint k = lid; k < 256; k += SORTGROUP) {
+		count[k] = 0;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	uint keys[SORTPER], at[SORTPER];
+	for (uint t = 0; t < SORTPER; t++) {
+		const uint i = lid + t * SORTGROUP;
+		if (i < job.w) {
+			keys[t] = key(src[job.z + i], m0, a0, cut);
+			at[t] = atomic_inc(&count[keys[t]]);
+		}
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint k = lid; k < 256; k += SORTGROUP) {
+		if (count[k] != 0) {
+			base[k] = atomic_add(&cur[k], count[k]);
+		}
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint t = 0; t < SORTPER; t++) {
+		const uint i = lid + t * SORTGROUP;
+		if (i < job.w) {
+			dst[base[keys[t]] + at[t]] = squeeze(src[job.z + i], q);
+		}
+	}
+}
+
 __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
-void join(__global const ulong *trans, __global const ulong *items, __global const uint *bounds,
+void join(__global const ulong *trans, __global const ulong *items, __global const uint *parts, __global const uint *bounds,
           __global const uint4 *jobs, __global ulong *out) {
 	__local uint bits[2 * BLOCK]; // 32×32 bit matrices: [half h][word w][row i]
 	__local vec table[CHUNKS * 64];
@@ -74,10 +143,11 @@ void join(__global const ulong *trans, __global const ulong *items, __global con
 
 	const uint lid = get_local_id(0);
 	const uint4 job = jobs[get_group_id(0)];
-	const uint first = job.x, len = job.y;
-	const uint v = job.w & 255u, cut = (job.w >> 8) & 255u, long_ = (job.w >> 24) & 1u;
-	const uint chunks = min((job.w >> 16) & 255u, (uint)CHUNKS);
-	__global const uint *bound = bounds + job.z;
+	const uint first = job.x, len = job.y, v = job.w;
+	__global const uint *part = parts + 8 * job.z;
+	const uint cut = part[3] & 255u, long_ = (part[3] >> 8) & 1u;
+	const uint chunks = min((part[3] >> 16) & 255u, (uint)CHUNKS);
+	__global const uint *bound = bounds + part[2] + 257;
 
 	// Row i of matrix (h, w) is the half h of pattern 32w+i (none past
 	// the block's).
