@@ -498,7 +498,7 @@ func (b *buckets) plan(sv sieve, transposed, items []uint64, chunks int, split b
 // scatter sorts both sides into sortT and sortI by the buckets plan
 // chose (a counting sort), each pattern squeezed.
 func (b *buckets) scatter(sv sieve, transposed, items, sortT, sortI []uint64) {
-	best, sq := b.best, &b.sq
+	best, sq := b.best, b.sq
 	subs := 256 << b.shift
 	copy(b.posT[:subs+1], b.startT[:subs+1])
 	copy(b.posI[:subs+1], b.startI[:subs+1])
