@@ -69,7 +69,7 @@ fi
 "$bin" devices
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 exec python3 - "$bin" "$device" "$out" "$commit" "${DEVICE_CHECK_SECONDS:-470}" <<'EOF'
-import csv, json, signal, subprocess, sys, time
+import csv, json, os, shutil, signal, subprocess, sys, tempfile, time
 
 bin, device, out, commit, budget = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5])
 began = time.time()
@@ -98,11 +98,20 @@ def left():
     return budget - (time.time() - began)
 
 
+tmp = tempfile.mkdtemp(prefix="device-check-")
+runs = 0
+
+
 def count(args, limit):
-    """Runs nqueens count ARGS --json for at most limit seconds: its JSON, or None and why not."""
+    """Runs nqueens count ARGS --json for at most limit seconds: its JSON, or None and why not.
+    A shard's counts go to a fresh file (a shard is kept, and a file counted before is read back)."""
+    global runs
     limit = min(limit, left() - 5)
     if limit < 3:
         return None, "skipped: no time left"
+    runs += 1
+    if "--shard" in args:
+        args = [*args, "--out", os.path.join(tmp, f"run-{runs}.result")]
     p = subprocess.Popen([bin, "count", *args, "--json", "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         so, se = p.communicate(timeout=limit)
@@ -203,6 +212,7 @@ for n, method, runs, limit in ((20, "join", 3, 60), (20, "sym", 1, 40), (21, "jo
         failed |= j is not None and not ok
         row("time", n, method, "", tuning if method == "join" else "", run, j, ok, why)
         write()
+shutil.rmtree(tmp, ignore_errors=True)
 print(f"device-check: wrote {out} in {time.time() - began:.0f} s", flush=True)
 sys.exit(1 if failed else 0)
 EOF
