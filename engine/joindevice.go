@@ -218,9 +218,13 @@ func (b *JoinBatch) reset() {
 	b.Sorts, b.Jobs, b.Out, b.owner, b.mult = b.Sorts[:0], b.Jobs[:0], b.Out[:0], b.owner[:0], b.mult[:0]
 }
 
-// JoinChunks is the most table chunks a join pattern of the n×n board
-// has: what a device's join kernel is built for.
-func JoinChunks(n int) int { return patternChunks(2 * int(newWindow(n).width)) }
+// JoinChunks returns the most table chunks a join pattern of the n×n
+// board has, and the chunks of one squeezed by the widest cut (four bits
+// of each direction): what a device's join kernel is built for.
+func JoinChunks(n int) (most, squeezed int) {
+	bits := 2 * int(newWindow(n).width)
+	return patternChunks(bits), patternChunks(max(0, bits-8))
+}
 
 // appendDoubling appends xs to s, doubling s's array when it must grow:
 // a batch's arrays reach their size in a few steps (append grows large

@@ -391,8 +391,9 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 // tuning t, building them on first use; a tuning the device cannot run
 // (its work-group or local memory too large) is an error naming it.
 func (d *Device) joinKernels(n int, t engine.JoinTuning) (joins, error) {
-	chunks := engine.JoinChunks(n)
-	opts := fmt.Sprintf("-cl-std=CL1.2 -DCHUNKS=%d -DBLOCK=%d -DGROUP=%d -DITEMS=%d -DSORTCHUNK=%d", chunks, t.Block, t.Group, t.Items, engine.JoinSortChunk)
+	chunks, squeezed := engine.JoinChunks(n)
+	opts := fmt.Sprintf("-cl-std=CL1.2 -DCHUNKS=%d -DSQUEEZED=%d -DBLOCK=%d -DGROUP=%d -DITEMS=%d -DSORTCHUNK=%d",
+		chunks, squeezed, t.Block, t.Group, t.Items, engine.JoinSortChunk)
 	if j, ok := d.joins[opts]; ok {
 		return j, nil
 	}

@@ -18,7 +18,7 @@
 // chunks select and counts the bits left.
 //
 // Built per board and tuning: CHUNKS, the most chunks a pattern of the
-// board has; BLOCK, the patterns of a block (32, 64, 128, 256 or 512);
+// board has; SQUEEZED, the chunks of one without the widest cut's bits; BLOCK, the patterns of a block (32, 64, 128, 256 or 512);
 // GROUP, the join's work-group size; ITEMS, the items a work-item takes
 // per step; SORTCHUNK, engine.JoinSortChunk.
 //
@@ -30,6 +30,9 @@
 
 #ifndef CHUNKS
 #define CHUNKS 11
+#endif
+#ifndef SQUEEZED
+#define SQUEEZED CHUNKS
 #endif
 #ifndef BLOCK
 #define BLOCK 256
@@ -174,18 +177,32 @@ void join(__global const ulong *trans, __global const ulong *items, __global con
 		barrier(CLK_LOCAL_MEM_FENCE);
 	}
 	// The table: the valid patterns, less those holding a bit of the
-	// value.
-	for (uint e = lid; e < chunks * 64 * WORDS; e += GROUP) {
-		const uint w = e % WORDS, val = (e / WORDS) % 64, k = e / (64 * WORDS);
+	// value. An entry is the AND of a low half's (the value's bits 0-2)
+	// and a high half's (bits 3-5), each of 8 built from the others by one
+	// AND (engine.buildBlockGo's way): a work-item fills a chunk's word w
+	// of all 64 entries.
+	for (uint e = lid; e < chunks * WORDS; e += GROUP) {
+		const uint k = e / WORDS, w = e % WORDS;
 		const uint from = 32 * w;
-		uint keep = len >= from + 32 ? ~0u : (len > from ? (1u << (len - from)) - 1 : 0u);
+		uint nh[6]; // the patterns of word w without bit 6k+b
 		for (uint b = 0; b < 6; b++) {
 			const uint bit = 6 * k + b;
-			if (((val >> b) & 1) && bit < 64) {
-				keep &= ~bits[(bit / 32) * BLOCK + 32 * w + bit % 32];
-			}
+			nh[b] = bit < 64 ? ~bits[(bit / 32) * BLOCK + 32 * w + bit % 32] : ~0u;
 		}
-		((__local uint *)table)[e] = keep;
+		uint lo[8], hi[8];
+		lo[0] = len >= from + 32 ? ~0u : (len > from ? (1u << (len - from)) - 1 : 0u);
+		hi[0] = ~0u;
+		lo[1] = lo[0] & nh[0], hi[1] = nh[3];
+		lo[2] = lo[0] & nh[1], hi[2] = nh[4];
+		lo[3] = lo[2] & nh[0], hi[3] = hi[2] & nh[3];
+		lo[4] = lo[0] & nh[2], hi[4] = nh[5];
+		lo[5] = lo[4] & nh[0], hi[5] = hi[4] & nh[3];
+		lo[6] = lo[4] & nh[1], hi[6] = hi[4] & nh[4];
+		lo[7] = lo[6] & nh[0], hi[7] = hi[6] & nh[3];
+		__local uint *t = (__local uint *)table + k * 64 * WORDS + w;
+		for (uint val = 0; val < 64; val++) {
+			t[val * WORDS] = lo[val & 7] & hi[val >> 3];
+		}
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -203,8 +220,17 @@ void join(__global const ulong *trans, __global const ulong *items, __global con
 					if (i < hi) {
 						const ulong x = items[i];
 						vec acc = table[x & 63];
-						for (uint k = 1; k < chunks; k++) {
-							acc &= table[k * 64 + (uint)((x >> (6 * k)) & 63)];
+						if (chunks == SQUEEZED) {
+							// The usual part (the widest cut): a loop the
+							// compiler unrolls.
+#pragma unroll
+							for (uint k = 1; k < SQUEEZED; k++) {
+								acc &= table[k * 64 + (uint)((x >> (6 * k)) & 63)];
+							}
+						} else {
+							for (uint k = 1; k < chunks; k++) {
+								acc &= table[k * 64 + (uint)((x >> (6 * k)) & 63)];
+							}
 						}
 						c += total(popcount(acc));
 					}
