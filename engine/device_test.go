@@ -113,6 +113,9 @@ func TestDeviceJoinTasks(t *testing.T) {
 // pieces (the west side again for each piece of the east side), against
 // the CPU's results.
 func TestDeviceJoinPasses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the brute-force twin takes seconds")
+	}
 	plan, err := partition.Make(context.Background(), partition.Job{N: 18, Method: partition.Join})
 	require.NoError(t, err)
 	var most uint64
