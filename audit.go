@@ -73,7 +73,16 @@ func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opt
 	var bad error
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	_, err = engine.Run(runCtx, pl.PlanOf(drawn, 0, 1), engine.Options{Workers: c.workers, Memory: c.memory, OnResult: func(r engine.Result) {
+	recount := pl.PlanOf(drawn, 0, 1)
+	if err := c.devicePlan(recount); err != nil {
+		return 0, err
+	}
+	devs, workers, _, closeDevs, err := c.openDevices()
+	if err != nil {
+		return 0, err
+	}
+	defer closeDevs()
+	_, err = engine.Run(runCtx, recount, engine.Options{Workers: workers, Devices: devs, Tuning: c.joinTuning, Memory: c.memory, OnResult: func(r engine.Result) {
 		k := r.Task
 		got := want[k]
 		if r.Task = got.Task; r != got && bad == nil {

@@ -25,9 +25,12 @@ import (
 // loaded when a device is first asked for; where none can be, the count
 // fails naming what was looked for.
 //
-// [Count], [CountShards] and [Table] take it.
-func WithDevice(spec string) RunOption {
-	return RunOption{set: set{"WithDevice", func(c *config) { c.device = spec }}}
+// [Estimate] times a sample on the devices too ([Cost].DeviceSeconds),
+// and [Audit] recounts its sample there.
+//
+// [Count], [CountShards], [Table], [Estimate] and [Audit] take it.
+func WithDevice(spec string) ResourceOption {
+	return ResourceOption{set: set{"WithDevice", func(c *config) { c.device = spec }}}
 }
 
 // deviceSpecs are the values WithDevice takes, for messages.
@@ -63,9 +66,9 @@ func (c *config) checkDevice() error {
 // too large for it) fails the count naming the knob. Results never
 // depend on it: only the speed does.
 //
-// [Count], [CountShards] and [Table] take it.
-func WithDeviceTuning(spec string) RunOption {
-	return RunOption{set: set{"WithDeviceTuning", func(c *config) { c.tuning = spec }}}
+// [Count], [CountShards], [Table], [Estimate] and [Audit] take it.
+func WithDeviceTuning(spec string) ResourceOption {
+	return ResourceOption{set: set{"WithDeviceTuning", func(c *config) { c.tuning = spec }}}
 }
 
 // checkTuning reads c's device tuning.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -63,20 +64,51 @@ func TestDeviceJournal(t *testing.T) {
 			want(t, 14, c)
 		}
 	}
-	var files []File
 	for _, m := range []Method{Join, Sym} {
-		files = files[:0]
+		var outs [][]byte
 		for i, dev := range []string{"opencl", "cpu", "all"} {
 			var out bytes.Buffer
 			c, err := Count(context.Background(), 15, WithMethod(m), WithDevice(dev), WithShard(i, 3, &out))
 			require.NoError(t, err)
 			assert.True(t, c.Partial())
-			files = append(files, File{Name: dev, R: &out})
+			outs = append(outs, out.Bytes())
 		}
-		c, err := Merge(context.Background(), files...)
+		files := func() []File {
+			var fs []File
+			for i, o := range outs {
+				fs = append(fs, File{Name: []string{"opencl", "cpu", "all"}[i], R: bytes.NewReader(o)})
+			}
+			return fs
+		}
+		c, err := Merge(context.Background(), files()...)
 		require.NoError(t, err)
 		want(t, 15, c)
+		// An audit recounts its sample on the device: the same lines.
+		audited, err := Audit(context.Background(), 0.05, 7, files(), WithDevice("opencl"), WithDeviceTuning("block=64"))
+		require.NoError(t, err, "%s", m)
+		assert.Positive(t, audited, "%s", m)
 	}
+}
+
+// TestDeviceEstimate times a sample on the device beside the CPU's
+// estimate.
+func TestDeviceEstimate(t *testing.T) {
+	needDevice(t)
+	e, err := Estimate(context.Background(), 16, WithDevice("opencl"), WithSample(500*time.Millisecond))
+	require.NoError(t, err)
+	assert.Positive(t, e.CoreSeconds)
+	assert.Positive(t, e.DeviceSeconds)
+	assert.LessOrEqual(t, e.DeviceSecondsLow, e.DeviceSeconds)
+	assert.GreaterOrEqual(t, e.DeviceSecondsHigh, e.DeviceSeconds)
+	assert.Equal(t, 16, e.DeviceBoard)
+	assert.Positive(t, e.DeviceSampled)
+	assert.Len(t, e.Devices, 1)
+	plain, err := Estimate(context.Background(), 16, WithSample(100*time.Millisecond))
+	require.NoError(t, err)
+	assert.Zero(t, plain.DeviceSeconds)
+	_, err = Estimate(context.Background(), 12, WithDevice("opencl"), WithPiece(King))
+	var oe *OptionError
+	assert.ErrorAs(t, err, &oe)
 }
 
 // TestDeviceOptions checks what a device refuses, and that Auto is the

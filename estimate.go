@@ -74,6 +74,19 @@ type Cost struct {
 	// the model's bound from above where there is one (queens, placed or
 	// on the torus), else 0.
 	Cutoff time.Duration
+	// DeviceSeconds estimates the board's time on the devices
+	// [WithDevice] names, fed by this machine's cores (wall-clock
+	// seconds, within DeviceSecondsLow and DeviceSecondsHigh): the
+	// core-seconds times the ratio of the devices' time (DeviceTime) to
+	// one worker's (DeviceCPUTime) on the same DeviceSampled tasks of n =
+	// DeviceBoard (the board itself up to n = 21, else n = 21, whose
+	// tasks take milliseconds: the devices' speed against a core there
+	// stands in for theirs on the board). Zero without a device, or
+	// without core-seconds.
+	DeviceSeconds, DeviceSecondsLow, DeviceSecondsHigh float64
+	Devices                                            []string
+	DeviceSampled, DeviceBoard                         int
+	DeviceTime, DeviceCPUTime                          time.Duration
 	// Calibrated is set when the core-seconds come from a calibration
 	// rather than a sample of the board's own tasks: a sample as short as
 	// a calibration (under [calibrateBelow]) of the join's boards from
@@ -143,6 +156,11 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 	if st.Sweep {
 		e.ShardMemory += engine.SweepBytes(n)
 	}
+	if c.device != "" {
+		if err := c.devicePlan(&partition.Plan{N: n, Method: st.Method, Piece: partition.Piece(c.piece), Torus: c.torus, Placed: c.placed}); err != nil {
+			return Cost{}, err
+		}
+	}
 	var serr error
 	switch {
 	case c.sample > 0 && c.calibrates(n, st.Method):
@@ -159,7 +177,87 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 		}
 		return Cost{}, serr
 	}
+	if c.device != "" && e.CoreSeconds > 0 {
+		if err := c.deviceCost(ctx, &e); err != nil {
+			if ctx.Err() != nil {
+				return e, err
+			}
+			return Cost{}, err
+		}
+	}
 	return e, nil
+}
+
+// deviceSampleN is the largest board whose own tasks a device's sample
+// counts.
+const deviceSampleN = 21
+
+// deviceCost times tasks of the plan's sample (of n, or n =
+// deviceSampleN past it) on one CPU worker and on the devices c names,
+// in chunks that double, for about c.sample each, and sets e's device
+// figures from the ratio. The first task is counted on both first and
+// not timed: it builds the kernels and fills the quarter caches, which
+// each side keeps from chunk to chunk.
+func (c *config) deviceCost(ctx context.Context, e *Cost) error {
+	cc := *c
+	cc.shards, cc.shard = 1, 0
+	m := min(e.N, deviceSampleN)
+	pl, err := cc.planner(ctx, m)
+	if err != nil {
+		return err
+	}
+	tasks, _, err := pl.Sample(maxSample, cmp.Or(c.seed, sampleSeed))
+	if err != nil {
+		return c.planError(ctx, m, err)
+	}
+	plan := &partition.Plan{N: m, Method: partition.Method(e.Method), Piece: partition.Piece(e.Piece), Torus: e.Torus, Placed: c.placed, Tasks: tasks, Shards: 1}
+	if err := c.devicePlan(plan); err != nil {
+		return err
+	}
+	devs, _, names, closeDevs, err := c.openDevices()
+	if err != nil {
+		return err
+	}
+	defer closeDevs()
+	var onCPU, onDevice engine.Kept
+	skip := make([]bool, len(tasks))
+	count := func(from, to int, devices bool) (time.Duration, error) {
+		for i := range skip {
+			skip[i] = i < from || i >= to
+		}
+		opt := engine.Options{Workers: 1, Skip: skip, Memory: c.memory, Keep: &onCPU}
+		if devices {
+			opt = engine.Options{Workers: -1, Devices: devs, Tuning: c.joinTuning, Skip: skip, Memory: c.memory, Keep: &onDevice}
+		}
+		start := time.Now()
+		_, err := engine.Run(ctx, plan, opt)
+		return time.Since(start), err
+	}
+	var cpu, dev time.Duration
+	from, k := 0, 1
+	for from < len(tasks) && (from <= 1 || cpu+dev < c.sample) {
+		to := min(len(tasks), from+k)
+		tc, err := count(from, to, false)
+		if err != nil {
+			return stopped(ctx, m, err)
+		}
+		td, err := count(from, to, true)
+		if err != nil {
+			return stopped(ctx, m, err)
+		}
+		if from > 0 {
+			cpu, dev = cpu+tc, dev+td
+			e.DeviceSampled += to - from
+		}
+		from, k = to, 2*k
+	}
+	if cpu == 0 {
+		return nil // a plan of one task: nothing timed
+	}
+	ratio := dev.Seconds() / cpu.Seconds()
+	e.DeviceSeconds, e.DeviceSecondsLow, e.DeviceSecondsHigh = e.CoreSeconds*ratio, e.CoreSecondsLow*ratio, e.CoreSecondsHigh*ratio
+	e.Devices, e.DeviceBoard, e.DeviceTime, e.DeviceCPUTime = names, m, dev, cpu
+	return nil
 }
 
 // calibrateBelow is the longest sample that is a calibration: shorter

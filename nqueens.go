@@ -223,8 +223,9 @@ type (
 		inEstimate
 		inBoard
 	}
-	// ResourceOption is [WithWorkers]' and [WithMemory]'s: [Count],
-	// [CountShards], [Table], [Estimate] and [Audit] take it.
+	// ResourceOption is [WithWorkers]', [WithMemory]'s, [WithDevice]'s and
+	// [WithDeviceTuning]'s: [Count], [CountShards], [Table], [Estimate]
+	// and [Audit] take it.
 	ResourceOption struct {
 		set
 		inCount
@@ -233,8 +234,8 @@ type (
 		inEstimate
 		inAudit
 	}
-	// RunOption is [WithProgress]', [WithGrace]'s, [WithStopNow]'s and
-	// [WithDevice]'s: [Count], [CountShards] and [Table] take it.
+	// RunOption is [WithProgress]', [WithGrace]'s and [WithStopNow]'s:
+	// [Count], [CountShards] and [Table] take it.
 	RunOption struct {
 		set
 		inCount

@@ -20,6 +20,8 @@ func planCmd() *cobra.Command {
 		shards   int
 		asJSON   bool
 		sample   time.Duration
+		device   string
+		tuning   string
 	)
 	cmd := &cobra.Command{
 		Use:   "plan N",
@@ -56,8 +58,17 @@ tasks_per_shard_min/_mean/_max, empty_shards, workers, memory_per_shard
 and memory_per_worker (bytes), and with a sample sampled_tasks,
 sampled_in_parts and max_thinning (the k above; absent when every task was
 whole), sample_seconds, estimated_core_seconds, its _low and _high bounds
-and estimated_core_seconds_per_shard.`,
-		Example: "  nqueens plan 27 --shards 100000\n  nqueens plan 21 --sample 10s\n  nqueens plan 25 --shards 4096 --sample 30s --json\n  nqueens plan 30 --method sym -j 64",
+and estimated_core_seconds_per_shard.
+
+--device opencl (or opencl:N, opencl:all, all) also estimates the time on
+the device, fed by this machine's cores: after the sample, tasks of the
+same sample (of n = 21 for larger boards) are counted on one worker and on
+the device in turn, in chunks that double, for about --sample each; their
+ratio scales the core-seconds (device_seconds, its _low and _high bounds,
+device_sampled_tasks, device_board, devices in --json). The ratio of n =
+21 stands in for larger boards: a device's advantage over a core grows
+with n where matching takes a larger share, so the figure leans high.`,
+		Example: "  nqueens plan 27 --shards 100000\n  nqueens plan 21 --sample 10s\n  nqueens plan 25 --shards 4096 --sample 30s --json\n  nqueens plan 30 --method sym -j 64\n  nqueens plan 28 --device opencl --sample 30s",
 		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := cli.CheckEmpty(cmd, "place", "memory", "piece"); err != nil {
@@ -72,6 +83,9 @@ and estimated_core_seconds_per_shard.`,
 				return err
 			}
 			opts := append(common.Estimate(placed), nqueens.WithShard(0, shards, nil), nqueens.WithSample(sample))
+			if device != "" && device != "cpu" {
+				opts = append(opts, nqueens.WithDevice(device), nqueens.WithDeviceTuning(tuning))
+			}
 			e, err := cli.Patiently(cmd.Context(), cmd.ErrOrStderr(), n, opts, "planning", func() (nqueens.Cost, error) {
 				return nqueens.Estimate(cmd.Context(), n, opts...)
 			})
@@ -105,5 +119,7 @@ and estimated_core_seconds_per_shard.`,
 	fs.DurationVar(&sample, "sample", 2*time.Second, "count a random sample of tasks for about this long on one worker and estimate the core-hours (2s: a calibration; 5m: a closer figure; 0: none)")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
 	cli.PlaceFlag(fs, &place)
+	cli.DeviceFlag(fs, &device)
+	cli.DeviceTuningFlag(fs, &tuning)
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -43,6 +44,12 @@ type Plan struct {
 	CoreSecondsLow   *float64 `json:"estimated_core_seconds_low,omitempty"`
 	CoreSecondsHigh  *float64 `json:"estimated_core_seconds_high,omitempty"`
 	ShardCoreSeconds *float64 `json:"estimated_core_seconds_per_shard,omitempty"`
+	Devices          []string `json:"devices,omitempty"`
+	DeviceSeconds    *float64 `json:"device_seconds,omitempty"`
+	DeviceLow        *float64 `json:"device_seconds_low,omitempty"`
+	DeviceHigh       *float64 `json:"device_seconds_high,omitempty"`
+	DeviceSampled    int      `json:"device_sampled_tasks,omitempty"`
+	DeviceBoard      int      `json:"device_board,omitempty"`
 }
 
 // PlanOf is the report of an estimate.
@@ -68,6 +75,13 @@ func PlanOf(e nqueens.Cost) Plan {
 		p.CoreSeconds, p.ShardCoreSeconds = &cs, &per
 		if e.CoreSecondsHigh > 0 {
 			p.CoreSecondsLow, p.CoreSecondsHigh = &lo, &hi
+		}
+	}
+	if e.DeviceSeconds > 0 {
+		ds, dl, dh := round3(e.DeviceSeconds), round3(e.DeviceSecondsLow), round3(e.DeviceSecondsHigh)
+		p.Devices, p.DeviceSeconds, p.DeviceSampled, p.DeviceBoard = e.Devices, &ds, e.DeviceSampled, e.DeviceBoard
+		if e.DeviceSecondsHigh > 0 {
+			p.DeviceLow, p.DeviceHigh = &dl, &dh
 		}
 	}
 	return p
@@ -163,6 +177,17 @@ func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 			pr("; %s (%s) per shard", CoreTime(e.CoreSeconds/float64(e.Shards)), Human(e.CoreSeconds/float64(e.Shards)/float64(max(1, e.Workers))))
 		}
 		pr("\n")
+	}
+	if e.DeviceSeconds > 0 {
+		pr("device: about %s on %s", Human(e.DeviceSeconds), strings.Join(e.Devices, ", "))
+		if e.DeviceSecondsHigh > 0 && e.DeviceSecondsHigh > e.DeviceSecondsLow {
+			pr(", 95%% between %s and %s", Human(e.DeviceSecondsLow), Human(e.DeviceSecondsHigh))
+		}
+		if e.Shards > 1 {
+			pr("; %s per shard", Human(e.DeviceSeconds/float64(e.Shards)))
+		}
+		pr(" (%d tasks of n = %d: %s on the device against %s on one worker, %.3g cores' worth)\n", e.DeviceSampled, e.DeviceBoard,
+			e.DeviceTime.Round(time.Millisecond), e.DeviceCPUTime.Round(time.Millisecond), e.DeviceCPUTime.Seconds()/e.DeviceTime.Seconds())
 	}
 	if err != nil {
 		return fmt.Errorf("writing the plan: %w", err)
