@@ -66,7 +66,7 @@ func joinHost(b *JoinBatch) {
 			if long {
 				wt = longWeight(v, u)
 			}
-			for _, x := range items[bounds[u]:bounds[u+1]] {
+			for _, x := range items[bounds[u]:bounds[int(u)+1]] {
 				for _, p := range block {
 					if x&p == 0 {
 						b.Out[j] += wt
@@ -110,8 +110,9 @@ func TestDeviceJoinTasks(t *testing.T) {
 
 // TestDeviceJoinPasses counts the largest tasks of n = 18 through a
 // device's join with the smallest buffers, so that sides are listed in
-// pieces (the west side again for each piece of the east side), against
-// the CPU's results.
+// pieces (the west side again for each piece of the east side), and with
+// the default ones, whose sides of over 8,192 patterns take the widest
+// cut (all 256 buckets), against the CPU's results.
 func TestDeviceJoinPasses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the brute-force twin takes seconds")
@@ -130,12 +131,14 @@ func TestDeviceJoinPasses(t *testing.T) {
 	want := map[int]Result{}
 	_, err = Run(context.Background(), plan, Options{Workers: 1, Skip: skip, Memory: memory, OnResult: func(r Result) { want[r.Task] = r }})
 	require.NoError(t, err)
-	got := map[int]Result{}
-	_, err = Run(context.Background(), plan, Options{Workers: -1, Skip: skip, Memory: memory, Devices: []Device{&hostDevice{}},
-		Tuning: JoinTuning{Hosts: 2}, OnResult: func(r Result) { got[r.Task] = r }})
-	require.NoError(t, err)
-	require.NotEmpty(t, want)
-	assert.Equal(t, want, got)
+	for _, mem := range []int64{memory, 0} {
+		got := map[int]Result{}
+		_, err = Run(context.Background(), plan, Options{Workers: -1, Skip: skip, Memory: mem, Devices: []Device{&hostDevice{}},
+			Tuning: JoinTuning{Hosts: 2}, OnResult: func(r Result) { got[r.Task] = r }})
+		require.NoError(t, err)
+		require.NotEmpty(t, want)
+		assert.Equal(t, want, got, "memory %d", mem)
+	}
 }
 
 // TestDeviceTasks cuts every task of the mirror and sym plans of n = 1..15

@@ -197,7 +197,7 @@ func (b *JoinBatch) itemBlocks() int64 {
 		v, cut := uint8(job[3]), uint8(part[3])
 		rest := cut &^ v
 		for u := rest; ; u = (u - 1) & rest {
-			s += int64(bounds[u+1] - bounds[u])
+			s += int64(bounds[int(u)+1] - bounds[u])
 			if u == 0 {
 				break
 			}
