@@ -10,7 +10,8 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// This file is the engine's side of accelerators. A Device searches many
+// This file is the engine's side of accelerators for the backtracking
+// methods (the join's is joindevice.go). A Device searches many
 // starts at once with the same two kernels as the CPU, walk (walkGo) and
 // the banned search (nextGo, with classification for sym's Classify
 // tasks): the same pruning and the same node counts, so that a task's
@@ -22,9 +23,10 @@ import (
 // below the cut) are counted on the host with the CPU kernels.
 
 // Device is an accelerator that runs the search kernels over a batch of
-// starts: the OpenCL back end (internal/opencl) is one; a CUDA back end
-// would be another. Search fills batch.Out; it may be called again with
-// another batch once it returns, never concurrently.
+// starts and the join's sort and matching over a batch of sides: the
+// OpenCL back end (internal/opencl) is one; a CUDA back end would be
+// another. Search and Join fill their batch's Out; either may be called
+// again once it returns, never concurrently.
 type Device interface {
 	// Name names the device for messages and reports ("NVIDIA H200
 	// (OpenCL 3.0 CUDA)").
