@@ -137,14 +137,17 @@ func joinOnBoth(t *testing.T, d *Device, plan *partition.Plan, skip []bool, tune
 	return c
 }
 
-// TestJoinTasks counts every task of the join plans of n = 4..16 (18
-// without -short) on the device and on the CPU, each task's result the
-// same, and the totals the published ones.
+// TestJoinTasks counts every task of the join plans of n = 4..16 (18 in
+// the long run, 14 with -short) on the device and on the CPU, each task's
+// result the same, and the totals the published ones.
 func TestJoinTasks(t *testing.T) {
 	d := requireDevice(t)
 	maxN := 16
-	if long.Run() {
+	switch {
+	case long.Run():
 		maxN = 18
+	case testing.Short():
+		maxN = 14
 	}
 	for n := 4; n <= maxN; n++ {
 		plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
@@ -156,8 +159,8 @@ func TestJoinTasks(t *testing.T) {
 	}
 }
 
-// TestJoinSampled counts sampled tasks of n = 20..23 (the largest of
-// each among them too) on the device and on the CPU, each task's result
+// TestJoinSampled counts sampled tasks of n = 20..23 (20 alone with
+// -short; the largest of n = 20 and 21 among them too) on the device and on the CPU, each task's result
 // the same: patterns past 32 bits, two table halves, buckets of
 // thousands.
 func TestJoinSampled(t *testing.T) {
@@ -165,7 +168,7 @@ func TestJoinSampled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	maxN := 23
 	if testing.Short() {
-		maxN = 21
+		maxN = 20
 	}
 	for n := 20; n <= maxN; n++ {
 		plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
@@ -193,7 +196,7 @@ func TestJoinSampled(t *testing.T) {
 // TestJoinTunings counts sampled tasks of n = 20 on the device under
 // tunings at the knobs' bounds and between (blocks of one to sixteen
 // words, work-groups from 32 to 1024, several items a step, small
-// batches), each task's result the CPU's.
+// batches; two of them with -short), each task's result the CPU's.
 func TestJoinTunings(t *testing.T) {
 	d := requireDevice(t)
 	plan, err := partition.Make(context.Background(), partition.Job{N: 20, Method: partition.Join})
@@ -202,8 +205,12 @@ func TestJoinTunings(t *testing.T) {
 	for i := range skip {
 		skip[i] = i%4001 != 7
 	}
-	for _, tune := range []string{"block=32,group=32", "block=64,group=96,items=3", "block=128,group=1024,items=8", "block=512,group=256,items=2",
-		"block=256,group=64,batch=65536,hosts=3"} {
+	tunings := []string{"block=32,group=32", "block=64,group=96,items=3", "block=128,group=1024,items=8", "block=512,group=256,items=2",
+		"block=256,group=64,batch=65536,hosts=3"}
+	if testing.Short() {
+		tunings = tunings[3:]
+	}
+	for _, tune := range tunings {
 		tn, err := engine.ParseJoinTuning(tune)
 		require.NoError(t, err)
 		if tn.Group > d.Info().MaxGroup {
