@@ -34,22 +34,19 @@ func (d *hostDevice) Join(_ context.Context, b *JoinBatch) error {
 // the buckets it is matched with, a pair counted (with its weight) when
 // the two share no bit.
 func joinHost(b *JoinBatch) {
-	trans, items := make([]uint64, len(b.Trans)), make([]uint64, len(b.Items))
+	sorted := make([]uint64, len(b.Pats))
 	next := slices.Clone(b.Bounds)
 	for s := range len(b.Sorts) / 4 {
 		job := b.Sorts[4*s : 4*s+4]
 		part := b.Parts[partWords*job[0]:][:partWords]
-		src, dst, cur := b.Trans, trans, next[part[2]:][:bucketBounds]
-		if job[1] == 1 {
-			src, dst, cur = b.Items, items, next[part[2]+bucketBounds:][:bucketBounds]
-		}
+		cur := next[part[2]+job[1]*bucketBounds:][:bucketBounds]
 		cut, m0, a0 := uint8(part[3]), uint(part[5]&255), uint(part[5]>>8&255)
 		q := part[4]
 		sq := squeeze{lo1: uint(q & 255), hi1: uint(q >> 8 & 255), lo2: uint(q >> 16 & 255), hi2: uint(q >> 24)}
 		sq.low1, sq.low2 = 1<<sq.lo1-1, 1<<sq.lo2-1
-		for _, x := range src[job[2] : job[2]+job[3]] {
+		for _, x := range b.Pats[job[2] : job[2]+job[3]] {
 			k := keyAt(x, m0, a0) & cut
-			dst[cur[k]] = sq.apply(x)
+			sorted[cur[k]] = sq.apply(x)
 			cur[k]++
 		}
 	}
@@ -57,7 +54,7 @@ func joinHost(b *JoinBatch) {
 	for j := range b.Blocks() {
 		job := b.Jobs[4*j : 4*j+4]
 		part := b.Parts[partWords*job[2]:][:partWords]
-		block := trans[job[0] : job[0]+job[1]]
+		block := sorted[job[0] : job[0]+job[1]]
 		bounds := b.Bounds[part[2]+bucketBounds:][:bucketBounds]
 		v, cut, long := uint8(job[3]), uint8(part[3]), part[3]>>8&1 != 0
 		rest := cut &^ v
@@ -66,7 +63,7 @@ func joinHost(b *JoinBatch) {
 			if long {
 				wt = longWeight(v, u)
 			}
-			for _, x := range items[bounds[u]:bounds[int(u)+1]] {
+			for _, x := range sorted[bounds[u]:bounds[int(u)+1]] {
 				for _, p := range block {
 					if x&p == 0 {
 						b.Out[j] += wt

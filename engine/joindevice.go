@@ -150,23 +150,22 @@ type JoinBatch struct {
 	// N is the board's size; Tuning what the device was asked to run with.
 	N      int
 	Tuning JoinTuning
-	// Trans and Items hold each part's T and I side as listed, part after
-	// part; the sorted sides have the same lengths and places.
-	Trans, Items []uint64
-	// Parts holds partWords words a part: its first pattern in Trans and
-	// in Items, its first index in Bounds, the cut | 1<<8 with long
+	// Pats holds each part's two sides as listed, part after part; the
+	// sorted sides (on the device) take the same places.
+	Pats []uint64
+	// Parts holds partWords words a part: the first pattern of its T side
+	// and of its I side in Pats, its first index in Bounds, the cut | 1<<8 with long
 	// weights | the table chunks of a squeezed pattern<<16, the squeeze
 	// (each run's first bit and the first bit above it: lo1 | hi1<<8 |
 	// lo2<<16 | hi2<<24) and the key's shifts m0 | a0<<8 (see keyAt).
 	Parts []uint32
 	// Bounds holds 2×257 indices a part: where each of its 256 T buckets
-	// begins in Trans, and the end; then the same of its I buckets in
-	// Items.
+	// begins in Pats, and the end; then the same of its I buckets.
 	Bounds []uint32
 	// Sorts holds 4 words a sort job: its part, its side (0 T, 1 I), its
 	// first pattern and how many it takes.
 	Sorts []uint32
-	// Jobs holds 4 words a block: its first sorted pattern in Trans, how
+	// Jobs holds 4 words a block: its first sorted pattern in Pats, how
 	// many patterns it holds, its part and its bucket v.
 	Jobs []uint32
 	// Out receives a word a job: its weighted count of disjoint pairs.
@@ -210,11 +209,11 @@ func (b *JoinBatch) itemBlocks() int64 {
 func (b *JoinBatch) Blocks() int { return len(b.Jobs) / 4 }
 
 // patterns is how many patterns b holds.
-func (b *JoinBatch) patterns() int { return len(b.Trans) + len(b.Items) }
+func (b *JoinBatch) patterns() int { return len(b.Pats) }
 
 // reset empties b, keeping its arrays.
 func (b *JoinBatch) reset() {
-	b.Trans, b.Items, b.Parts, b.Bounds = b.Trans[:0], b.Items[:0], b.Parts[:0], b.Bounds[:0]
+	b.Pats, b.Parts, b.Bounds = b.Pats[:0], b.Parts[:0], b.Bounds[:0]
 	b.Sorts, b.Jobs, b.Out, b.owner, b.mult = b.Sorts[:0], b.Jobs[:0], b.Out[:0], b.owner[:0], b.mult[:0]
 }
 
@@ -344,8 +343,9 @@ func (f *joinFeeder) part(sv sieve, east, west []uint64, chunks int) {
 	}
 	sorted := time.Now()
 	defer func() { f.prof.Sort += time.Since(sorted) }()
-	t0, i0 := len(b.Trans), len(b.Items)
-	b.Trans, b.Items = appendDoubling(b.Trans, trans), appendDoubling(b.Items, items)
+	t0 := len(b.Pats)
+	i0 := t0 + len(trans)
+	b.Pats = appendDoubling(appendDoubling(b.Pats, trans), items)
 	js := f.js
 	if js.buckets == nil {
 		js.buckets = new(buckets)

@@ -150,8 +150,8 @@ type Device struct {
 	queue clQueue
 	built map[int]built    // the search kernels by board size (0: any board)
 	joins map[string]joins // the join's kernels by their build options
-	bufs  [18]clMem        // search: bans, cols, ld, rd, posib, mode, path, out; then the join's (joinBuf*)
-	sizes [18]uintptr      // their sizes in bytes
+	bufs  [16]clMem        // search: bans, cols, ld, rd, posib, mode, path, out; then the join's (joinBuf*)
+	sizes [16]uintptr      // their sizes in bytes
 }
 
 // joins is the join's program built for one board and tuning: its sort
@@ -163,11 +163,9 @@ type joins struct {
 
 // The join's buffers in Device.bufs.
 const (
-	joinBufs    = 8 // the first
-	joinTrans   = joinBufs + iota - 1
-	joinItems   // the sides as listed
-	joinSortedT // and sorted (on the device alone)
-	joinSortedI
+	joinBufs   = 8                   // the first
+	joinPats   = joinBufs + iota - 1 // the sides as listed
+	joinSorted                       // and sorted (on the device alone)
 	joinParts
 	joinBounds
 	joinNext // the bounds again, each bucket's next free place while sorting
@@ -464,8 +462,7 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 		size uintptr
 	}
 	inputs := []input{
-		{joinTrans, unsafe.Pointer(&b.Trans[0]), uintptr(8 * len(b.Trans))},
-		{joinItems, unsafe.Pointer(&b.Items[0]), uintptr(8 * len(b.Items))},
+		{joinPats, unsafe.Pointer(&b.Pats[0]), uintptr(8 * len(b.Pats))},
 		{joinParts, unsafe.Pointer(&b.Parts[0]), uintptr(4 * len(b.Parts))},
 		{joinBounds, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
 		{joinNext, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
@@ -492,12 +489,12 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 	}
 	written := time.Now()
 	b.Write = written.Sub(began)
-	for buf, size := range map[int]uintptr{joinSortedT: uintptr(8 * len(b.Trans)), joinSortedI: uintptr(8 * len(b.Items)), joinOut: uintptr(8 * jobs)} {
+	for buf, size := range map[int]uintptr{joinSorted: uintptr(8 * len(b.Pats)), joinOut: uintptr(8 * jobs)} {
 		if err := d.buffer(buf, size, clMemReadWrite); err != nil {
 			return err
 		}
 	}
-	if err := d.setArgs(k.sort, joinTrans, joinItems, joinSortedT, joinSortedI, joinParts, joinSorts, joinNext); err != nil {
+	if err := d.setArgs(k.sort, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
 		return err
 	}
 	local := uintptr(sortGroup)
@@ -505,7 +502,7 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.sort, 1, nil, &global, &local, 0, 0, 0)); err != nil {
 		return err
 	}
-	if err := d.setArgs(k.join, joinSortedT, joinSortedI, joinParts, joinBounds, joinJobs, joinOut); err != nil {
+	if err := d.setArgs(k.join, joinSorted, joinParts, joinBounds, joinJobs, joinOut); err != nil {
 		return err
 	}
 	local = uintptr(b.Tuning.Group)

@@ -22,7 +22,7 @@
 // GROUP, the join's work-group size; ITEMS, the items a work-item takes
 // per step; SORTCHUNK, engine.JoinSortChunk.
 //
-// part (8 words): first pattern in trans and in items, first index of its
+// part (8 words): first pattern of its T side and of its I side, first index of its
 // 2×257 bucket bounds, cut | long<<8 | chunks<<16, the squeeze lo1 |
 // hi1<<8 | lo2<<16 | hi2<<24, the key's shifts m0 | a0<<8. sort job: part,
 // side, first pattern, patterns. join job: first sorted pattern, patterns,
@@ -99,16 +99,14 @@ inline ulong squeeze(ulong x, uint q) {
 }
 
 __kernel __attribute__((reqd_work_group_size(SORTGROUP, 1, 1)))
-void sort(__global const ulong *trans, __global const ulong *items, __global ulong *sortedT, __global ulong *sortedI,
-          __global const uint *parts, __global const uint4 *sorts, __global uint *next) {
+void sort(__global const ulong *pats, __global ulong *sorted, __global const uint *parts, __global const uint4 *sorts,
+          __global uint *next) {
 	__local uint count[256];
 	__local uint base[256];
 	const uint lid = get_local_id(0);
 	const uint4 job = sorts[get_group_id(0)];
 	__global const uint *part = parts + 8 * job.x;
 	const uint cut = part[3] & 255u, q = part[4], m0 = part[5] & 255u, a0 = (part[5] >> 8) & 255u;
-	__global const ulong *src = job.y ? items : trans;
-	__global ulong *dst = job.y ? sortedI : sortedT;
 	__global uint *cur = next + part[2] + (job.y ? 257 : 0);
 	for (uint k = lid; k < 256; k += SORTGROUP) {
 		count[k] = 0;
@@ -118,7 +116,7 @@ void sort(__global const ulong *trans, __global const ulong *items, __global ulo
 	for (uint t = 0; t < SORTPER; t++) {
 		const uint i = lid + t * SORTGROUP;
 		if (i < job.w) {
-			keys[t] = key(src[job.z + i], m0, a0, cut);
+			keys[t] = key(pats[job.z + i], m0, a0, cut);
 			at[t] = atomic_inc(&count[keys[t]]);
 		}
 	}
@@ -132,14 +130,14 @@ void sort(__global const ulong *trans, __global const ulong *items, __global ulo
 	for (uint t = 0; t < SORTPER; t++) {
 		const uint i = lid + t * SORTGROUP;
 		if (i < job.w) {
-			dst[base[keys[t]] + at[t]] = squeeze(src[job.z + i], q);
+			sorted[base[keys[t]] + at[t]] = squeeze(pats[job.z + i], q);
 		}
 	}
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
-void join(__global const ulong *trans, __global const ulong *items, __global const uint *parts, __global const uint *bounds,
-          __global const uint4 *jobs, __global ulong *out) {
+void join(__global const ulong *sorted, __global const uint *parts, __global const uint *bounds, __global const uint4 *jobs,
+          __global ulong *out) {
 	__local uint bits[2 * BLOCK]; // 32×32 bit matrices: [half h][word w][row i]
 	__local vec table[CHUNKS * 64];
 	__local ulong sums[GROUP];
@@ -155,7 +153,7 @@ void join(__global const ulong *trans, __global const ulong *items, __global con
 	// Row i of matrix (h, w) is the half h of pattern 32w+i (none past
 	// the block's).
 	for (uint i = lid; i < BLOCK; i += GROUP) {
-		const ulong p = i < len ? trans[first + i] : 0;
+		const ulong p = i < len ? sorted[first + i] : 0;
 		bits[i] = (uint)p;
 		bits[BLOCK + i] = (uint)(p >> 32);
 	}
@@ -218,7 +216,7 @@ void join(__global const ulong *trans, __global const ulong *items, __global con
 				for (uint it = 0; it < ITEMS; it++) {
 					const uint i = base + it * GROUP;
 					if (i < hi) {
-						const ulong x = items[i];
+						const ulong x = sorted[i];
 						vec acc = table[x & 63];
 						if (chunks == SQUEEZED) {
 							// The usual part (the widest cut): a loop the
