@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -315,37 +317,109 @@ func (f *joinFeeder) task(plan *partition.Plan, i int) {
 		}
 		w := &js.ways[k]
 		f.mult = w.weight
-		joinWayPairs(n, t, w, qc, js)
+		f.way(n, t, w, qc)
 		p := &f.pending[len(f.pending)-1]
 		p.r.Nodes += js.eastH.nodes() + js.westH.nodes()
 	}
 	f.pending[len(f.pending)-1].open = false
 }
 
-// part puts one pair of sides into the batch, launching the batch first
-// when they would not fit.
-func (f *joinFeeder) part(sv sieve, east, west []uint64, chunks int) {
-	trans, items := east, west
-	if matchCost(len(west), len(east)) < matchCost(len(east), len(west)) {
-		trans, items = west, east
+// way lists way w of task t straight into the batch: the east side into
+// the room left (its largest power of two, as halfJoin.fill takes), the
+// west side after it, no copy. A side that does not fit launches the
+// batch and the way is listed again into the emptied one; a way whose
+// sides an empty batch does not hold is listed as the CPU lists it
+// (joinWayPairs, in pieces of the listing buffers), each pair of pieces
+// copied in (part).
+func (f *joinFeeder) way(n int, t *partition.Task, w *joinWay, qc *quarterCache) {
+	js, b := f.js, &f.b
+	if cap(b.Pats) < b.Tuning.Batch {
+		b.Pats = slices.Grow(b.Pats, b.Tuning.Batch-len(b.Pats))
 	}
-	if len(trans) == 0 || len(items) == 0 || f.err != nil {
+	for {
+		chunks := startJoin(n, t, w, qc, js, 1, 1)
+		at := len(b.Pats)
+		room := b.Pats[:cap(b.Pats)]
+		ne, ok := fillInto(&js.eastH, room[at:])
+		nw := 0
+		if ok {
+			nw, ok = fillInto(&js.westH, room[at+ne:])
+		}
+		if ok {
+			f.place(qc.sv, at, ne, nw, chunks)
+			return
+		}
+		if at == 0 {
+			break
+		}
+		began := time.Now()
+		f.flush()
+		f.inPart += time.Since(began)
+		if f.err != nil {
+			return
+		}
+	}
+	joinWayPairs(n, t, w, qc, js)
+}
+
+// fillInto lists the half into the largest power of two of room's
+// length and returns how many patterns it holds, and whether that is
+// the whole half.
+func fillInto(hj *halfJoin, room []uint64) (int, bool) {
+	if len(room) == 0 {
+		return 0, false
+	}
+	k := hj.fill(room[:1<<(bits.Len(uint(len(room)))-1)], 0)
+	return k, hj.done
+}
+
+// part copies one pair of sides (pieces of a way too large for the
+// batch) into the batch, launching the batch first when they would not
+// fit.
+func (f *joinFeeder) part(sv sieve, east, west []uint64, chunks int) {
+	if len(east) == 0 || len(west) == 0 || f.err != nil {
 		return
 	}
 	began := time.Now()
-	defer func() { f.inPart += time.Since(began) }()
 	b := &f.b
-	if b.patterns() > 0 && b.patterns()+len(trans)+len(items) > b.Tuning.Batch {
+	if b.patterns() > 0 && b.patterns()+len(east)+len(west) > b.Tuning.Batch {
 		f.flush()
 		if f.err != nil {
 			return
 		}
 	}
+	copied := time.Now()
+	at := len(b.Pats)
+	b.Pats = appendDoubling(appendDoubling(b.Pats, east), west)
+	f.prof.Sort += time.Since(copied)
+	f.inPart += time.Since(began)
+	f.place(sv, at, len(east), len(west), chunks)
+}
+
+// place adds a part to the batch: its east side at b.Pats[at:at+ne] and
+// its west side at the ne patterns after (whatever b.Pats's length), the
+// sieve's plan of the two, and their sort jobs and blocks.
+func (f *joinFeeder) place(sv sieve, at, ne, nw, chunks int) {
+	b := &f.b
+	b.Pats = b.Pats[:at+ne+nw]
 	sorted := time.Now()
-	defer func() { f.prof.Sort += time.Since(sorted) }()
-	t0 := len(b.Pats)
-	i0 := t0 + len(trans)
-	b.Pats = appendDoubling(appendDoubling(b.Pats, trans), items)
+	defer func() {
+		d := time.Since(sorted)
+		f.prof.Sort += d
+		f.inPart += d
+	}()
+	t0, i0 := at, at+ne
+	if matchCost(nw, ne) < matchCost(ne, nw) {
+		t0, i0 = at+ne, at
+	}
+	trans, items := b.Pats[t0:t0+ne], b.Pats[i0:i0+nw]
+	if t0 != at {
+		trans, items = b.Pats[t0:t0+nw], b.Pats[i0:i0+ne]
+	}
+	if len(trans) == 0 || len(items) == 0 {
+		b.Pats = b.Pats[:at] // nothing to match
+		return
+	}
 	js := f.js
 	if js.buckets == nil {
 		js.buckets = new(buckets)
