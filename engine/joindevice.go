@@ -18,8 +18,8 @@ import (
 )
 
 // This file is the join method on devices. The host lists each task's two
-// sides as the CPU join does (halfJoin, from the same quarter cache) and
-// plans their sieve (buckets.plan: the cut and each bucket's size, without
+// sides as the CPU join does (halfJoin, from the same quarter cache),
+// straight into a batch, and plans their sieve (buckets.plan: the cut and each bucket's size, without
 // the extra bits' split); the device sorts both sides into their buckets
 // and matches them: each block of the transposed side's patterns against
 // every bucket of the other side that shares no cut bit (the kernels are
