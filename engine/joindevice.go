@@ -420,21 +420,39 @@ func (f *joinFeeder) place(sv sieve, at, ne, nw, chunks int) {
 		b.Pats = b.Pats[:at] // nothing to match
 		return
 	}
-	js := f.js
-	if js.buckets == nil {
-		js.buckets = new(buckets)
-	}
-	bk := js.buckets
+	bk := f.buckets()
 	cut, sq := uint8(0), squeeze{}
 	if bk.plan(sv, trans, items, chunks, false) {
 		cut, sq, chunks = bk.best, bk.sq, bk.chunks
 	} else {
-		clear(bk.startT[:bucketBounds])
-		clear(bk.startI[:bucketBounds])
-		for u := 1; u < bucketBounds; u++ {
-			bk.startT[u], bk.startI[u] = len(trans), len(items)
-		}
+		bk.whole(len(trans), len(items))
 	}
+	f.addPart(sv, t0, len(trans), i0, len(items), cut, sq, chunks, int32(len(f.pending)-1), f.mult)
+}
+
+// buckets returns the goroutine's sieve buckets.
+func (f *joinFeeder) buckets() *buckets {
+	if f.js.buckets == nil {
+		f.js.buckets = new(buckets)
+	}
+	return f.js.buckets
+}
+
+// whole sets b's bounds to one bucket (0) of each side: no cut.
+func (b *buckets) whole(nT, nI int) {
+	clear(b.startT[:bucketBounds])
+	clear(b.startI[:bucketBounds])
+	for u := 1; u < bucketBounds; u++ {
+		b.startT[u], b.startI[u] = nT, nI
+	}
+}
+
+// addPart adds a part whose T side (nT patterns) begins at t0 in Pats
+// and I side (nI) at i0, cut by cut into the buckets the goroutine's
+// buckets bound (startT, startI), with its sort jobs and blocks, for
+// pending task owner's way of weight mult.
+func (f *joinFeeder) addPart(sv sieve, t0, nT, i0, nI int, cut uint8, sq squeeze, chunks int, owner int32, mult uint64) {
+	b, bk := &f.b, f.buckets()
 	part := uint32(len(b.Parts) / partWords)
 	bound := uint32(len(b.Bounds))
 	for u := range bucketBounds {
@@ -450,19 +468,18 @@ func (f *joinFeeder) place(sv sieve, at, ne, nw, chunks int) {
 	m0, a0, _, _ := sv.shifts()
 	b.Parts = append(b.Parts, uint32(t0), uint32(i0), bound, flags,
 		uint32(sq.lo1)|uint32(sq.hi1)<<8|uint32(sq.lo2)<<16|uint32(sq.hi2)<<24, uint32(m0)|uint32(a0)<<8, 0, 0)
-	for side, r := range [2][2]int{{t0, len(trans)}, {i0, len(items)}} {
+	for side, r := range [2][2]int{{t0, nT}, {i0, nI}} {
 		for p := r[0]; p < r[0]+r[1]; p += JoinSortChunk {
 			b.Sorts = append(b.Sorts, part, uint32(side), uint32(p), uint32(min(JoinSortChunk, r[0]+r[1]-p)))
 		}
 	}
-	owner := int32(len(f.pending) - 1)
 	block := b.Tuning.Block
 	for v := uint8(0); ; v = (v - cut) & cut {
 		for p := bk.startT[v]; p < bk.startT[int(v)+1]; p += block {
 			k := min(block, bk.startT[int(v)+1]-p)
 			b.Jobs = append(b.Jobs, uint32(t0+p), uint32(k), part, uint32(v))
 			b.owner = append(b.owner, owner)
-			b.mult = append(b.mult, f.mult)
+			b.mult = append(b.mult, mult)
 		}
 		if v == cut {
 			break

@@ -479,8 +479,14 @@ func (b *buckets) plan(sv sieve, transposed, items []uint64, chunks int, split b
 		b.shift = sv.splits(len(transposed), len(items))
 	}
 	sv.histogram(&b.hT, &b.hI, transposed, items, b.shift)
+	return b.planFrom(sv, len(transposed), len(items), chunks)
+}
+
+// planFrom is plan from the sides' histograms, already in hT and hI (by
+// key<<shift | extra bits), of nT and nI patterns.
+func (b *buckets) planFrom(sv sieve, nT, nI, chunks int) bool {
 	kT, kI := keys(&b.hT, b.shift), keys(&b.hI, b.shift)
-	best := sv.cut(&kT, &kI, len(transposed), len(items))
+	best := sv.cut(&kT, &kI, nT, nI)
 	if best == 0 { // never with long weights: every cut they try holds the long diagonals
 		return false
 	}
