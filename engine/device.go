@@ -36,6 +36,9 @@ type Device interface {
 	// Join counts the disjoint pairs of every block of the join batch
 	// (see [JoinBatch]) into b.Out.
 	Join(ctx context.Context, b *JoinBatch) error
+	// List lists the sides of a batch the device lists itself
+	// (b.OnDevice) and fills b.Listed; Join then sorts and matches them.
+	List(ctx context.Context, b *JoinBatch) error
 }
 
 // ErrDevice is wrapped by the errors of devices and of plans they cannot

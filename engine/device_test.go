@@ -28,6 +28,48 @@ func (d *hostDevice) Join(_ context.Context, b *JoinBatch) error {
 	return nil
 }
 
+func (d *hostDevice) List(_ context.Context, b *JoinBatch) error {
+	listTwin(b)
+	return nil
+}
+
+// listTwin is the device's listing kernel in Go: each north placement of
+// each listing that spares the middle queens, joined with every south
+// placement that shares no diagonal with it or with them, the half-board's
+// pattern put in the slot's next place and counted in its bucket.
+func listTwin(b *JoinBatch) {
+	b.Pats = slices.Grow(b.Pats[:0], b.Room)[:b.Room]
+	b.Listed = append(b.Listed[:0], make([]uint32, len(b.Slots)/slotWords*bucketBounds)...)
+	for l := range len(b.Listings) / listingWords {
+		job := b.Listings[listingWords*l:][:listingWords]
+		sl := b.Slots[slotWords*job[4]:][:slotWords]
+		base, fr := int(uint32(sl[0])), sl[1]
+		north := frame{b1: uint(fr & 255), b2: uint(fr >> 8 & 255)}
+		south := frame{b1: uint(fr >> 16 & 255), b2: uint(fr >> 24 & 255)}
+		w := window{lo: uint(fr >> 32 & 255), width: uint(fr >> 40 & 255)}
+		w.mask = 1<<w.width - 1
+		m0, a0 := uint(fr>>48&255), uint(fr>>56)
+		out := b.Listed[bucketBounds*job[4]:][:bucketBounds]
+		for _, a := range b.Lists[job[0] : job[0]+job[1]] {
+			a1, a2 := north.unpack(a)
+			if a1&sl[2]|a2&sl[3] != 0 {
+				continue
+			}
+			apat := w.pattern(a1, a2)
+			as := south.pack(a1|sl[2], a2|sl[3])
+			for _, s := range b.Lists[job[2] : job[2]+job[3]] {
+				if as&s == 0 {
+					s1, s2 := south.unpack(s)
+					p := apat | w.pattern(s1, s2)
+					b.Pats[base+int(out[0])] = p
+					out[0]++
+					out[1+int(keyAt(p, m0, a0))]++
+				}
+			}
+		}
+	}
+}
+
 // joinHost is the device's join kernels in Go: the sort of each side by
 // bucket, each sort job taking its bucket's next free places, and the
 // matching by brute force, each block's patterns against every item of
@@ -92,7 +134,7 @@ func TestDeviceJoinTasks(t *testing.T) {
 		want := map[int]Result{}
 		_, err = Run(context.Background(), plan, Options{Workers: 1, OnResult: func(r Result) { want[r.Task] = r }})
 		require.NoError(t, err)
-		for _, tune := range []JoinTuning{{}, {Block: 32, Batch: 64, Hosts: 3}} {
+		for _, tune := range []JoinTuning{{}, {Block: 32, Batch: 64, Hosts: 3}, {List: listHost}, {List: listDevice, Hosts: 2}} {
 			dev := &hostDevice{}
 			got := map[int]Result{}
 			c, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []Device{dev}, Tuning: tune,
@@ -230,6 +272,11 @@ func TestParseJoinTuning(t *testing.T) {
 	tn, err := ParseJoinTuning(" group=256, block=64 ,hosts=3")
 	require.NoError(t, err)
 	assert.Equal(t, JoinTuning{Group: 256, Block: 64, Items: DefaultJoinTuning.Items, Batch: DefaultJoinTuning.Batch, Hosts: 3}, tn)
+	tn, err = ParseJoinTuning("list=2")
+	require.NoError(t, err)
+	assert.Equal(t, listDevice, tn.List)
+	_, err = ParseJoinTuning("list=3")
+	assert.ErrorContains(t, err, "list=3 is out of bounds (accepted: 0..2)")
 	back, err := ParseJoinTuning(tn.String())
 	require.NoError(t, err)
 	assert.Equal(t, tn, back)

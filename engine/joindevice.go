@@ -48,7 +48,25 @@ type JoinTuning struct {
 	// Hosts is how many host goroutines list and sort tasks for the
 	// device (0: the CPU's logical cores, shared among the devices).
 	Hosts int
+	// List says who lists the tasks' sides: 1 the host (the device then
+	// sorts and matches them), 2 the device, from the quarter lists the
+	// host ships (the host then lists only a way whose sides might not
+	// fit a batch); 0, the default, the host for a device that runs on
+	// the CPU (pocl: the host's AVX-512 listing is faster on the same
+	// cores) and the device for any other.
+	List int
 }
+
+// Who lists a device join's sides (JoinTuning.List).
+const (
+	listAuto   = 0
+	listHost   = 1
+	listDevice = 2
+)
+
+// OnCPU is implemented by a Device that runs on the host's CPU (pocl):
+// the host lists its join's sides unless told otherwise.
+type OnCPU interface{ OnCPU() bool }
 
 // DefaultJoinTuning is the tuning a device's join runs with unless told
 // otherwise.
@@ -65,11 +83,12 @@ var joinTuningBounds = [...]struct {
 	{"items", 1, 8, 1},
 	{"batch", 1 << 16, 1 << 28, 1},
 	{"hosts", 0, MaxWorkers, 1},
+	{"list", 0, 2, 1},
 }
 
 // fields returns t's knobs in joinTuningBounds' order.
-func (t *JoinTuning) fields() [5]*int {
-	return [5]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts}
+func (t *JoinTuning) fields() [6]*int {
+	return [6]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts, &t.List}
 }
 
 // ParseJoinTuning reads a tuning from "key=value" pairs separated by
@@ -89,7 +108,7 @@ func ParseJoinTuning(s string) (JoinTuning, error) {
 			}
 		}
 		if !ok || i < 0 {
-			return JoinTuning{}, fmt.Errorf("%w: %q is not a tuning (accepted: group=, block=, items=, batch=, hosts=, separated by commas)", ErrDevice, kv)
+			return JoinTuning{}, fmt.Errorf("%w: %q is not a tuning (accepted: group=, block=, items=, batch=, hosts=, list=, separated by commas)", ErrDevice, kv)
 		}
 		v, err := strconv.Atoi(strings.TrimSpace(value))
 		b := joinTuningBounds[i]
@@ -172,9 +191,31 @@ type JoinBatch struct {
 	Jobs []uint32
 	// Out receives a word a job: its weighted count of disjoint pairs.
 	Out []uint64
-	// Write and Kernel are what the device's Join took to copy the batch
-	// to the device, and to run the kernels and read Out back (a device
-	// that cannot tell them apart leaves Write zero).
+
+	// OnDevice is set when the device lists the sides itself (List, then
+	// Join): Pats is then the device's alone, Room patterns long, and
+	// Lists, Listings and Slots say what to list. Lists holds quarter
+	// placements (packed as quarterList.places). Slots holds slotWords
+	// words a side: its first place in Pats | its room<<32, the frames
+	// (north b1 | b2<<8 | south b1<<16 | b2<<24 | the window's lo<<32 |
+	// width<<40 | the key's m0<<48 | a0<<56), and the middle queens'
+	// diagonals ban1 and ban2. Listings holds listingWords words a group
+	// of north placements: its first in Lists and how many, the first of
+	// the south placements they pair with and how many, and the slot. List
+	// fills Listed, bucketBounds words a slot: how many patterns it holds,
+	// then how many of them fall in each of the 256 buckets (keyAt's 8
+	// bits, before a cut).
+	OnDevice bool
+	Room     int
+	Lists    []uint64
+	Listings []uint32
+	Slots    []uint64
+	Listed   []uint32
+
+	// Write and Kernel are what the device's List and Join took to copy
+	// the batch to the device, and to run the kernels and read their
+	// results back (each adds its own; a device that cannot tell them
+	// apart leaves Write zero).
 	Write, Kernel time.Duration
 
 	owner []int32  // the feeder's pending task of each job
@@ -217,6 +258,7 @@ func (b *JoinBatch) patterns() int { return len(b.Pats) }
 func (b *JoinBatch) reset() {
 	b.Pats, b.Parts, b.Bounds = b.Pats[:0], b.Parts[:0], b.Bounds[:0]
 	b.Sorts, b.Jobs, b.Out, b.owner, b.mult = b.Sorts[:0], b.Jobs[:0], b.Out[:0], b.owner[:0], b.mult[:0]
+	b.Lists, b.Listings, b.Slots, b.Listed, b.Room, b.OnDevice = b.Lists[:0], b.Listings[:0], b.Slots[:0], b.Listed[:0], 0, false
 }
 
 // JoinChunks returns the most table chunks a join pattern of the n×n
@@ -293,6 +335,7 @@ type joinFeeder struct {
 	err     error
 	prof    JoinProfile
 	inPart  time.Duration // time spent in part since the task began
+	listed  []listedWay   // the ways in the batch the device lists
 }
 
 // task counts task i of the plan: a join task's parts go to the batch, any
@@ -333,6 +376,15 @@ func (f *joinFeeder) task(plan *partition.Plan, i int) {
 // copied in (part).
 func (f *joinFeeder) way(n int, t *partition.Task, w *joinWay, qc *quarterCache) {
 	js, b := f.js, &f.b
+	if b.Tuning.List == listDevice && f.wayOnDevice(n, t, w, qc) {
+		return
+	}
+	if b.OnDevice {
+		f.flush()
+		if f.err != nil {
+			return
+		}
+	}
 	if cap(b.Pats) < b.Tuning.Batch {
 		b.Pats = slices.Grow(b.Pats, b.Tuning.Batch-len(b.Pats))
 	}
@@ -491,20 +543,34 @@ func (f *joinFeeder) addPart(sv sieve, t0, nT, i0, nI int, cut uint8, sq squeeze
 // still being listed stays pending.
 func (f *joinFeeder) flush() {
 	b := &f.b
-	if b.Blocks() > 0 {
+	if b.Blocks() > 0 || len(f.listed) > 0 {
 		waited := time.Now()
 		f.lock.Lock()
 		ran := time.Now()
 		f.prof.Wait += ran.Sub(waited)
 		b.Write, b.Kernel = 0, 0
-		err := f.dev.Join(f.ctx, b)
+		var err error
+		var planned time.Duration
+		if b.OnDevice {
+			err = f.dev.List(f.ctx, b)
+			if err == nil {
+				began := time.Now()
+				f.finish(f.js.cache.sv)
+				planned = time.Since(began)
+				f.prof.Sort += planned
+			}
+		} else {
+			f.prof.Patterns += int64(b.patterns())
+		}
+		if err == nil && b.Blocks() > 0 {
+			err = f.dev.Join(f.ctx, b)
+		}
 		f.lock.Unlock()
 		f.prof.Launches++
 		f.prof.Blocks += int64(b.Blocks())
-		f.prof.Patterns += int64(b.patterns())
 		f.prof.ItemBlocks += b.itemBlocks()
 		f.prof.Write += b.Write
-		f.prof.Kernel += cmp.Or(b.Kernel, time.Since(ran)-b.Write)
+		f.prof.Kernel += cmp.Or(b.Kernel, time.Since(ran)-b.Write-planned)
 		if err != nil {
 			if f.ctx.Err() == nil {
 				f.err = fmt.Errorf("%w %s: %w", ErrDevice, f.dev.Name(), err)
@@ -516,6 +582,7 @@ func (f *joinFeeder) flush() {
 		}
 	}
 	b.reset()
+	f.listed = f.listed[:0]
 	keep := f.pending[:0]
 	for _, p := range f.pending {
 		if p.open {
@@ -533,6 +600,12 @@ func (f *joinFeeder) flush() {
 func runJoinDevice(ctx context.Context, dev Device, plan *partition.Plan, order []int, next *atomic.Int64,
 	feeders []*joinScratch, tune JoinTuning, prof *JoinProfile, report func(host int, r Result)) error {
 	var lock sync.Mutex
+	if tune.List == listAuto {
+		tune.List = listDevice
+		if c, ok := dev.(OnCPU); ok && c.OnCPU() {
+			tune.List = listHost
+		}
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	var profMu sync.Mutex
 	for h, js := range feeders {

@@ -150,15 +150,15 @@ type Device struct {
 	queue clQueue
 	built map[int]built    // the search kernels by board size (0: any board)
 	joins map[string]joins // the join's kernels by their build options
-	bufs  [16]clMem        // search: bans, cols, ld, rd, posib, mode, path, out; then the join's (joinBuf*)
-	sizes [16]uintptr      // their sizes in bytes
+	bufs  [20]clMem        // search: bans, cols, ld, rd, posib, mode, path, out; then the join's (joinBuf*)
+	sizes [20]uintptr      // their sizes in bytes
 }
 
 // joins is the join's program built for one board and tuning: its sort
 // and join kernels.
 type joins struct {
-	program    clProgram
-	sort, join clKernel
+	program          clProgram
+	list, sort, join clKernel
 }
 
 // The join's buffers in Device.bufs.
@@ -172,6 +172,10 @@ const (
 	joinSorts
 	joinJobs
 	joinOut
+	joinLists // the quarter lists the device lists sides from
+	joinListings
+	joinSlots
+	joinListed
 )
 
 // built is a program built for one board size, and its kernel.
@@ -265,6 +269,10 @@ func firstLines(s string, k int) string {
 	return strings.Join(lines, "; ")
 }
 
+// OnCPU reports whether the device runs on the CPU (pocl): the host then
+// lists the join's sides itself (engine.OnCPU).
+func (d *Device) OnCPU() bool { return d.info.Type == "cpu" }
+
 // Name names the device: its name, platform and OpenCL version.
 func (d *Device) Name() string { return d.info.String() }
 
@@ -284,6 +292,7 @@ func (d *Device) Close() error {
 		cl.releaseProgram(b.program)
 	}
 	for _, b := range d.joins {
+		cl.releaseKernel(b.list)
 		cl.releaseKernel(b.sort)
 		cl.releaseKernel(b.join)
 		cl.releaseProgram(b.program)
@@ -413,10 +422,17 @@ func (d *Device) joinKernels(n int, t engine.JoinTuning) (joins, error) {
 		cl.releaseProgram(b.program)
 		return joins{}, err
 	}
+	list := cl.createKernel(b.program, cString("list"), &code)
+	if err := check("clCreateKernel", code); err != nil {
+		cl.releaseKernel(sort)
+		cl.releaseKernel(b.kernel)
+		cl.releaseProgram(b.program)
+		return joins{}, err
+	}
 	if d.joins == nil {
 		d.joins = map[string]joins{}
 	}
-	j := joins{program: b.program, sort: sort, join: b.kernel}
+	j := joins{program: b.program, list: list, sort: sort, join: b.kernel}
 	d.joins[opts] = j
 	return j, nil
 }
@@ -461,18 +477,25 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 		ptr  unsafe.Pointer
 		size uintptr
 	}
+	pats := len(b.Pats)
 	inputs := []input{
-		{joinPats, unsafe.Pointer(&b.Pats[0]), uintptr(8 * len(b.Pats))},
+		{joinPats, nil, uintptr(8 * len(b.Pats))},
 		{joinParts, unsafe.Pointer(&b.Parts[0]), uintptr(4 * len(b.Parts))},
 		{joinBounds, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
 		{joinNext, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
 		{joinSorts, unsafe.Pointer(&b.Sorts[0]), uintptr(4 * len(b.Sorts))},
 		{joinJobs, unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs))},
 	}
+	if b.OnDevice {
+		pats = b.Room // listed there by List
+		inputs = inputs[1:]
+	} else {
+		inputs[0].ptr = unsafe.Pointer(&b.Pats[0])
+	}
 	for i, in := range inputs {
 		flags := uint64(clMemReadOnly)
-		if in.buf == joinNext {
-			flags = clMemReadWrite
+		if in.buf == joinNext || in.buf == joinPats {
+			flags = clMemReadWrite // List writes pats
 		}
 		if err := d.buffer(in.buf, in.size, flags); err != nil {
 			return err
@@ -488,8 +511,8 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 		}
 	}
 	written := time.Now()
-	b.Write = written.Sub(began)
-	for buf, size := range map[int]uintptr{joinSorted: uintptr(8 * len(b.Pats)), joinOut: uintptr(8 * jobs)} {
+	b.Write += written.Sub(began)
+	for buf, size := range map[int]uintptr{joinSorted: uintptr(8 * pats), joinOut: uintptr(8 * jobs)} {
 		if err := d.buffer(buf, size, clMemReadWrite); err != nil {
 			return err
 		}
@@ -511,7 +534,65 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 		return err
 	}
 	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinOut], 1, 0, uintptr(8*jobs), unsafe.Pointer(&b.Out[0]), 0, 0, 0))
-	b.Kernel = time.Since(written)
+	b.Kernel += time.Since(written)
 	runtime.KeepAlive(b)
 	return err
 }
+
+// List runs the listing kernel over the batch's listings, into the
+// device's pats, and reads the slots' sizes and bucket counts back into
+// b.Listed.
+func (d *Device) List(_ context.Context, b *engine.JoinBatch) error {
+	slots := len(b.Slots) / 4
+	b.Listed = append(b.Listed[:0], make([]uint32, 257*slots)...)
+	if len(b.Listings) == 0 || slots == 0 {
+		return nil
+	}
+	k, err := d.joinKernels(b.N, b.Tuning)
+	if err != nil {
+		return err
+	}
+	began := time.Now()
+	for _, in := range []struct {
+		buf   int
+		ptr   unsafe.Pointer
+		size  uintptr
+		flags uint64
+	}{
+		{joinLists, unsafe.Pointer(&b.Lists[0]), uintptr(8 * len(b.Lists)), clMemReadOnly},
+		{joinListings, unsafe.Pointer(&b.Listings[0]), uintptr(4 * len(b.Listings)), clMemReadOnly},
+		{joinSlots, unsafe.Pointer(&b.Slots[0]), uintptr(8 * len(b.Slots)), clMemReadOnly},
+		{joinListed, unsafe.Pointer(&b.Listed[0]), uintptr(4 * len(b.Listed)), clMemReadWrite},
+	} {
+		if err := d.buffer(in.buf, in.size, in.flags); err != nil {
+			return err
+		}
+		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[in.buf], 0, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
+			return err
+		}
+	}
+	if err := d.buffer(joinPats, uintptr(8*max(1, b.Room)), clMemReadWrite); err != nil {
+		return err
+	}
+	if err := check("clFinish", cl.finish(d.queue)); err != nil {
+		return err
+	}
+	written := time.Now()
+	b.Write += written.Sub(began)
+	if err := d.setArgs(k.list, joinLists, joinListings, joinSlots, joinPats, joinListed); err != nil {
+		return err
+	}
+	local := uintptr(listGroup)
+	global := uintptr(len(b.Listings)/6) * local
+	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.list, 1, nil, &global, &local, 0, 0, 0)); err != nil {
+		return err
+	}
+	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinListed], 1, 0, uintptr(4*len(b.Listed)), unsafe.Pointer(&b.Listed[0]), 0, 0, 0))
+	b.Kernel += time.Since(written)
+	runtime.KeepAlive(b)
+	return err
+}
+
+// listGroup is the listing kernel's work-group size (LISTGROUP in
+// join.cl).
+const listGroup = 128

@@ -1,5 +1,5 @@
-// The join kernels of nqueens: the sieve's sort and the matching of the
-// join method on a device (engine/joindevice.go, engine.JoinBatch, whose
+// The join kernels of nqueens: the listing of the sides, the sieve's sort
+// and the matching of the join method on a device (engine/joindevice.go, engine.JoinBatch, whose
 // Go twin joinHost is in engine/device_test.go).
 //
 // sort: a work-group takes one sort job (up to SORTCHUNK patterns of one
@@ -96,6 +96,72 @@ inline ulong squeeze(ulong x, uint q) {
 	const uint lo1 = q & 255u, hi1 = (q >> 8) & 255u, lo2 = (q >> 16) & 255u, hi2 = q >> 24;
 	x = (x & ((1UL << lo2) - 1)) | (x >> hi2) << lo2;
 	return (x & ((1UL << lo1) - 1)) | (x >> hi1) << lo1;
+}
+
+#define LISTGROUP 128
+
+// list: a work-group takes one listing (a range of north placements and
+// the range of south placements with the other columns of the half);
+// each work-item joins its north placements, one at a time, with every
+// south placement that shares no diagonal with it or with the middle
+// queens (engine.joinFrame.joinSouthGo), takes a run of places in the
+// slot with one atomic add, writes the half-boards' patterns there and
+// counts them by bucket (keyAt's 8 bits) in local memory; the counts are
+// added to the slot's at the end. listed: 257 words a slot, its patterns
+// and their counts by bucket. A listing: first north placement, how
+// many, first south placement, how many, slot. A slot (4 words): first
+// place in pats | room<<32; frames: north b1 | b2<<8 | south b1<<16 |
+// b2<<24 | window lo<<32 | width<<40 | m0<<48 | a0<<56; ban1; ban2.
+__kernel __attribute__((reqd_work_group_size(LISTGROUP, 1, 1)))
+void list(__global const ulong *lists, __global const uint *listings, __global const ulong *slots, __global ulong *pats,
+          __global uint *listed) {
+	__local uint hist[256];
+	const uint lid = get_local_id(0);
+	__global const uint *job = listings + 6 * get_group_id(0);
+	const uint nFirst = job[0], nCount = job[1], sFirst = job[2], sCount = job[3], slot = job[4];
+	__global const ulong *sl = slots + 4 * slot;
+	const uint base = (uint)sl[0];
+	const ulong fr = sl[1], ban1 = sl[2], ban2 = sl[3];
+	const uint nb1 = fr & 255, nb2 = (fr >> 8) & 255, sb1 = (fr >> 16) & 255, sb2 = (fr >> 24) & 255;
+	const uint lo = (fr >> 32) & 255, width = (fr >> 40) & 255, m0 = (fr >> 48) & 255, a0 = (fr >> 56) & 255;
+	const ulong mask = (1UL << width) - 1, low = 0xffffffffUL;
+	__global uint *out = listed + 257 * slot;
+	for (uint k = lid; k < 256; k += LISTGROUP) {
+		hist[k] = 0;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint i = lid; i < nCount; i += LISTGROUP) {
+		const ulong a = lists[nFirst + i];
+		const ulong a1 = (a & low) << nb1, a2 = (a >> 32) << nb2;
+		if (((a1 & ban1) | (a2 & ban2)) != 0) {
+			continue; // attacks a middle queen
+		}
+		const ulong apat = ((a1 >> lo) & mask) | (((a2 >> lo) & mask) << width);
+		const ulong as = (((a1 | ban1) >> sb1) & low) | (((a2 | ban2) >> sb2) << 32);
+		uint c = 0;
+		for (uint j = 0; j < sCount; j++) {
+			c += (as & lists[sFirst + j]) == 0;
+		}
+		if (c == 0) {
+			continue;
+		}
+		uint at = base + atomic_add(out, c);
+		for (uint j = 0; j < sCount; j++) {
+			const ulong b = lists[sFirst + j];
+			if ((as & b) == 0) {
+				const ulong b1 = (b & low) << sb1, b2 = (b >> 32) << sb2;
+				const ulong p = apat | ((b1 >> lo) & mask) | (((b2 >> lo) & mask) << width);
+				pats[at++] = p;
+				atomic_inc(&hist[key(p, m0, a0, 255u)]);
+			}
+		}
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint k = lid; k < 256; k += LISTGROUP) {
+		if (hist[k] != 0) {
+			atomic_add(&out[1 + k], hist[k]);
+		}
+	}
 }
 
 __kernel __attribute__((reqd_work_group_size(SORTGROUP, 1, 1)))

@@ -1,0 +1,150 @@
+package engine
+
+// This file is the device's own listing of a join task's sides. The host
+// walks each half's quarter lists by column set (which north set goes
+// with which south set, as halfJoin.fill walks them), counts the
+// north–south pairs (the task's nodes, and the most patterns the half
+// can have), and ships the lists; the device joins each north placement
+// with its south placements, writes the half-boards' patterns into the
+// side's slot and counts them by bucket; the host then plans each pair of
+// sides' sieve from those counts (buckets.planFrom), and the device sorts
+// and matches them as it does sides the host listed (JoinBatch). A way
+// whose sides might not fit a batch is listed on the host.
+
+import (
+	"time"
+
+	"github.com/nqueens/nqueens/partition"
+)
+
+// slotWords is the words of a slot in JoinBatch.Slots, listingWords of a
+// listing in JoinBatch.Listings.
+const (
+	slotWords    = 4
+	listingWords = 6
+)
+
+// listedWay is a way whose sides the device lists: its two slots (east,
+// west) and what its part needs once they are listed.
+type listedWay struct {
+	slots  [2]int
+	chunks int
+	owner  int32
+	mult   uint64
+}
+
+// pairsOf is the north–south pairs the half's listing compares
+// (halfJoin.fill's pairs once done): for each north placement that
+// spares the middle queens, the south placements of the other columns.
+func pairsOf(hj *halfJoin) uint64 {
+	var pairs uint64
+	hj.eachGroup(func(nlo, nhi, slo, shi uint32) {
+		spared := uint64(0)
+		for _, a := range hj.north.places[nlo:nhi] {
+			if hj.jf.spares(a) {
+				spared++
+			}
+		}
+		pairs += spared * uint64(shi-slo)
+	})
+	return pairs
+}
+
+// eachGroup calls f with each range of north placements and the range of
+// south placements that take the other columns of the half, as
+// halfJoin.fill pairs them.
+func (hj *halfJoin) eachGroup(f func(nlo, nhi, slo, shi uint32)) {
+	N, S := hj.north, hj.south
+	j := len(S.keys) - 1
+	for i := range N.keys {
+		want := hj.cols ^ N.keys[i]
+		for j >= 0 && S.keys[j] > want {
+			j--
+		}
+		if j < 0 {
+			return
+		}
+		if S.keys[j] != want || S.offs[j+1] == S.offs[j] || N.offs[i+1] == N.offs[i] {
+			continue
+		}
+		f(N.offs[i], N.offs[i+1], S.offs[j], S.offs[j+1])
+	}
+}
+
+// wayOnDevice puts way w of task t into the batch for the device to
+// list, and sets the halves' nodes; false, having put nothing, when its
+// sides might not fit a batch.
+func (f *joinFeeder) wayOnDevice(n int, t *partition.Task, w *joinWay, qc *quarterCache) bool {
+	js, b := f.js, &f.b
+	chunks := startJoin(n, t, w, qc, js, 1, 1)
+	pe, pw := pairsOf(&js.eastH), pairsOf(&js.westH)
+	if pe+pw > uint64(b.Tuning.Batch) {
+		return false
+	}
+	if !b.OnDevice && b.patterns() > 0 || b.Room > 0 && b.Room+int(pe+pw) > b.Tuning.Batch {
+		began := time.Now()
+		f.flush()
+		f.inPart += time.Since(began)
+		if f.err != nil {
+			return true
+		}
+	}
+	b.OnDevice = true
+	// The nodes, as a listing on the host counts them.
+	js.eastH.pairs, js.westH.pairs = pe, pw
+	lw := listedWay{chunks: chunks, owner: int32(len(f.pending) - 1), mult: f.mult}
+	lw.slots[0] = f.slot(&js.eastH, qc.sv, pe)
+	lw.slots[1] = f.slot(&js.westH, qc.sv, pw)
+	f.listed = append(f.listed, lw)
+	return true
+}
+
+// slot ships a half's quarter lists and their listings into the batch,
+// with room for pairs patterns, and returns its slot.
+func (f *joinFeeder) slot(hj *halfJoin, sv sieve, pairs uint64) int {
+	b := &f.b
+	s := len(b.Slots) / slotWords
+	nBase := uint32(len(b.Lists))
+	sBase := nBase + uint32(len(hj.north.places))
+	b.Lists = append(append(b.Lists, hj.north.places...), hj.south.places...)
+	jf := &hj.jf
+	m0, a0, _, _ := sv.shifts()
+	b.Slots = append(b.Slots, uint64(b.Room)|pairs<<32,
+		uint64(jf.north.b1)|uint64(jf.north.b2)<<8|uint64(jf.south.b1)<<16|uint64(jf.south.b2)<<24|
+			uint64(jf.w.lo)<<32|uint64(jf.w.width)<<40|uint64(m0)<<48|uint64(a0)<<56,
+		jf.ban1, jf.ban2)
+	b.Room += int(pairs)
+	hj.eachGroup(func(nlo, nhi, slo, shi uint32) {
+		b.Listings = append(b.Listings, nBase+nlo, nhi-nlo, sBase+slo, shi-slo, uint32(s), 0)
+	})
+	return s
+}
+
+// finish adds the parts of the ways the device listed, from their sides'
+// sizes and bucket counts (b.Listed).
+func (f *joinFeeder) finish(sv sieve) {
+	b, bk := &f.b, f.buckets()
+	for _, lw := range f.listed {
+		tS, iS := lw.slots[0], lw.slots[1]
+		nT, nI := int(b.Listed[tS*bucketBounds]), int(b.Listed[iS*bucketBounds])
+		if matchCost(nI, nT) < matchCost(nT, nI) {
+			tS, iS, nT, nI = iS, tS, nI, nT
+		}
+		f.prof.Patterns += int64(nT + nI)
+		if nT == 0 || nI == 0 {
+			continue
+		}
+		bk.shift = 0
+		for k := range 256 {
+			bk.hT[k], bk.hI[k] = int(b.Listed[tS*bucketBounds+1+k]), int(b.Listed[iS*bucketBounds+1+k])
+		}
+		cut, sq, chunks := uint8(0), squeeze{}, lw.chunks
+		if sv.ok && bk.planFrom(sv, nT, nI, chunks) {
+			cut, sq, chunks = bk.best, bk.sq, bk.chunks
+		} else {
+			bk.whole(nT, nI)
+		}
+		t0, i0 := int(uint32(b.Slots[tS*slotWords])), int(uint32(b.Slots[iS*slotWords]))
+		f.addPart(sv, t0, nT, i0, nI, cut, sq, chunks, lw.owner, lw.mult)
+	}
+}
