@@ -297,3 +297,19 @@ func TestParseJoinTuning(t *testing.T) {
 		assert.ErrorContains(t, err, want, in)
 	}
 }
+
+// TestPlaceAtTheEnd places a part whose shorter west side is transposed
+// at the very end of the batch's array: its sides are sliced by their own
+// lengths (slicing the east side's length from the west side's place ran
+// past the array there).
+func TestPlaceAtTheEnd(t *testing.T) {
+	f := &joinFeeder{js: newJoinScratch(minJoinChunk), pending: []pendingTask{{open: true}}}
+	f.b.Tuning = DefaultJoinTuning
+	f.b.Pats = make([]uint64, 10, 710)
+	const ne, nw = 600, 100 // two blocks east, one west: the west side is transposed
+	require.Less(t, matchCost(nw, ne), matchCost(ne, nw))
+	f.place(newSieve(16, newWindow(16)), 10, ne, nw, 5)
+	require.Len(t, f.b.Parts, partWords)
+	assert.Equal(t, []uint32{10 + ne, 10}, f.b.Parts[:2], "T, then I")
+	assert.Len(t, f.b.Pats, 710)
+}

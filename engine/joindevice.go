@@ -460,14 +460,12 @@ func (f *joinFeeder) place(sv sieve, at, ne, nw, chunks int) {
 		f.prof.Sort += d
 		f.inPart += d
 	}()
-	t0, i0 := at, at+ne
+	// T is the side whose transposed blocks cost less (see countSides).
+	t0, nT, i0, nI := at, ne, at+ne, nw
 	if matchCost(nw, ne) < matchCost(ne, nw) {
-		t0, i0 = at+ne, at
+		t0, nT, i0, nI = at+ne, nw, at, ne
 	}
-	trans, items := b.Pats[t0:t0+ne], b.Pats[i0:i0+nw]
-	if t0 != at {
-		trans, items = b.Pats[t0:t0+nw], b.Pats[i0:i0+ne]
-	}
+	trans, items := b.Pats[t0:t0+nT], b.Pats[i0:i0+nI]
 	if len(trans) == 0 || len(items) == 0 {
 		b.Pats = b.Pats[:at] // nothing to match
 		return
