@@ -43,7 +43,8 @@ type JoinTuning struct {
 	// Items is how many items a work-item matches per step of its loop.
 	Items int
 	// Batch is how many patterns (both sides) a launch holds at most: the
-	// tasks in flight.
+	// tasks in flight. Where the device lists, it bounds the sides' room:
+	// their north–south pairs, which the patterns never pass.
 	Batch int
 	// Hosts is how many host goroutines list and sort tasks for the
 	// device (0: the CPU's logical cores, shared among the devices).
