@@ -64,7 +64,11 @@ func TestDeviceJournal(t *testing.T) {
 			want(t, 14, c)
 		}
 	}
-	for _, m := range []Method{Join, Sym} {
+	methods := []Method{Join, Sym}
+	if testing.Short() {
+		methods = methods[:1]
+	}
+	for _, m := range methods {
 		var outs [][]byte
 		for i, dev := range []string{"opencl", "cpu", "all"} {
 			var out bytes.Buffer
@@ -94,6 +98,9 @@ func TestDeviceJournal(t *testing.T) {
 // estimate.
 func TestDeviceEstimate(t *testing.T) {
 	needDevice(t)
+	if testing.Short() {
+		t.Skip("-short: a sample on the device takes seconds")
+	}
 	e, err := Estimate(context.Background(), 16, WithDevice("opencl"), WithSample(500*time.Millisecond))
 	require.NoError(t, err)
 	assert.Positive(t, e.CoreSeconds)
