@@ -134,7 +134,7 @@ func TestDeviceJoinTasks(t *testing.T) {
 		want := map[int]Result{}
 		_, err = Run(context.Background(), plan, Options{Workers: 1, OnResult: func(r Result) { want[r.Task] = r }})
 		require.NoError(t, err)
-		for _, tune := range []JoinTuning{{}, {Block: 32, Batch: 64, Hosts: 3}, {List: listHost}, {List: listDevice, Hosts: 2}} {
+		for _, tune := range []JoinTuning{{}, {Block: 32, Batch: 64, Hosts: 3}, {List: listHost}, {List: listHost, Batch: 64}, {List: listDevice, Hosts: 2}} {
 			dev := &hostDevice{}
 			got := map[int]Result{}
 			c, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []Device{dev}, Tuning: tune,

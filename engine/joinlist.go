@@ -24,6 +24,11 @@ const (
 	listingWords = 6
 )
 
+// maxListedWay is the most room (north–south pairs, both sides) of a way
+// the device lists: 2^28 patterns listed and as many sorted, 4 GiB of the
+// device's memory. The host lists larger ways in pieces.
+const maxListedWay = 1 << 28
+
 // listedWay is a way whose sides the device lists: its two slots (east,
 // west) and what its part needs once they are listed.
 type listedWay struct {
@@ -73,12 +78,13 @@ func (hj *halfJoin) eachGroup(f func(nlo, nhi, slo, shi uint32)) {
 
 // wayOnDevice puts way w of task t into the batch for the device to
 // list, and sets the halves' nodes; false, having put nothing, when its
-// sides might not fit a batch.
+// sides' room passes maxListedWay. A way larger than a batch has a batch
+// of its own.
 func (f *joinFeeder) wayOnDevice(n int, t *partition.Task, w *joinWay, qc *quarterCache) bool {
 	js, b := f.js, &f.b
 	chunks := startJoin(n, t, w, qc, js, 1, 1)
 	pe, pw := pairsOf(&js.eastH), pairsOf(&js.westH)
-	if pe+pw > uint64(b.Tuning.Batch) {
+	if pe+pw > maxListedWay {
 		return false
 	}
 	if !b.OnDevice && b.patterns() > 0 || b.Room > 0 && b.Room+int(pe+pw) > b.Tuning.Batch {

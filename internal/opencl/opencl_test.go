@@ -207,7 +207,7 @@ func TestJoinTunings(t *testing.T) {
 	for i := range skip {
 		skip[i] = i%4001 != 7
 	}
-	tunings := []string{"block=32,group=32", "block=64,group=96,items=3", "block=128,group=1024,items=8", "block=512,group=256,items=2,list=1",
+	tunings := []string{"block=32,group=32", "block=64,group=96,items=3", "block=128,group=1024,items=8", "block=512,group=256,items=2,batch=65536,list=1",
 		"block=256,group=64,batch=65536,hosts=3,list=2"}
 	if testing.Short() {
 		tunings = tunings[3:]
