@@ -9,7 +9,8 @@ package engine
 // side's slot and counts them by bucket; the host then plans each pair of
 // sides' sieve from those counts (buckets.planFrom), and the device sorts
 // and matches them as it does sides the host listed (JoinBatch). A way
-// whose sides might not fit a batch is listed on the host.
+// larger than a batch has a batch of its own; one past maxListedWay is
+// listed on the host.
 
 import (
 	"time"
