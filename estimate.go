@@ -78,7 +78,8 @@ type Cost struct {
 	// [WithDevice] names, fed by this machine's cores (wall-clock
 	// seconds, within DeviceSecondsLow and DeviceSecondsHigh): the
 	// core-seconds times the ratio of the devices' time (DeviceTime) to
-	// one worker's (DeviceCPUTime) on the same DeviceSampled tasks of n =
+	// one worker's (DeviceCPUTime) on the same DeviceSampled tasks (the
+	// largest chunk of a few that double) of n =
 	// DeviceBoard (the board itself up to n = 21, else n = 21, whose
 	// tasks take milliseconds: the devices' speed against a core there
 	// stands in for theirs on the board). Zero without a device, or
@@ -248,6 +249,12 @@ func (c *config) deviceCost(ctx context.Context, e *Cost) error {
 		if from > 0 {
 			cpu, dev = cpu+tc, dev+td
 			e.DeviceSampled += to - from
+			if tc >= time.Second/10 {
+				// The last, largest chunk alone: each run's own costs
+				// (its goroutines, a partly filled last batch) weigh
+				// less in it than in the small ones.
+				cpu, dev, e.DeviceSampled = tc, td, to-from
+			}
 		}
 		from, k = to, 2*k
 	}

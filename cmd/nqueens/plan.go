@@ -63,8 +63,8 @@ and estimated_core_seconds_per_shard.
 --device opencl (or opencl:N, opencl:all, all) also estimates the time on
 the device, fed by this machine's cores: after the sample, tasks of the
 same sample (of n = 21 for larger boards) are counted on one worker and on
-the device in turn, in chunks that double, for about --sample each; their
-ratio scales the core-seconds (device_seconds, its _low and _high bounds,
+the device in turn, in chunks that double, for about --sample each; the
+largest chunk's ratio scales the core-seconds (device_seconds, its _low and _high bounds,
 device_sampled_tasks, device_board, devices in --json). The ratio of n =
 21 stands in for larger boards: a device's advantage over a core grows
 with n where matching takes a larger share, so the figure leans high.`,
