@@ -17,19 +17,22 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// This file is the join method on devices. The host lists each task's two
-// sides as the CPU join does (halfJoin, from the same quarter cache),
-// straight into a batch, and plans their sieve (buckets.plan: the cut and each bucket's size, without
+// This file is the join method on devices. Each task's two sides are
+// listed from the same quarter cache as the CPU's join: by the device
+// (joinlist.go: the host ships the quarter lists, the device lists the
+// sides and counts them by bucket), or on a CPU device by the host
+// (halfJoin, straight into the batch). The host plans each pair of sides'
+// sieve (the cut and each bucket's size, by the CPU's cost model, without
 // the extra bits' split); the device sorts both sides into their buckets
 // and matches them: each block of the transposed side's patterns against
 // every bucket of the other side that shares no cut bit (the kernels are
-// internal/opencl/join.cl, their Go twin joinHost in the tests). Host
-// goroutines (JoinTuning.Hosts per device) each fill a batch of many
-// tasks' sides and launch it when it is full, one launch at a time per
+// internal/opencl/join.cl, their Go twins listTwin and joinHost in the
+// tests). Host goroutines (JoinTuning.Hosts per device) each fill a batch
+// of many tasks and launch it when it is full, one launch at a time per
 // device, so that the device counts one batch while the others are
 // filled. A task's result is the CPU's, field for field: its total, and
-// its nodes (the north–south pairs its listing compared), which the host
-// counts as it lists.
+// its nodes (the north–south pairs its listing compares), which the host
+// counts.
 
 // JoinTuning is how a device's join runs: the sizes the kernel is built
 // for and how the host feeds it. The zero value of a field means its
@@ -93,7 +96,7 @@ func (t *JoinTuning) fields() [6]*int {
 }
 
 // ParseJoinTuning reads a tuning from "key=value" pairs separated by
-// commas (group, block, items, batch, hosts; for instance
+// commas (group, block, items, batch, hosts, list; for instance
 // "group=256,block=128"); the knobs it does not name keep their defaults.
 func ParseJoinTuning(s string) (JoinTuning, error) {
 	var t JoinTuning
@@ -152,13 +155,15 @@ func (t JoinTuning) String() string {
 }
 
 // JoinBatch is one launch of a device's join: the sides of many join
-// tasks as the host listed them, how to sort each into the sieve's
-// buckets, and the blocks to match. A part is one pair of sides (a way of
+// tasks as the host listed them (or, with OnDevice, the quarter lists
+// the device lists them from), how to sort each into the sieve's buckets,
+// and the blocks to match. A part is one pair of sides (a way of
 // a task, or a piece of one whose sides did not fit the host's buffers):
 // the side whose blocks are transposed into tables (T) and the other
 // (the items, I).
 //
-// The device runs two kernels. The first sorts each side by bucket: each
+// The device runs two kernels (three with OnDevice: List lists the sides
+// first). The first sorts each side by bucket: each
 // sort job (Sorts) takes up to [JoinSortChunk] patterns of one side of a
 // part and moves each, squeezed (the cut's bits taken out, see
 // squeeze.apply), to the next free place of its bucket (the bucket of
