@@ -82,14 +82,17 @@ func (js *joinScratch) stopped() bool {
 	return js.stop != nil && js.stop.Load() || js.feed != nil && js.feed.err != nil
 }
 
-// count counts the disjoint pairs of east and west patterns, or with a
-// feeder puts them in its device's batch and returns 0: the device adds
-// their count to the task's result.
+// count counts the disjoint pairs of east and west patterns (held in
+// js.east and js.west), or with a feeder puts them in its device's batch
+// and returns 0: the device adds their count to the task's result. The
+// CPU's sort buffers grow to the sides here, where they are used.
 func (js *joinScratch) count(sv sieve, east, west []uint64, chunks int) uint64 {
 	if js.feed != nil {
 		js.feed.part(sv, east, west, chunks)
 		return 0
 	}
+	js.sortE = grow(js.sortE, len(east), js.east)
+	js.sortW = grow(js.sortW, len(west), js.west)
 	return countSides(js, sv, east, west, chunks)
 }
 
@@ -235,8 +238,6 @@ func joinWayPairs(n int, t *partition.Task, w *joinWay, qc *quarterCache, js *jo
 	chunks := startJoin(n, t, w, qc, js, 1, 1)
 	ne := listSide(&js.eastH, &js.east, js.chunk)
 	nw := listSide(&js.westH, &js.west, js.chunk)
-	js.sortE = grow(js.sortE, ne, js.east)
-	js.sortW = grow(js.sortW, nw, js.west)
 	pairs := js.count(qc.sv, js.east[:ne], js.west[:nw], chunks)
 	for (!js.eastH.done || !js.westH.done) && !js.stopped() {
 		// A side did not fit in its buffer (the largest tasks of large
@@ -245,17 +246,14 @@ func joinWayPairs(n int, t *partition.Task, w *joinWay, qc *quarterCache, js *jo
 		// for each east piece but the first.
 		for !js.westH.done {
 			nw = js.westH.fill(js.west, 0)
-			js.sortW = grow(js.sortW, nw, js.west)
 			pairs += js.count(qc.sv, js.east[:ne], js.west[:nw], chunks)
 		}
 		if js.eastH.done {
 			break
 		}
 		ne = js.eastH.fill(js.east, 0)
-		js.sortE = grow(js.sortE, ne, js.east)
 		js.westH.rewind()
 		nw = js.westH.fill(js.west, 0)
-		js.sortW = grow(js.sortW, nw, js.west)
 		pairs += js.count(qc.sv, js.east[:ne], js.west[:nw], chunks)
 	}
 	return pairs
