@@ -55,19 +55,29 @@
 // registers; a GPU's lanes take the words one by one).
 #if WORDS == 1
 typedef uint vec;
-inline uint total(uint p) { return p; }
+typedef uint cvec;
+#define BITS(p) popcount(p)
+inline ulong total(uint c) { return c; }
 #elif WORDS == 2
 typedef uint2 vec;
-inline uint total(uint2 p) { return p.s0 + p.s1; }
+typedef ulong cvec;
+#define BITS(p) popcount(as_ulong(p))
+inline ulong total(ulong c) { return c; }
 #elif WORDS == 4
 typedef uint4 vec;
-inline uint total(uint4 p) { return p.s0 + p.s1 + p.s2 + p.s3; }
+typedef ulong2 cvec;
+#define BITS(p) popcount(as_ulong2(p))
+inline ulong total(ulong2 c) { return c.s0 + c.s1; }
 #elif WORDS == 8
 typedef uint8 vec;
-inline uint total(uint8 p) { uint4 r = p.lo + p.hi; return r.s0 + r.s1 + r.s2 + r.s3; }
+typedef ulong4 cvec;
+#define BITS(p) popcount(as_ulong4(p))
+inline ulong total(ulong4 c) { ulong2 r = c.lo + c.hi; return r.s0 + r.s1; }
 #elif WORDS == 16
 typedef uint16 vec;
-inline uint total(uint16 p) { uint8 q = p.lo + p.hi; uint4 r = q.lo + q.hi; return r.s0 + r.s1 + r.s2 + r.s3; }
+typedef ulong8 cvec;
+#define BITS(p) popcount(as_ulong8(p))
+inline ulong total(ulong8 c) { ulong4 q = c.lo + c.hi; ulong2 r = q.lo + q.hi; return r.s0 + r.s1; }
 #else
 #error "BLOCK must be 32, 64, 128, 256 or 512"
 #endif
@@ -214,6 +224,10 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	__global const uint *part = parts + 8 * job.z;
 	const uint cut = part[3] & 255u, long_ = (part[3] >> 8) & 1u;
 	const uint chunks = min((part[3] >> 16) & 255u, (uint)CHUNKS);
+	// The table's rows: the part's chunks, and at least the SQUEEZED the
+	// matching loop reads (a row past a pattern's bits holds every valid
+	// pattern at value 0, an item's value there).
+	const uint rows = max(chunks, (uint)SQUEEZED);
 	__global const uint *bound = bounds + part[2] + 257;
 
 	// Row i of matrix (h, w) is the half h of pattern 32w+i (none past
@@ -245,7 +259,7 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	// and a high half's (bits 3-5), each of 8 built from the others by one
 	// AND (engine.buildBlockGo's way): a work-item fills a chunk's word w
 	// of all 64 entries.
-	for (uint e = lid; e < chunks * WORDS; e += GROUP) {
+	for (uint e = lid; e < rows * WORDS; e += GROUP) {
 		const uint k = e / WORDS, w = e % WORDS;
 		const uint from = 32 * w;
 		uint nh[6]; // the patterns of word w without bit 6k+b
@@ -276,7 +290,7 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 		const uint wt = long_ ? longWeight(v, u) : 1;
 		if (wt != 0) {
 			const uint lo = bound[u], hi = bound[u + 1];
-			ulong c = 0;
+			cvec c = 0;
 			for (uint base = lo + lid; base < hi; base += GROUP * ITEMS) {
 #pragma unroll
 				for (uint it = 0; it < ITEMS; it++) {
@@ -284,23 +298,21 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 					if (i < hi) {
 						const ulong x = sorted[i];
 						vec acc = table[x & 63];
-						if (chunks == SQUEEZED) {
-							// The usual part (the widest cut): a loop the
-							// compiler unrolls.
+						// The chunks of the widest cut's patterns, the
+						// usual part: unrolled; then those of a part with
+						// more.
 #pragma unroll
-							for (uint k = 1; k < SQUEEZED; k++) {
-								acc &= table[k * 64 + (uint)((x >> (6 * k)) & 63)];
-							}
-						} else {
-							for (uint k = 1; k < chunks; k++) {
-								acc &= table[k * 64 + (uint)((x >> (6 * k)) & 63)];
-							}
+						for (uint k = 1; k < SQUEEZED; k++) {
+							acc &= table[k * 64 + (uint)((x >> (6 * k)) & 63)];
 						}
-						c += total(popcount(acc));
+						for (uint k = SQUEEZED; k < chunks; k++) {
+							acc &= table[k * 64 + (uint)((x >> (6 * k)) & 63)];
+						}
+						c += BITS(acc);
 					}
 				}
 			}
-			s += wt * c;
+			s += wt * total(c);
 		}
 		if (u == 0) {
 			break;
