@@ -77,6 +77,9 @@ func listTwin(b *JoinBatch) {
 // the two share no bit.
 func joinHost(b *JoinBatch) {
 	sorted := make([]uint64, len(b.Pats))
+	if b.Sorted {
+		copy(sorted, b.Pats)
+	}
 	next := slices.Clone(b.Bounds)
 	for s := range len(b.Sorts) / 4 {
 		job := b.Sorts[4*s : 4*s+4]
@@ -134,7 +137,8 @@ func TestDeviceJoinTasks(t *testing.T) {
 		want := map[int]Result{}
 		_, err = Run(context.Background(), plan, Options{Workers: 1, OnResult: func(r Result) { want[r.Task] = r }})
 		require.NoError(t, err)
-		for _, tune := range []JoinTuning{{}, {Block: 32, Batch: 64, Hosts: 3}, {List: listHost}, {List: listHost, Batch: 64}, {List: listDevice, Hosts: 2}} {
+		for _, tune := range []JoinTuning{{}, {Block: 32, Batch: 64, Hosts: 3}, {List: byHost}, {List: byHost, Batch: 64}, {List: byDevice, Hosts: 2},
+			{List: byHost, Sort: byHost}, {List: byHost, Sort: byHost, Batch: 64, Block: 64}, {List: byDevice, Sort: byHost, Batch: 64}} {
 			dev := &hostDevice{}
 			got := map[int]Result{}
 			c, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []Device{dev}, Tuning: tune,
@@ -274,7 +278,12 @@ func TestParseJoinTuning(t *testing.T) {
 	assert.Equal(t, JoinTuning{Group: 256, Block: 64, Items: DefaultJoinTuning.Items, Batch: DefaultJoinTuning.Batch, Hosts: 3}, tn)
 	tn, err = ParseJoinTuning("list=2")
 	require.NoError(t, err)
-	assert.Equal(t, listDevice, tn.List)
+	assert.Equal(t, byDevice, tn.List)
+	tn, err = ParseJoinTuning("list=2,sort=1")
+	require.NoError(t, err)
+	assert.Equal(t, byHost, tn.Sort)
+	_, err = ParseJoinTuning("sort=3")
+	assert.ErrorContains(t, err, "sort=3 is out of bounds (accepted: 0..2)")
 	_, err = ParseJoinTuning("list=3")
 	assert.ErrorContains(t, err, "list=3 is out of bounds (accepted: 0..2)")
 	back, err := ParseJoinTuning(tn.String())

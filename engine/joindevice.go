@@ -52,24 +52,29 @@ type JoinTuning struct {
 	// Hosts is how many host goroutines list and sort tasks for the
 	// device (0: the CPU's logical cores, shared among the devices).
 	Hosts int
-	// List says who lists the tasks' sides: 1 the host (the device then
-	// sorts and matches them), 2 the device, from the quarter lists the
-	// host ships (the host then lists only a way whose sides might not
-	// fit a batch); 0, the default, the host for a device that runs on
-	// the CPU (pocl: the host's AVX-512 listing is faster on the same
-	// cores) and the device for any other.
+	// List says who lists the tasks' sides: 1 the host, 2 the device,
+	// from the quarter lists the host ships (the host then lists only a
+	// way whose sides might not fit a batch); 0, the default, the host
+	// for a device that runs on the CPU (pocl: the host's AVX-512 listing
+	// is faster on the same cores) and the device for any other.
 	List int
+	// Sort says who sorts the sides the host lists into the sieve's
+	// buckets: 1 the host (the CPU's counting sort, before the batch is
+	// copied), 2 the device (a sort kernel); 0, the default, the host for
+	// a device that runs on the CPU and the device for any other. The
+	// sides the device lists are sorted there.
+	Sort int
 }
 
-// Who lists a device join's sides (JoinTuning.List).
+// Who lists or sorts a device join's sides (JoinTuning.List, Sort).
 const (
-	listAuto   = 0
-	listHost   = 1
-	listDevice = 2
+	byAuto   = 0
+	byHost   = 1
+	byDevice = 2
 )
 
 // OnCPU is implemented by a Device that runs on the host's CPU (pocl):
-// the host lists its join's sides unless told otherwise.
+// the host lists and sorts its join's sides unless told otherwise.
 type OnCPU interface{ OnCPU() bool }
 
 // DefaultJoinTuning is the tuning a device's join runs with unless told
@@ -88,15 +93,16 @@ var joinTuningBounds = [...]struct {
 	{"batch", 1 << 16, 1 << 28, 1},
 	{"hosts", 0, MaxWorkers, 1},
 	{"list", 0, 2, 1},
+	{"sort", 0, 2, 1},
 }
 
 // fields returns t's knobs in joinTuningBounds' order.
-func (t *JoinTuning) fields() [6]*int {
-	return [6]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts, &t.List}
+func (t *JoinTuning) fields() [7]*int {
+	return [7]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts, &t.List, &t.Sort}
 }
 
 // ParseJoinTuning reads a tuning from "key=value" pairs separated by
-// commas (group, block, items, batch, hosts, list; for instance
+// commas (group, block, items, batch, hosts, list, sort; for instance
 // "group=256,block=128"); the knobs it does not name keep their defaults.
 func ParseJoinTuning(s string) (JoinTuning, error) {
 	var t JoinTuning
@@ -112,7 +118,7 @@ func ParseJoinTuning(s string) (JoinTuning, error) {
 			}
 		}
 		if !ok || i < 0 {
-			return JoinTuning{}, fmt.Errorf("%w: %q is not a tuning (accepted: group=, block=, items=, batch=, hosts=, list=, separated by commas)", ErrDevice, kv)
+			return JoinTuning{}, fmt.Errorf("%w: %q is not a tuning (accepted: group=, block=, items=, batch=, hosts=, list=, sort=, separated by commas)", ErrDevice, kv)
 		}
 		v, err := strconv.Atoi(strings.TrimSpace(value))
 		b := joinTuningBounds[i]
@@ -197,6 +203,10 @@ type JoinBatch struct {
 	Jobs []uint32
 	// Out receives a word a job: its weighted count of disjoint pairs.
 	Out []uint64
+	// Sorted is set when the host sorted the sides (Tuning.Sort): each
+	// part's sides are then in Pats as the sort leaves them, in their
+	// buckets and squeezed, and Sorts is empty.
+	Sorted bool
 
 	// OnDevice is set when the device lists the sides itself (List, then
 	// Join): Pats is then the device's alone, Room patterns long, and
@@ -265,6 +275,7 @@ func (b *JoinBatch) reset() {
 	b.Pats, b.Parts, b.Bounds = b.Pats[:0], b.Parts[:0], b.Bounds[:0]
 	b.Sorts, b.Jobs, b.Out, b.owner, b.mult = b.Sorts[:0], b.Jobs[:0], b.Out[:0], b.owner[:0], b.mult[:0]
 	b.Lists, b.Listings, b.Slots, b.Listed, b.Room, b.OnDevice = b.Lists[:0], b.Listings[:0], b.Slots[:0], b.Listed[:0], 0, false
+	b.Sorted = false
 }
 
 // JoinChunks returns the most table chunks a join pattern of the n×n
@@ -342,6 +353,7 @@ type joinFeeder struct {
 	prof    JoinProfile
 	inPart  time.Duration // time spent in part since the task began
 	listed  []listedWay   // the ways in the batch the device lists
+	sorted  []uint64      // where the host sorts a part's sides (Tuning.Sort)
 }
 
 // task counts task i of the plan: a join task's parts go to the batch, any
@@ -382,7 +394,7 @@ func (f *joinFeeder) task(plan *partition.Plan, i int) {
 // copied in (part).
 func (f *joinFeeder) way(n int, t *partition.Task, w *joinWay, qc *quarterCache) {
 	js, b := f.js, &f.b
-	if b.Tuning.List == listDevice && f.wayOnDevice(n, t, w, qc) {
+	if b.Tuning.List == byDevice && f.wayOnDevice(n, t, w, qc) {
 		return
 	}
 	if b.OnDevice {
@@ -478,12 +490,30 @@ func (f *joinFeeder) place(sv sieve, at, ne, nw, chunks int) {
 	}
 	bk := f.buckets()
 	cut, sq := uint8(0), squeeze{}
+	b.Sorted = b.Tuning.Sort == byHost
 	if bk.plan(sv, trans, items, chunks, false) {
 		cut, sq, chunks = bk.best, bk.sq, bk.chunks
+		if b.Sorted {
+			f.sort(sv, bk, trans, items)
+		}
 	} else {
 		bk.whole(len(trans), len(items))
 	}
 	f.addPart(sv, t0, len(trans), i0, len(items), cut, sq, chunks, int32(len(f.pending)-1), f.mult)
+}
+
+// sort sorts a part's sides in place into the buckets bk planned, as the
+// device's sort kernel would (the CPU's counting sort, through the
+// goroutine's buffer).
+func (f *joinFeeder) sort(sv sieve, bk *buckets, trans, items []uint64) {
+	nT, n := len(trans), len(trans)+len(items)
+	if cap(f.sorted) < n {
+		f.sorted = make([]uint64, n, max(n, 2*cap(f.sorted)))
+	}
+	sT, sI := f.sorted[:nT], f.sorted[nT:n]
+	bk.scatter(sv, trans, items, sT, sI)
+	copy(trans, sT)
+	copy(items, sI)
 }
 
 // buckets returns the goroutine's sieve buckets.
@@ -525,6 +555,9 @@ func (f *joinFeeder) addPart(sv sieve, t0, nT, i0, nI int, cut uint8, sq squeeze
 	b.Parts = append(b.Parts, uint32(t0), uint32(i0), bound, flags,
 		uint32(sq.lo1)|uint32(sq.hi1)<<8|uint32(sq.lo2)<<16|uint32(sq.hi2)<<24, uint32(m0)|uint32(a0)<<8, 0, 0)
 	for side, r := range [2][2]int{{t0, nT}, {i0, nI}} {
+		if b.Sorted {
+			break
+		}
 		for p := r[0]; p < r[0]+r[1]; p += JoinSortChunk {
 			b.Sorts = append(b.Sorts, part, uint32(side), uint32(p), uint32(min(JoinSortChunk, r[0]+r[1]-p)))
 		}
@@ -604,10 +637,16 @@ func (f *joinFeeder) flush() {
 func runJoinDevice(ctx context.Context, dev Device, plan *partition.Plan, order []int, next *atomic.Int64,
 	feeders []*joinScratch, tune JoinTuning, prof *JoinProfile, report func(host int, r Result)) error {
 	var lock sync.Mutex
-	if tune.List == listAuto {
-		tune.List = listDevice
-		if c, ok := dev.(OnCPU); ok && c.OnCPU() {
-			tune.List = listHost
+	onCPU := false
+	if c, ok := dev.(OnCPU); ok {
+		onCPU = c.OnCPU()
+	}
+	for _, k := range []*int{&tune.List, &tune.Sort} {
+		if *k == byAuto {
+			*k = byDevice
+			if onCPU {
+				*k = byHost
+			}
 		}
 	}
 	g, gctx := errgroup.WithContext(ctx)

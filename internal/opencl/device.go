@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -442,10 +443,11 @@ const sortGroup = 256
 
 // joinLocalBytes is the local memory the join kernel takes with blocks of
 // block patterns, chunks chunks a pattern and work-groups of group: the
-// block's bit matrices, its table and the work-group's sums.
+// block's bit matrices, its valid patterns, its table and the
+// work-group's sums.
 func joinLocalBytes(block, chunks, group int) uint64 {
 	words := block / 32
-	return uint64(8*block + 4*chunks*64*words + 8*group)
+	return uint64(8*block + 4*words + 4*chunks*64*words + 8*group)
 }
 
 // setArgs sets a kernel's arguments to the join's buffers bufs, in order.
@@ -459,8 +461,8 @@ func (d *Device) setArgs(k clKernel, bufs ...int) error {
 	return nil
 }
 
-// Join sorts the batch's sides and runs the join kernel over its blocks,
-// and reads their counts back into b.Out.
+// Join sorts the batch's sides (unless the host sorted them) and runs the
+// join kernel over its blocks, and reads their counts back into b.Out.
 func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 	jobs := b.Blocks()
 	b.Out = append(b.Out[:0], make([]uint64, jobs)...)
@@ -483,19 +485,23 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 		{joinParts, unsafe.Pointer(&b.Parts[0]), uintptr(4 * len(b.Parts))},
 		{joinBounds, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
 		{joinNext, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
-		{joinSorts, unsafe.Pointer(&b.Sorts[0]), uintptr(4 * len(b.Sorts))},
+		{joinSorts, unsafe.Pointer(unsafe.SliceData(b.Sorts)), uintptr(4 * len(b.Sorts))}, // empty when Sorted
 		{joinJobs, unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs))},
 	}
-	if b.OnDevice {
+	switch {
+	case b.OnDevice:
 		pats = b.Room // listed there by List
 		inputs = inputs[1:]
-	} else {
+	case b.Sorted: // the host sorted the sides: they go where the sort kernel would leave them
+		inputs[0] = input{joinSorted, unsafe.Pointer(&b.Pats[0]), uintptr(8 * len(b.Pats))}
+		inputs = slices.Delete(inputs, 3, 5)
+	default:
 		inputs[0].ptr = unsafe.Pointer(&b.Pats[0])
 	}
 	for i, in := range inputs {
 		flags := uint64(clMemReadOnly)
-		if in.buf == joinNext || in.buf == joinPats {
-			flags = clMemReadWrite // List writes pats
+		if in.buf == joinNext || in.buf == joinPats || in.buf == joinSorted {
+			flags = clMemReadWrite // List writes pats, sort sorted
 		}
 		if err := d.buffer(in.buf, in.size, flags); err != nil {
 			return err
@@ -517,19 +523,21 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 			return err
 		}
 	}
-	if err := d.setArgs(k.sort, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
-		return err
-	}
-	local := uintptr(sortGroup)
-	global := uintptr(len(b.Sorts)/4) * local
-	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.sort, 1, nil, &global, &local, 0, 0, 0)); err != nil {
-		return err
+	if !b.Sorted {
+		if err := d.setArgs(k.sort, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
+			return err
+		}
+		local := uintptr(sortGroup)
+		global := uintptr(len(b.Sorts)/4) * local
+		if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.sort, 1, nil, &global, &local, 0, 0, 0)); err != nil {
+			return err
+		}
 	}
 	if err := d.setArgs(k.join, joinSorted, joinParts, joinBounds, joinJobs, joinOut); err != nil {
 		return err
 	}
-	local = uintptr(b.Tuning.Group)
-	global = uintptr(jobs) * local
+	local := uintptr(b.Tuning.Group)
+	global := uintptr(jobs) * local
 	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.join, 1, nil, &global, &local, 0, 0, 0)); err != nil {
 		return err
 	}

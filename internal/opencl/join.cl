@@ -214,7 +214,12 @@ void sort(__global const ulong *pats, __global ulong *sorted, __global const uin
 __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
 void join(__global const ulong *sorted, __global const uint *parts, __global const uint *bounds, __global const uint4 *jobs,
           __global ulong *out) {
-	__local uint bits[2 * BLOCK]; // 32×32 bit matrices: [half h][word w][row i]
+	// 32×32 bit matrices, [half h][row i][word w]: row i of matrix (h, w)
+	// is words[(32h + i)·WORDS + w], so that once transposed, bit b's row
+	// of every word is one vector, rows[b].
+	__local vec rows[64];
+	__local uint *const words = (__local uint *)rows;
+	__local vec valid; // bit j of word w: pattern 32w+j is in the block
 	__local vec table[CHUNKS * 64];
 	__local ulong sums[GROUP];
 
@@ -227,59 +232,66 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	// The table's rows: the part's chunks, and at least the SQUEEZED the
 	// matching loop reads (a row past a pattern's bits holds every valid
 	// pattern at value 0, an item's value there).
-	const uint rows = max(chunks, (uint)SQUEEZED);
+	const uint built = max(chunks, (uint)SQUEEZED);
 	__global const uint *bound = bounds + part[2] + 257;
 
 	// Row i of matrix (h, w) is the half h of pattern 32w+i (none past
 	// the block's).
 	for (uint i = lid; i < BLOCK; i += GROUP) {
 		const ulong p = i < len ? sorted[first + i] : 0;
-		bits[i] = (uint)p;
-		bits[BLOCK + i] = (uint)(p >> 32);
+		const uint at = (i % 32) * WORDS + i / 32;
+		words[at] = (uint)p;
+		words[32 * WORDS + at] = (uint)(p >> 32);
+	}
+	for (uint w = lid; w < WORDS; w += GROUP) {
+		((__local uint *)&valid)[w] = len >= 32 * w + 32 ? ~0u : (len > 32 * w ? (1u << (len - 32 * w)) - 1 : 0u);
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 	// Transpose each matrix: five rounds swap ever smaller blocks (16×16,
 	// ..., 1×1) across its diagonal (engine.transpose64's, 32 bits wide).
 	// Afterwards bit i of row b of matrix (h, w) is bit 32h+b of pattern
 	// 32w+i.
+	// A work-item swaps one pair of rows of a half's matrices, all WORDS
+	// of them at once.
 	uint m = 0x0000ffffu;
 	for (uint j = 16; j != 0; j >>= 1, m ^= m << j) {
-		for (uint e = lid; e < BLOCK; e += GROUP) {
-			// Pair e (of 16 per matrix): rows k and k+j, bit j of k clear.
-			const uint r = e % 16;
-			const uint k = (e / 16) * 32 + (r / j) * (2 * j) + r % j;
-			const uint t = ((bits[k] >> j) ^ bits[k + j]) & m;
-			bits[k] ^= t << j;
-			bits[k + j] ^= t;
+		if (lid < 32) {
+			// Pair r of half h: rows k and k+j, bit j of k clear.
+			const uint h = lid / 16, r = lid % 16;
+			const uint k = h * 32 + (r / j) * (2 * j) + r % j;
+			const vec t = ((rows[k] >> j) ^ rows[k + j]) & m;
+			rows[k] ^= t << j;
+			rows[k + j] ^= t;
 		}
 		barrier(CLK_LOCAL_MEM_FENCE);
 	}
 	// The table: the valid patterns, less those holding a bit of the
 	// value. An entry is the AND of a low half's (the value's bits 0-2)
-	// and a high half's (bits 3-5), each of 8 built from the others by one
-	// AND (engine.buildBlockGo's way): a work-item fills a chunk's word w
-	// of all 64 entries.
-	for (uint e = lid; e < rows * WORDS; e += GROUP) {
-		const uint k = e / WORDS, w = e % WORDS;
-		const uint from = 32 * w;
-		uint nh[6]; // the patterns of word w without bit 6k+b
+	// and a high half's (bits 3-5), the low ones each built from another
+	// by one AND (engine.buildBlockGo's way): a work-item fills the 8
+	// entries of a chunk that share a high half, a vector at a time.
+	for (uint e = lid; e < built * 8; e += GROUP) {
+		const uint k = e / 8, h = e % 8;
+		vec nb[6]; // the patterns without bit 6k+b
 		for (uint b = 0; b < 6; b++) {
 			const uint bit = 6 * k + b;
-			nh[b] = bit < 64 ? ~bits[(bit / 32) * BLOCK + 32 * w + bit % 32] : ~0u;
+			nb[b] = bit < 64 ? ~rows[bit] : (vec)(~0u);
 		}
-		uint lo[8], hi[8];
-		lo[0] = len >= from + 32 ? ~0u : (len > from ? (1u << (len - from)) - 1 : 0u);
-		hi[0] = ~0u;
-		lo[1] = lo[0] & nh[0], hi[1] = nh[3];
-		lo[2] = lo[0] & nh[1], hi[2] = nh[4];
-		lo[3] = lo[2] & nh[0], hi[3] = hi[2] & nh[3];
-		lo[4] = lo[0] & nh[2], hi[4] = nh[5];
-		lo[5] = lo[4] & nh[0], hi[5] = hi[4] & nh[3];
-		lo[6] = lo[4] & nh[1], hi[6] = hi[4] & nh[4];
-		lo[7] = lo[6] & nh[0], hi[7] = hi[6] & nh[3];
-		__local uint *t = (__local uint *)table + k * 64 * WORDS + w;
-		for (uint val = 0; val < 64; val++) {
-			t[val * WORDS] = lo[val & 7] & hi[val >> 3];
+		vec lo[8];
+		lo[0] = valid;
+		lo[1] = lo[0] & nb[0];
+		lo[2] = lo[0] & nb[1];
+		lo[3] = lo[2] & nb[0];
+		lo[4] = lo[0] & nb[2];
+		lo[5] = lo[4] & nb[0];
+		lo[6] = lo[4] & nb[1];
+		lo[7] = lo[6] & nb[0];
+		vec hi = (h & 1) ? nb[3] : (vec)(~0u);
+		hi &= (h & 2) ? nb[4] : (vec)(~0u);
+		hi &= (h & 4) ? nb[5] : (vec)(~0u);
+		__local vec *t = table + k * 64 + h * 8;
+		for (uint l = 0; l < 8; l++) {
+			t[l] = lo[l] & hi;
 		}
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
@@ -319,19 +331,21 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 		}
 	}
 
+	// The work-group's sum in two steps: 32 work-items add a column of
+	// sums each (GROUP is a multiple of 32), the first adds theirs.
 	sums[lid] = s;
 	barrier(CLK_LOCAL_MEM_FENCE);
-	uint span = 1;
-	while (span < GROUP) {
-		span *= 2;
-	}
-	for (uint step = span / 2; step > 0; step /= 2) {
-		if (lid < step && lid + step < GROUP) {
-			sums[lid] += sums[lid + step];
+	if (lid < 32) {
+		for (uint k = lid + 32; k < GROUP; k += 32) {
+			s += sums[k];
 		}
-		barrier(CLK_LOCAL_MEM_FENCE);
+		sums[lid] = s;
 	}
+	barrier(CLK_LOCAL_MEM_FENCE);
 	if (lid == 0) {
-		out[get_group_id(0)] = sums[0];
+		for (uint k = 1; k < 32; k++) {
+			s += sums[k];
+		}
+		out[get_group_id(0)] = s;
 	}
 }
