@@ -72,8 +72,9 @@ each other along a diagonal give 0, with a note on stderr.
 --device opencl counts on an OpenCL device (a GPU of any vendor, or a CPU
 runtime such as pocl), --device all on every device beside the CPU
 workers: the same plan, journal, shards and results as on the CPU, by
-the join (auto's choice from n = 12: the host lists and sorts each task's
-halves, the device matches them), sym or mirror; other pieces and placed
+the join (auto's choice from n = 12: the device lists, sorts and matches
+each task's halves from the quarter lists the host ships; on a CPU
+runtime the host lists and sorts them), sym or mirror; other pieces and placed
 queens count on the CPU. --device-tuning tunes the device's join (see
 docs/devices.md); results never depend on it. 'nqueens devices' lists the
 devices.

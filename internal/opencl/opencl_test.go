@@ -190,15 +190,16 @@ func TestJoinSampled(t *testing.T) {
 		if n <= 21 {
 			skip[largest] = false
 		}
-		joinOnBoth(t, d, plan, skip, engine.JoinTuning{})        // the host lists (pocl runs on the CPU)
-		joinOnBoth(t, d, plan, skip, engine.JoinTuning{List: 2}) // the device lists
+		joinOnBoth(t, d, plan, skip, engine.JoinTuning{})        // the host lists and sorts (pocl runs on the CPU)
+		joinOnBoth(t, d, plan, skip, engine.JoinTuning{List: 2}) // the device lists and sorts
 	}
 }
 
 // TestJoinTunings counts sampled tasks of n = 20 on the device under
 // tunings at the knobs' bounds and between (blocks of one to sixteen
 // words, work-groups from 32 to 1024, several items a step, small
-// batches; two of them with -short), each task's result the CPU's.
+// batches; the host listing with the device's sort; two of them with
+// -short), each task's result the CPU's.
 func TestJoinTunings(t *testing.T) {
 	d := requireDevice(t)
 	plan, err := partition.Make(context.Background(), partition.Job{N: 20, Method: partition.Join})
@@ -207,7 +208,7 @@ func TestJoinTunings(t *testing.T) {
 	for i := range skip {
 		skip[i] = i%4001 != 7
 	}
-	tunings := []string{"block=32,group=32", "block=64,group=96,items=3", "block=128,group=1024,items=8", "block=512,group=256,items=2,batch=65536,list=1",
+	tunings := []string{"block=32,group=32", "block=64,group=96,items=3", "block=128,group=1024,items=8", "block=512,group=256,items=2,batch=65536,list=1,sort=2",
 		"block=256,group=64,batch=65536,hosts=3,list=2"}
 	if testing.Short() {
 		tunings = tunings[3:]
