@@ -266,33 +266,32 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 		barrier(CLK_LOCAL_MEM_FENCE);
 	}
 	// The table: the valid patterns, less those holding a bit of the
-	// value. An entry is the AND of a low half's (the value's bits 0-2)
-	// and a high half's (bits 3-5), the low ones each built from another
-	// by one AND (engine.buildBlockGo's way): a work-item fills the 8
-	// entries of a chunk that share a high half, a vector at a time.
+	// value. A work-item fills the 8 entries of a chunk that share a high
+	// half (the value's bits 3-5), a vector of words at a time: the high
+	// half's patterns, then each entry from another by one AND
+	// (engine.buildBlockGo's way), few vectors live at once (a GPU's
+	// registers).
 	for (uint e = lid; e < built * 8; e += GROUP) {
-		const uint k = e / 8, h = e % 8;
-		vec nb[6]; // the patterns without bit 6k+b
-		for (uint b = 0; b < 6; b++) {
-			const uint bit = 6 * k + b;
-			nb[b] = bit < 64 ? ~rows[bit] : (vec)(~0u);
+		const uint k = e / 8, h = e % 8, bit = 6 * k;
+		vec hi = valid;
+		for (uint b = 0; b < 3; b++) {
+			if ((h >> b & 1) != 0 && bit + 3 + b < 64) {
+				hi &= ~rows[bit + 3 + b];
+			}
 		}
-		vec lo[8];
-		lo[0] = valid;
-		lo[1] = lo[0] & nb[0];
-		lo[2] = lo[0] & nb[1];
-		lo[3] = lo[2] & nb[0];
-		lo[4] = lo[0] & nb[2];
-		lo[5] = lo[4] & nb[0];
-		lo[6] = lo[4] & nb[1];
-		lo[7] = lo[6] & nb[0];
-		vec hi = (h & 1) ? nb[3] : (vec)(~0u);
-		hi &= (h & 2) ? nb[4] : (vec)(~0u);
-		hi &= (h & 4) ? nb[5] : (vec)(~0u);
+		const vec n0 = bit < 64 ? ~rows[bit] : (vec)(~0u);
+		const vec n1 = bit + 1 < 64 ? ~rows[bit + 1] : (vec)(~0u);
+		const vec n2 = bit + 2 < 64 ? ~rows[bit + 2] : (vec)(~0u);
 		__local vec *t = table + k * 64 + h * 8;
-		for (uint l = 0; l < 8; l++) {
-			t[l] = lo[l] & hi;
-		}
+		const vec e2 = hi & n1, e4 = hi & n2, e6 = e4 & n1;
+		t[0] = hi;
+		t[1] = hi & n0;
+		t[2] = e2;
+		t[3] = e2 & n0;
+		t[4] = e4;
+		t[5] = e4 & n0;
+		t[6] = e6;
+		t[7] = e6 & n0;
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 
