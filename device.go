@@ -58,9 +58,13 @@ func (c *config) checkDevice() error {
 // 1024, a multiple of 32), block (the patterns of one side a work-group
 // holds in its table: 32, 64, 128, 256 or 512), items (the items a
 // work-item matches per step, 1 to 8), batch (the patterns of both sides
-// a launch holds, the tasks in flight) and hosts (the host goroutines
-// that list and sort tasks for each device; 0, the default, shares the
-// CPU's cores among the devices). Knobs not named keep their defaults
+// a launch holds, the tasks in flight), hosts (the host goroutines that
+// feed each device; 0, the default, shares the CPU's cores among the
+// devices), list (who lists each task's halves: 1 the host, 2 the
+// device) and sort (who sorts the halves the host lists into the sieve's
+// buckets: 1 the host, 2 the device; for both, 0, the default, is the
+// host on a device that runs on the CPU, such as pocl, and the device
+// otherwise). Knobs not named keep their defaults
 // (engine.DefaultJoinTuning). A value out of bounds is an
 // [*OptionError]; a tuning the device cannot run (a work-group or table
 // too large for it) fails the count naming the knob. Results never
