@@ -199,6 +199,7 @@ func TestCountPairs(t *testing.T) {
 // (some too small to sieve, some large enough for every cut and split),
 // the sides split by all the extra bits from wide patterns on.
 func testCountPairs(t *testing.T, wide int) {
+	long.SkipRace(t) // all pairs, by brute force: 31 s under the race detector
 	r := rand.New(rand.NewPCG(1, 2))
 	js := newJoinScratch(minJoinChunk)
 	js.tables = new([matchGroup]blockTable)

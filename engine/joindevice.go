@@ -23,9 +23,10 @@ import (
 // sides and counts them by bucket), or on a CPU device by the host
 // (halfJoin, straight into the batch). The host plans each pair of sides'
 // sieve (the cut and each bucket's size, by the CPU's cost model, without
-// the extra bits' split); the device sorts both sides into their buckets
-// and matches them: each block of the transposed side's patterns against
-// every bucket of the other side that shares no cut bit (the kernels are
+// the extra bits' split); the device (or, on a CPU device, the host)
+// sorts both sides into their buckets, and the device matches them: each
+// block of the transposed side's patterns against every bucket of the
+// other side that shares no cut bit (the kernels are
 // internal/opencl/join.cl, their Go twins listTwin and joinHost in the
 // tests). Host goroutines (JoinTuning.Hosts per device) each fill a batch
 // of many tasks and launch it when it is full, one launch at a time per

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/internal/boardtext"
+	"github.com/nqueens/nqueens/internal/long"
 )
 
 // boards reads every board of text.
@@ -75,6 +76,7 @@ func (e *endless) Read(p []byte) (int, error) {
 // most that board's columns ('yes . | nqueens verify'
 // grew past 1.4 GB in 8 s).
 func TestReaderBounded(t *testing.T) {
+	long.SkipRace(t) // ten million columns: 51 s under the race detector
 	for _, tc := range []struct {
 		unit, want string
 		most       int // bytes it may read

@@ -25,3 +25,13 @@ func Skip(t testing.TB, why string) {
 		t.Skipf("long (%s): set %s=1 to run it, as CI does", why, Var)
 	}
 }
+
+// SkipRace skips t under the race detector: a test whose work runs on one
+// goroutine gives it nothing to check, and runs many times slower under it
+// (it still runs in the plain and the long runs).
+func SkipRace(t testing.TB) {
+	t.Helper()
+	if Race {
+		t.Skip("one goroutine's work: nothing for the race detector (it runs without -race)")
+	}
+}
