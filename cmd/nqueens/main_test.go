@@ -28,9 +28,17 @@ func TestMain(m *testing.M) {
 // TestScripts runs the command as a user does: testdata/script/*.txtar,
 // each in a working directory more than 200 bytes deep whose names hold
 // spaces and non-ASCII letters ([deepDir]), as a cluster's scratch paths
-// can be, so that no rule that holds only for short paths passes.
+// can be, so that no rule that holds only for short paths passes. Built
+// with -race, each command exits without the race detector's second of
+// waiting for late reports (GORACE atexit_sleep_ms=0: a command's
+// goroutines have ended when it exits), which had taken most of the
+// scripts' time under it.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script", WorkdirRoot: deepDir(t), Condition: func(cond string) (bool, error) {
+	setup := func(env *testscript.Env) error {
+		env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+		return nil
+	}
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", WorkdirRoot: deepDir(t), Setup: setup, Condition: func(cond string) (bool, error) {
 		switch cond {
 		case "long": // the long run (NQUEENS_LONG, as CI sets it)
 			return long.Run(), nil
