@@ -388,8 +388,9 @@ func (f *joinFeeder) task(plan *partition.Plan, i int) {
 
 // way lists way w of task t straight into the batch: the east side into
 // the room left (its largest power of two, as halfJoin.fill takes), the
-// west side after it, no copy. A side that does not fit launches the
-// batch and the way is listed again into the emptied one; a way whose
+// west side after it, no copy. A side that does not fit grows the
+// batch's array, up to a batch, or else launches the batch, and the way
+// is listed again; a way whose
 // sides an empty batch does not hold is listed as the CPU lists it
 // (joinWayPairs, in pieces of the listing buffers), each pair of pieces
 // copied in (part).
@@ -404,8 +405,8 @@ func (f *joinFeeder) way(n int, t *partition.Task, w *joinWay, qc *quarterCache)
 			return
 		}
 	}
-	if cap(b.Pats) < b.Tuning.Batch {
-		b.Pats = slices.Grow(b.Pats, b.Tuning.Batch-len(b.Pats))
+	if cap(b.Pats) == 0 {
+		b.Pats = make([]uint64, 0, min(b.Tuning.Batch, firstBatch))
 	}
 	for {
 		chunks := startJoin(n, t, w, qc, js, 1, 1)
@@ -420,6 +421,12 @@ func (f *joinFeeder) way(n int, t *partition.Task, w *joinWay, qc *quarterCache)
 			f.place(qc.sv, at, ne, nw, chunks)
 			return
 		}
+		if c := cap(b.Pats); c < b.Tuning.Batch {
+			// The array grows to a batch only where the tasks fill it
+			// (listing the way again): fresh pages cost a fault each.
+			b.Pats = slices.Grow(b.Pats, min(b.Tuning.Batch, 4*c)-len(b.Pats))
+			continue
+		}
 		if at == 0 {
 			break
 		}
@@ -432,6 +439,10 @@ func (f *joinFeeder) way(n int, t *partition.Task, w *joinWay, qc *quarterCache)
 	}
 	joinWayPairs(n, t, w, qc, js)
 }
+
+// firstBatch is the patterns a batch's array holds at first where the
+// host lists: a small run's batches never need more.
+const firstBatch = 1 << 20
 
 // fillInto lists the half into the largest power of two of room's
 // length and returns how many patterns it holds, and whether that is
