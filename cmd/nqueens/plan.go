@@ -82,9 +82,11 @@ with n where matching takes a larger share, so the figure leans high.`,
 			if err != nil {
 				return err
 			}
-			opts := append(common.Estimate(placed), nqueens.WithShard(0, shards, nil), nqueens.WithSample(sample))
+			// The tuning is checked with or without a device, as count
+			// checks it.
+			opts := append(common.Estimate(placed), nqueens.WithShard(0, shards, nil), nqueens.WithSample(sample), nqueens.WithDeviceTuning(tuning))
 			if device != "" && device != "cpu" {
-				opts = append(opts, nqueens.WithDevice(device), nqueens.WithDeviceTuning(tuning))
+				opts = append(opts, nqueens.WithDevice(device))
 			}
 			e, err := cli.Patiently(cmd.Context(), cmd.ErrOrStderr(), n, opts, "planning", func() (nqueens.Cost, error) {
 				return nqueens.Estimate(cmd.Context(), n, opts...)
