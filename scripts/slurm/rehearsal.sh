@@ -68,7 +68,7 @@ per=()
 [ -z "${PER_TASK:-}" ] || per=(--per-task "$PER_TASK")
 NQUEENS=$nq "$here/submit.sh" "${per[@]}" --outdir "$work" --audit 0.001 "$N" "$SHARDS" -- --cpus-per-task=1 | tee submit.out
 tasks=$(sed -n 's/.*: \([0-9]*\) array tasks in .*/\1/p' submit.out)
-per_task=$(sed -n 's/.* shards, \([0-9]*\) a task: .*/\1/p' submit.out)
+per_task=$(sed -n 's/.*, \([0-9]*\) a task: .*/\1/p' submit.out)
 requeue_target=$(((tasks + 99) / 100))
 log "$tasks array tasks of $per_task shards; requeueing $requeue_target of them mid-shard on the way"
 

@@ -5,8 +5,10 @@
 # in one array or several, within a user's submit limit, with a throttle;
 # a campaign too large for the limit is refused, submitting nothing; so
 # are values that would inject variables through sbatch's --export,
-# numbers past bash's arithmetic and splits nqueens refuses; Slurm's
-# commands failing or absent (--dry-run) leave its default limits.
+# numbers past bash's arithmetic and splits nqueens refuses; a campaign on
+# GPUs (--device, --device-tuning) reaches every array task's command
+# line; Slurm's commands failing or absent (--dry-run) leave its default
+# limits.
 #
 #   scripts/slurm/submit-test.sh
 set -euo pipefail
@@ -17,6 +19,7 @@ mkdir "$t/bin"
 cat >"$t/bin/sbatch" <<'STUB'
 #!/bin/bash
 echo "$*" >>"$STUB_LOG"
+echo "device=${NQUEENS_DEVICE-unset} tuning=${NQUEENS_DEVICE_TUNING-unset}" >>"$STUB_LOG.env"
 n=$(wc -l <"$STUB_LOG")
 echo "$((5000 + n));cluster"
 STUB
@@ -60,7 +63,7 @@ check() {
 		print arrays, tasks, per
 	}' "$STUB_LOG"
 }
-submit() { : >"$STUB_LOG"; "$here/submit.sh" --outdir "$t/out" "$@" >"$t/stdout" 2>"$t/stderr"; }
+submit() { : >"$STUB_LOG"; : >"$STUB_LOG.env"; "$here/submit.sh" --outdir "$t/out" "$@" >"$t/stdout" 2>"$t/stderr"; }
 
 submit 28 100000 -- --partition=long || fail "default: $(cat "$t/stderr")"
 got=$(check 100000 1000) || fail "default: $got"
@@ -110,6 +113,27 @@ refused "SHARDS past 64 bits" "from 1 to 999999999" --outdir "$t/out" 16 9223372
 refused "--per-task past 64 bits" "from 1 to 999999999" --outdir "$t/out" --per-task 99999999999999999999 16 10
 refused "N = 65" "too large for the sym method" --outdir "$t/out" --method sym 65 10
 refused "N = 33 by join" "too large for the join method" --outdir "$t/out" 33 10
+refused "--device gpu" "accepted: cpu, opencl, opencl:N, opencl:all or all" --outdir "$t/out" --device gpu 16 10
+refused "a newline in --device-tuning" "accepted: key=value pairs" --outdir "$t/out" --device opencl --device-tuning 'block=128
+PATH=/evil' 16 10
+
+# A campaign on GPUs: the device and its tuning (commas and all) reach
+# every job through the environment sbatch exports; without --device the
+# jobs count on the CPU whatever the submitter's environment held.
+submit --device opencl --device-tuning group=256,block=128 28 100000 -- --gres=gpu:1 || fail "--device opencl: $(cat "$t/stderr")"
+[ "$(sort -u "$STUB_LOG.env")" = "device=opencl tuning=group=256,block=128" ] || fail "--device opencl: the jobs saw $(sort -u "$STUB_LOG.env")"
+grep -q -- '--gres=gpu:1' "$STUB_LOG" || fail "--gres not passed on"
+NQUEENS_DEVICE=opencl submit 28 100000 || fail "no --device: $(cat "$t/stderr")"
+[ "$(sort -u "$STUB_LOG.env")" = "device=cpu tuning=" ] || fail "no --device: the jobs saw $(sort -u "$STUB_LOG.env")"
+# The array task's command line, with a stand-in nqueens that prints it:
+# the CPU workers from Slurm on the CPU, none on a device alone.
+printf '#!/bin/sh\necho "$*"\n' >"$t/echo-nqueens"
+chmod +x "$t/echo-nqueens"
+task() { env -u NQUEENS_DEVICE -u NQUEENS_DEVICE_TUNING "$@" N=20 SHARDS=64 PER_TASK=8 SLURM_ARRAY_TASK_ID=1 SLURM_CPUS_PER_TASK=16 NQUEENS="$t/echo-nqueens" OUTDIR="$t/out" bash "$here/nqueens-array.sbatch"; }
+[ "$(task)" = "count 20 -m join -q --shard 8-15/64 --dir $t/out/n20-join --device cpu -j 16" ] || fail "array task on the CPU: $(task)"
+[ "$(task NQUEENS_DEVICE=opencl NQUEENS_DEVICE_TUNING=group=256,block=128)" = "count 20 -m join -q --shard 8-15/64 --dir $t/out/n20-join --device opencl --device-tuning group=256,block=128" ] ||
+	fail "array task on a GPU: $(task NQUEENS_DEVICE=opencl NQUEENS_DEVICE_TUNING=group=256,block=128)"
+[ "$(task NQUEENS_DEVICE=all)" = "count 20 -m join -q --shard 8-15/64 --dir $t/out/n20-join --device all -j 16" ] || fail "array task on all: $(task NQUEENS_DEVICE=all)"
 submit --audit 0.001 16 10 || fail "--audit 0.001: $(cat "$t/stderr")"
 grep -q 'AUDIT=0.001 ' "$STUB_LOG" || fail "--audit 0.001 not passed on: $(cat "$STUB_LOG")"
 
@@ -118,6 +142,7 @@ grep -q 'AUDIT=0.001 ' "$STUB_LOG" || fail "--audit 0.001 not passed on: $(cat "
 (cd "$here/../.." && go build -o "$t/real/nqueens" ./cmd/nqueens) || fail "building nqueens"
 NQUEENS="$t/real/nqueens" refused "more shards than the plan allows" "nqueens refuses the campaign: --shards 100000\|bad shard: 100000 shards of a plan of 276 tasks" --outdir "$t/out" 12 100000
 NQUEENS="$t/real/nqueens" submit 12 64 || fail "n = 12 in 64 shards: $(cat "$t/stderr")"
+NQUEENS="$t/real/nqueens" refused "a tuning out of bounds" "nqueens refuses the campaign: --device-tuning: block=100 is out of bounds" --outdir "$t/out" --device opencl --device-tuning block=100 12 64
 
 # Slurm's commands failing (a controller down), or absent with --dry-run
 # on a machine without Slurm: its default limits stand in.
@@ -132,4 +157,4 @@ if ! PATH=/usr/bin:/bin command -v squeue >/dev/null; then
 	grep -q -- "--array=0-999 " "$t/stderr" || fail "--dry-run without Slurm printed no array: $(cat "$t/stderr")"
 	grep -q "1000 array tasks in 1 array job" "$t/stdout" || fail "--dry-run without Slurm: $(cat "$t/stdout")"
 fi
-echo "submit-test: PASS (100,000 shards of n = 28 within MaxArraySize 1001, several arrays, throttle, submit limits, refusals, injected values, overflow, the plan's split, Slurm failing or absent)"
+echo "submit-test: PASS (100,000 shards of n = 28 within MaxArraySize 1001, several arrays, throttle, submit limits, refusals, injected values, overflow, the plan's split and tuning, a campaign on GPUs, Slurm failing or absent)"

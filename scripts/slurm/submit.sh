@@ -25,6 +25,12 @@
 #   --outdir DIR    where the shard files go (default: this directory);
 #                   they land in DIR/nN-METHOD/DDD/
 #   --audit F       the merge recounts fraction F of the task lines first
+#   --device D      where the array tasks count: cpu (default), opencl,
+#                   opencl:N, opencl:all (the node's GPUs: request them
+#                   with sbatch's --gres, and CPUs for the host's share
+#                   with --cpus-per-task) or all (GPUs and CPU workers)
+#   --device-tuning T
+#                   the device join's tuning (nqueens count --device-tuning)
 #   --dry-run       print the sbatch commands instead of running them (no
 #                   Slurm needed: its default limits stand in)
 # Environment: NQUEENS, the binary the jobs run (default nqueens on PATH);
@@ -35,9 +41,9 @@
 # newlines, a fraction), exit 2 on the first that is not.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { echo "usage: submit.sh [--per-task K] [--throttle P] [--max-jobs J] [--method M] [--outdir DIR] [--audit F] [--dry-run] N SHARDS [-- SBATCH OPTIONS...]" >&2; exit 2; }
+usage() { echo "usage: submit.sh [--per-task K] [--throttle P] [--max-jobs J] [--method M] [--outdir DIR] [--audit F] [--device D] [--device-tuning T] [--dry-run] N SHARDS [-- SBATCH OPTIONS...]" >&2; exit 2; }
 fail() { echo "submit.sh: $*" >&2; exit 2; }
-per_task= throttle= max_jobs= method=join outdir=$PWD audit= dry=
+per_task= throttle= max_jobs= method=join outdir=$PWD audit= device=cpu tuning= dry=
 pos=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -47,10 +53,12 @@ while [ $# -gt 0 ]; do
 	--method) method=${2:-}; shift 2 ;;
 	--outdir) outdir=${2:-}; shift 2 ;;
 	--audit) audit=${2:-}; shift 2 ;;
+	--device) device=${2:-}; shift 2 ;;
+	--device-tuning) tuning=${2:-}; shift 2 ;;
 	--dry-run) dry=1; shift ;;
 	--) shift; break ;;
 	-h | --help) usage ;;
-	-*) fail "unknown option $1 (accepted: --per-task, --throttle, --max-jobs, --method, --outdir, --audit, --dry-run, then -- and sbatch's options)" ;;
+	-*) fail "unknown option $1 (accepted: --per-task, --throttle, --max-jobs, --method, --outdir, --audit, --device, --device-tuning, --dry-run, then -- and sbatch's options)" ;;
 	*) pos+=("$1"); shift ;;
 	esac
 done
@@ -74,13 +82,18 @@ case $outdir in *,* | *$'\n'* | '') fail "--outdir '$outdir' holds a comma or a 
 if [ -n "$audit" ] && ! [[ $audit =~ ^(0|1|0?\.[0-9]+|1\.0*)$ ]]; then
 	fail "--audit '$audit' is not a fraction (accepted: 0 to 1, e.g. 0.001)"
 fi
+# The device and its tuning travel in the environment sbatch exports
+# (--export=ALL): a tuning holds commas.
+[[ $device =~ ^(cpu|opencl|opencl:[0-9]{1,4}|opencl:all|all)$ ]] || fail "--device '$device' (accepted: cpu, opencl, opencl:N, opencl:all or all)"
+[ -z "$tuning" ] || [[ $tuning =~ ^[a-z]+=[0-9]{1,10}(,[a-z]+=[0-9]{1,10})*$ ]] || fail "--device-tuning '$tuning' (accepted: key=value pairs separated by commas, e.g. group=256,block=128)"
+export NQUEENS_DEVICE=$device NQUEENS_DEVICE_TUNING=$tuning
 outdir=$(mkdir -p "$outdir" && cd "$outdir" && pwd)
 case $outdir in *,* | *$'\n'*) fail "--outdir resolves to '$outdir', which holds a comma or a newline" ;; esac
 export NQUEENS=${NQUEENS:-nqueens}
 # The split, against the plan: nqueens refuses more shards than the plan
 # has tasks, and says so now rather than in every array task.
 if command -v "$NQUEENS" >/dev/null; then
-	if ! out=$("$NQUEENS" plan "$N" --method "$method" --shards "$SHARDS" --sample 0 2>&1 >/dev/null); then
+	if ! out=$("$NQUEENS" plan "$N" --method "$method" --shards "$SHARDS" --sample 0 ${tuning:+--device-tuning "$tuning"} 2>&1 >/dev/null); then
 		fail "nqueens refuses the campaign: ${out#nqueens: }"
 	fi
 else
@@ -139,4 +152,4 @@ for ((t0 = 0; t0 < tasks; t0 += max_array)); do
 done
 dep=$(IFS=:; echo "afterok:${arrays[*]}")
 merge=$(run sbatch --parsable --dependency="$dep" --export=ALL,N="$N",METHOD="$method",OUTDIR="$outdir",AUDIT="$audit" "$here/merge.sbatch")
-echo "submit.sh: n = $N in $SHARDS shards, $per_task a task: $tasks array tasks in ${#arrays[@]} array job(s) ${arrays[*]} (MaxArraySize $max_array, room for $room jobs); merge job ${merge%%;*}; files in $outdir/n$N-$method/"
+echo "submit.sh: n = $N in $SHARDS shards on $device${tuning:+ ($tuning)}, $per_task a task: $tasks array tasks in ${#arrays[@]} array job(s) ${arrays[*]} (MaxArraySize $max_array, room for $room jobs); merge job ${merge%%;*}; files in $outdir/n$N-$method/"
