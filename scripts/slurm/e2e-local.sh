@@ -10,7 +10,9 @@
 # than one array may index, so submit.sh batches them (3 a task, each
 # task's shards in one process; PER_TASK=100 makes it 100 a task, 25
 # array tasks: Slurm takes about 3 s a job slot here, so 834 tasks of 3
-# shards take 20 minutes, 25 of 100 under one). Needs root; the small run takes about
+# shards take 20 minutes, 25 of 100 under one). DEVICE=all (or opencl)
+# counts the shards on the machine's OpenCL device too (submit.sh
+# --device). Needs root; the small run takes about
 # a minute after the packages are installed. Leaves the daemons
 # running and prints where the files are. Exit 0: passed; 1: failed; 3:
 # this machine cannot run Slurm (no root, no packages, daemons that do not
@@ -54,6 +56,7 @@ cd "$work"
 log "submitting n = $N in $SHARDS shards with submit.sh (MaxArraySize $(scontrol show config | awk '$1 == "MaxArraySize" { print $3 }'))"
 per=()
 [ -z "${PER_TASK:-}" ] || per=(--per-task "$PER_TASK")
+[ -z "${DEVICE:-}" ] || per+=(--device "$DEVICE")
 NQUEENS="$work/nqueens-flaky" "$here/submit.sh" "${per[@]}" --outdir "$work" "$N" "$SHARDS" -- --cpus-per-task=1 | tee "$work/submit.out"
 start=$(date +%s)
 for _ in $(seq "$WAIT"); do
