@@ -77,7 +77,7 @@ func listTwin(b *JoinBatch) {
 // the two share no bit.
 func joinHost(b *JoinBatch) {
 	sorted := make([]uint64, len(b.Pats))
-	if b.Sorted {
+	if b.Sorted() {
 		copy(sorted, b.Pats)
 	}
 	next := slices.Clone(b.Bounds)

@@ -204,10 +204,6 @@ type JoinBatch struct {
 	Jobs []uint32
 	// Out receives a word a job: its weighted count of disjoint pairs.
 	Out []uint64
-	// Sorted is set when the host sorted the sides (Tuning.Sort): each
-	// part's sides are then in Pats as the sort leaves them, in their
-	// buckets and squeezed, and Sorts is empty.
-	Sorted bool
 
 	// OnDevice is set when the device lists the sides itself (List, then
 	// Join): Pats is then the device's alone, Room patterns long, and
@@ -276,8 +272,12 @@ func (b *JoinBatch) reset() {
 	b.Pats, b.Parts, b.Bounds = b.Pats[:0], b.Parts[:0], b.Bounds[:0]
 	b.Sorts, b.Jobs, b.Out, b.owner, b.mult = b.Sorts[:0], b.Jobs[:0], b.Out[:0], b.owner[:0], b.mult[:0]
 	b.Lists, b.Listings, b.Slots, b.Listed, b.Room, b.OnDevice = b.Lists[:0], b.Listings[:0], b.Slots[:0], b.Listed[:0], 0, false
-	b.Sorted = false
 }
+
+// Sorted reports whether the host sorted the sides (Tuning.Sort, where
+// the host lists): each part's sides are then in Pats as the sort leaves
+// them, in their buckets and squeezed, and Sorts is empty.
+func (b *JoinBatch) Sorted() bool { return !b.OnDevice && b.Tuning.Sort == byHost }
 
 // JoinChunks returns the most table chunks a join pattern of the n×n
 // board has, and the chunks of one squeezed by the widest cut (four bits
@@ -502,10 +502,9 @@ func (f *joinFeeder) place(sv sieve, at, ne, nw, chunks int) {
 	}
 	bk := f.buckets()
 	cut, sq := uint8(0), squeeze{}
-	b.Sorted = b.Tuning.Sort == byHost
 	if bk.plan(sv, trans, items, chunks, false) {
 		cut, sq, chunks = bk.best, bk.sq, bk.chunks
-		if b.Sorted {
+		if b.Sorted() {
 			f.sort(sv, bk, trans, items)
 		}
 	} else {
@@ -567,7 +566,7 @@ func (f *joinFeeder) addPart(sv sieve, t0, nT, i0, nI int, cut uint8, sq squeeze
 	b.Parts = append(b.Parts, uint32(t0), uint32(i0), bound, flags,
 		uint32(sq.lo1)|uint32(sq.hi1)<<8|uint32(sq.lo2)<<16|uint32(sq.hi2)<<24, uint32(m0)|uint32(a0)<<8, 0, 0)
 	for side, r := range [2][2]int{{t0, nT}, {i0, nI}} {
-		if b.Sorted {
+		if b.Sorted() {
 			break
 		}
 		for p := r[0]; p < r[0]+r[1]; p += JoinSortChunk {

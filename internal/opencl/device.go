@@ -492,7 +492,7 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 	case b.OnDevice:
 		pats = b.Room // listed there by List
 		inputs = inputs[1:]
-	case b.Sorted: // the host sorted the sides: they go where the sort kernel would leave them
+	case b.Sorted(): // the host sorted the sides: they go where the sort kernel would leave them
 		inputs[0] = input{joinSorted, unsafe.Pointer(&b.Pats[0]), uintptr(8 * len(b.Pats))}
 		inputs = slices.Delete(inputs, 3, 5)
 	default:
@@ -523,7 +523,7 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 			return err
 		}
 	}
-	if !b.Sorted {
+	if !b.Sorted() {
 		if err := d.setArgs(k.sort, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
 			return err
 		}
