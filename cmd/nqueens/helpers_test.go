@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
+	"github.com/nqueens/nqueens/internal/opencl"
 	"github.com/nqueens/nqueens/internal/resultfile"
 )
 
@@ -197,4 +198,31 @@ func (w *pipeWriter) Write(p []byte) (int, error) {
 	}
 	w.lines += bytes.Count(p, []byte("\n"))
 	return len(p), nil
+}
+
+// waitForTasks waits until the journal at path holds at least k task lines.
+func waitForTasks(t *testing.T, path string, k int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		if b, err := os.ReadFile(path); err == nil && bytes.Count(b, []byte("\ntask ")) >= k {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %d task lines in %s", k, path)
+}
+
+// requireOpenCL skips the test where no OpenCL device is found, and fails
+// it where NQUEENS_REQUIRE_OPENCL is set (CI, which installs pocl).
+func requireOpenCL(t *testing.T) {
+	t.Helper()
+	infos, err := opencl.List()
+	if len(infos) > 0 {
+		return
+	}
+	if os.Getenv("NQUEENS_REQUIRE_OPENCL") != "" {
+		t.Fatalf("NQUEENS_REQUIRE_OPENCL is set but there is no OpenCL device (%v)", err)
+	}
+	t.Skipf("no OpenCL device (%v)", err)
 }

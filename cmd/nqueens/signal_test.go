@@ -7,6 +7,8 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -51,6 +53,65 @@ func TestSignals(t *testing.T) {
 			assert.Equal(t, tc.code, exit.ExitCode())
 			assert.Empty(t, stdout.String())
 			assert.Regexp(t, `^nqueens: interrupted by .*: stopped after \d+ of \d+ tasks.*; \d+ tasks are saved in .*n21.journal: run the same command again to resume; no count printed\n$`, stderr.String())
+		})
+	}
+}
+
+// TestSignalsOnDevice stops counts on an OpenCL device (pocl in CI) after
+// its runtime has loaded and counted: pocl's LLVM installs handlers of its
+// own for SIGINT, SIGTERM and SIGUSR1, and had kept SIGUSR1 from the
+// command, so that a scheduler's warning went unheard. Each signal ends
+// the count with its exit code and a journal to resume from, on one
+// device and on all, by the join and by sym, and in a --dir range.
+func TestSignalsOnDevice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts long counts on a device in subprocesses")
+	}
+	requireOpenCL(t)
+	bin := nqueensBinary(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		sig  syscall.Signal
+		code int
+	}{
+		{"join/USR1", []string{"count", "19", "--device", "opencl"}, syscall.SIGUSR1, cli.ExitUser1},
+		{"join/TERM", []string{"count", "19", "--device", "opencl"}, syscall.SIGTERM, cli.ExitTerminated},
+		{"join/INT", []string{"count", "19", "--device", "opencl"}, syscall.SIGINT, cli.ExitInterrupted},
+		{"sym/USR1", []string{"count", "18", "--method", "sym", "--device", "opencl"}, syscall.SIGUSR1, cli.ExitUser1},
+		{"all/USR1", []string{"count", "19", "--device", "all", "-j", "1"}, syscall.SIGUSR1, cli.ExitUser1},
+		{"dir/USR1", []string{"count", "19", "--device", "opencl", "--shard", "0-3/4"}, syscall.SIGUSR1, cli.ExitUser1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append(tc.args, "--grace", "100ms", "-q")
+			journal := filepath.Join(dir, "run.journal")
+			if slices.Contains(args, "--shard") {
+				args = append(args, "--dir", dir)
+				journal = filepath.Join(dir, "000", "shard0.journal")
+			} else {
+				args = append(args, "--checkpoint", journal)
+			}
+			cmd := exec.Command(bin, args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			require.NoError(t, cmd.Start())
+			waitForTasks(t, journal, 1) // the runtime loaded, and a task counted on it
+			require.NoError(t, cmd.Process.Signal(tc.sig))
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(time.Minute):
+				_ = cmd.Process.Kill()
+				t.Fatalf("%v did not stop after %v; stderr: %s", args, tc.sig, stderr.String())
+			}
+			var exit *exec.ExitError
+			require.True(t, errors.As(err, &exit), "want an exit error, got %v; stderr: %s", err, stderr.String())
+			assert.Equal(t, tc.code, exit.ExitCode(), "stderr: %s", stderr.String())
+			assert.Empty(t, stdout.String())
+			assert.Regexp(t, `nqueens: interrupted by SIG`+strings.TrimPrefix(tc.name[strings.Index(tc.name, "/")+1:], "SIG")+`: stopped after \d+ of \d+ tasks.*saved in .*journal: run the same command again to resume`, stderr.String())
 		})
 	}
 }

@@ -52,6 +52,7 @@ func (i Info) String() string {
 // [ErrNoRuntime] where no OpenCL runtime can be loaded. A runtime without
 // a platform or device gives an empty list.
 func List() ([]Info, error) {
+	defer keepSignals()() // the runtime starts here
 	if err := load(); err != nil {
 		return nil, err
 	}
@@ -188,6 +189,7 @@ type built struct {
 // Open creates a context and queue on the device and builds the kernels
 // for it.
 func Open(info Info) (*Device, error) {
+	defer keepSignals()()
 	if err := load(); err != nil {
 		return nil, err
 	}
@@ -237,6 +239,7 @@ func (d *Device) kernel(n int) (clKernel, error) {
 // build builds the program src with the options opts and returns it with
 // its kernel name.
 func (d *Device) build(src, opts, name string) (built, error) {
+	defer keepSignals()() // the compiler may start here
 	var code int32
 	csrc := cString(src)
 	length := uintptr(len(src))
