@@ -20,6 +20,7 @@ import (
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -238,4 +239,59 @@ func TestKill9Resume(t *testing.T) {
 			assert.Contains(t, errb.String(), "resuming from")
 		})
 	}
+}
+
+// TestMergeJob runs scripts/slurm/merge.sbatch as Slurm would (bash, its
+// environment) on a campaign's folder: with a forged task line and an
+// audit it exits non-zero and writes neither the .total nor the .json
+// (it had published the forged total, exit 0); on honest files it
+// writes both, the total the JSON's.
+func TestMergeJob(t *testing.T) {
+	bin := nqueensBinary(t)
+	out := t.TempDir()
+	dir := filepath.Join(out, "n12-join")
+	runOK(t, "count", "12", "--shard", "0-2/3", "--dir", dir, "-q")
+	shard := filepath.Join(dir, "000", "shard1.result")
+	honest, err := os.ReadFile(shard)
+	require.NoError(t, err)
+	f := readResult(t, shard)
+	recs := append([]resultfile.Record(nil), f.Records...)
+	recs[len(recs)/2].Total += 8 // keeps Burnside's division: only the audit tells
+	writeResult(t, shard, f.Header, recs)
+
+	job := func(audit string) (string, error) {
+		cmd := exec.Command("bash", filepath.Join("..", "..", "scripts", "slurm", "merge.sbatch"))
+		cmd.Env = append(os.Environ(), "NQUEENS="+bin, "N=12", "METHOD=join", "OUTDIR="+out, "AUDIT="+audit)
+		b, err := cmd.CombinedOutput()
+		return string(b), err
+	}
+	left := func() []string {
+		names, err := filepath.Glob(filepath.Join(out, "n12-join.*"))
+		require.NoError(t, err)
+		return names
+	}
+	logs, err := job("1")
+	require.Error(t, err, "a failed audit must fail the job: %s", logs)
+	assert.Contains(t, logs, "recounts to")
+	assert.Empty(t, left(), "a failed audit writes no total and no JSON")
+	// Without an audit the forged line is well formed: merge passes it.
+	// The job is only as good as its audit; with one, honest files pass.
+	require.NoError(t, os.WriteFile(shard, honest, 0o644))
+	logs, err = job("1")
+	require.NoError(t, err, logs)
+	total, err := os.ReadFile(filepath.Join(out, "n12-join.total"))
+	require.NoError(t, err)
+	assert.Equal(t, "14200\n", string(total))
+	var rep report.Count
+	b, err := os.ReadFile(filepath.Join(out, "n12-join.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rep))
+	assert.Equal(t, "14200", rep.Total)
+	assert.Len(t, left(), 2, "the two files and no temporary one")
+	// A merge that fails (a shard missing) leaves the earlier files as
+	// they were and adds none.
+	require.NoError(t, os.Remove(shard))
+	logs, err = job("")
+	require.Error(t, err, logs)
+	assert.Len(t, left(), 2)
 }
