@@ -152,14 +152,38 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 	if e.Piece == "" {
 		e.Piece = Queen
 	}
-	e.ShardMemory = engine.Need(n, st.Method, st.MaxTasks, c.workers)
-	e.WorkerMemory = engine.Need(n, st.Method, st.MaxTasks, c.workers+1) - e.ShardMemory
-	if st.Sweep {
-		e.ShardMemory += engine.SweepBytes(n)
-	}
 	if c.device != "" {
 		if err := c.devicePlan(&partition.Plan{N: n, Method: st.Method, Piece: partition.Piece(c.piece), Torus: c.torus, Placed: c.placed}); err != nil {
 			return Cost{}, err
+		}
+	}
+	// The memory of the largest shard on c's workers or, with a device
+	// (one: how many "all" finds is not known before the runtime is
+	// asked), on its host goroutines and batches, as a count adds it.
+	listers, batches := c.workers, int64(0)
+	if c.device != "" {
+		hosts, b := engine.DeviceSide(st.Method == partition.Join, 1, c.joinTuning)
+		listers, batches = hosts, b
+		if c.device == "all" {
+			listers += c.workers
+		}
+		e.Workers = listers
+	}
+	e.ShardMemory = engine.Need(n, st.Method, st.MaxTasks, max(1, listers)) + batches
+	e.WorkerMemory = engine.Need(n, st.Method, st.MaxTasks, max(1, listers)+1) + batches - e.ShardMemory
+	if st.Sweep {
+		e.ShardMemory += engine.SweepBytes(n)
+	}
+	// A plan no count could run within the limit is refused as the count
+	// would refuse it: always where --memory is given, and where more
+	// shards would not help (the workers', the devices' hosts' or their
+	// batches' memory) within the default.
+	if err := engine.Fit(n, st.Method, listers, st.MaxTasks, c.shards, c.memoryLimit(), e.ShardMemory); err != nil {
+		if me, ok := err.(*engine.MemoryError); ok && (c.memory > 0 || !me.MostlyTasks()) {
+			if c.device != "" {
+				me.Hosts = listers - map[bool]int{true: c.workers}[c.device == "all"]
+			}
+			return Cost{}, invalid(err)
 		}
 	}
 	var serr error

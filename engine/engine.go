@@ -329,18 +329,14 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	limit := Limit(opt.Memory)
 	join := needsMemory(plan)
 	tune := opt.Tuning.withDefaults()
-	hosts := 0 // a device join's host goroutines, per device
-	if join && len(opt.Devices) > 0 {
-		hosts = cmp.Or(opt.Tuning.Hosts, max(1, DefaultWorkers()/len(opt.Devices)))
-		tune.Hosts = hosts
-	}
+	hosts, batches := DeviceSide(join, len(opt.Devices), opt.Tuning) // a device join's host goroutines, per device
+	tune.Hosts = hosts
 	listers := workers + hosts*len(opt.Devices) // goroutines that list join tasks
-	batches := int64(len(opt.Devices)) * DeviceBytes
-	if join {
-		batches = int64(hosts*len(opt.Devices)) * joinBatchBytes(tune)
-	}
 	need := MinMemory(plan, max(1, listers)) + batches
 	if err := Fit(plan.N, plan.Method, listers, len(plan.Tasks), max(1, plan.Shards), limit, need); err != nil {
+		if me, ok := err.(*MemoryError); ok {
+			me.Hosts = hosts * len(opt.Devices)
+		}
 		return Counts{}, err
 	}
 	if join {

@@ -30,6 +30,10 @@ type MemoryError struct {
 	Tasks       int // the tasks the plan (or shard) holds
 	Shards      int // the shards it is one of (1: the whole board)
 	Limit, Need int64
+	// Hosts of the Workers are the host goroutines that feed devices
+	// (the join's hosts= knob, times the devices), each with its batch:
+	// what fewer of them, or a smaller batch=, would save.
+	Hosts int
 }
 
 // Fit returns nil when a run that needs need bytes fits limit, and else
@@ -215,6 +219,21 @@ const DeviceBytes = 2 * batchStarts * 88
 // grow), the blocks, the sort jobs and the buckets' bounds.
 func joinBatchBytes(t JoinTuning) int64 {
 	return 2*8*int64(t.Batch) + int64(t.Batch)/int64(t.Block)*(16+8+4+8) + int64(t.Batch)/JoinSortChunk*16 + 2*bucketBounds*4*1024
+}
+
+// DeviceSide is what devices add to a run's memory: the host goroutines
+// that list and sort a join's tasks for them (hosts per device: the
+// tuning's, else the CPU's cores shared among the devices) and their
+// batches' bytes; without join tasks, each device's batch of starts.
+func DeviceSide(join bool, devices int, t JoinTuning) (hosts int, bytes int64) {
+	switch {
+	case devices == 0:
+		return 0, 0
+	case !join:
+		return 0, int64(devices) * DeviceBytes
+	}
+	hosts = cmp.Or(t.Hosts, max(1, DefaultWorkers()/devices))
+	return hosts, int64(hosts*devices) * joinBatchBytes(t.withDefaults())
 }
 
 // needsMemory reports whether the plan has join tasks.

@@ -105,8 +105,15 @@ refused() { # WHAT WANT ARGS...: submit.sh ARGS exits 2 naming WANT, submits not
 	[ ! -s "$STUB_LOG" ] || fail "$what: submitted $(cat "$STUB_LOG")"
 }
 refused "a comma in --outdir" "holds a comma" --outdir "$t/out,PATH=/evil" 16 10
-refused "a newline in --outdir" "holds a comma or a newline" --outdir "$t/out
+refused "a newline in --outdir" "holds a comma, a quote or a newline" --outdir "$t/out
 PATH=/evil" 16 10
+refused "a quote in --outdir" "holds a comma, a quote" --outdir "$t/a'b" 16 10
+refused "a double quote in --outdir" "holds a comma, a quote" --outdir "$t/a\"b" 16 10
+refused "an option as --outdir's value" "--outdir needs a value, got '-rf'" --outdir -rf 16 10
+refused "an option without its value" "--audit needs a value" 16 10 --audit
+refused "--outdir that cannot be made" "cannot be created" --outdir /proc/nqueens-out 16 10
+refused "a tuning on the CPU" "--device-tuning tunes a device's join" --outdir "$t/out" --device-tuning group=64 16 10
+refused "a tuning with --device cpu" "--device-tuning tunes a device's join" --outdir "$t/out" --device cpu --device-tuning group=64 16 10
 refused "a comma in --audit" "is not a fraction" --outdir "$t/out" --audit '0.1,N=12' 16 10
 refused "--audit 2" "is not a fraction" --outdir "$t/out" --audit 2 16 10
 refused "SHARDS past 64 bits" "from 1 to 999999999" --outdir "$t/out" 16 9223372036854775807
@@ -143,6 +150,22 @@ grep -q 'AUDIT=0.001 ' "$STUB_LOG" || fail "--audit 0.001 not passed on: $(cat "
 NQUEENS="$t/real/nqueens" refused "more shards than the plan allows" "nqueens refuses the campaign: --shards 100000\|bad shard: 100000 shards of a plan of 276 tasks" --outdir "$t/out" 12 100000
 NQUEENS="$t/real/nqueens" submit 12 64 || fail "n = 12 in 64 shards: $(cat "$t/stderr")"
 NQUEENS="$t/real/nqueens" refused "a tuning out of bounds" "nqueens refuses the campaign: --device-tuning: block=100 is out of bounds" --outdir "$t/out" --device opencl --device-tuning block=100 12 64
+# The plan check sees the device and the job's memory: a board past the
+# device kernels, a tuning no node's memory holds (hosts=4096: 270 GiB),
+# a batch past the job's --mem.
+NQUEENS="$t/real/nqueens" refused "sym by a device past n = 32" "beyond the device kernels' 32 rows" --outdir "$t/out" --device opencl --method sym 40 1000
+NQUEENS="$t/real/nqueens" refused "hosts=4096" "host goroutines feeding devices" --outdir "$t/out" --device opencl --device-tuning hosts=4096 20 100
+NQUEENS="$t/real/nqueens" refused "a batch past --mem" "is too small for n = 20" --outdir "$t/out" --device opencl --device-tuning batch=268435456,hosts=1 20 100 -- --mem=4G
+NQUEENS="$t/real/nqueens" submit --device opencl --device-tuning batch=268435456,hosts=1 20 100 -- --mem=64G || fail "a batch within --mem: $(cat "$t/stderr")"
+# Each job's log is named by an absolute path of this folder with each %
+# written %% (Slurm expands %-patterns in the whole path: a folder named
+# 'odd %j *x' made every task fail at launch).
+mkdir -p "$t/odd %j *x y"
+(cd "$t/odd %j *x y" && submit 16 10) || fail "a folder with %: $(cat "$t/stderr")"
+grep -qF -- "--output=$t/odd %%j *x y/nqueens-%A_%a.log" "$STUB_LOG" || fail "the array's log path: $(cat "$STUB_LOG")"
+grep -qF -- "--output=$t/odd %%j *x y/nqueens-merge-%j.log" "$STUB_LOG" || fail "the merge's log path: $(cat "$STUB_LOG")"
+mkdir -p "$t/back\\slash"
+(cd "$t/back\\slash" && refused "a backslash in the folder" "holds a backslash" --outdir "$t/out" 16 10)
 
 # Slurm's commands failing (a controller down), or absent with --dry-run
 # on a machine without Slurm: its default limits stand in.
@@ -157,4 +180,8 @@ if ! PATH=/usr/bin:/bin command -v squeue >/dev/null; then
 	grep -q -- "--array=0-999 " "$t/stderr" || fail "--dry-run without Slurm printed no array: $(cat "$t/stderr")"
 	grep -q "1000 array tasks in 1 array job" "$t/stdout" || fail "--dry-run without Slurm: $(cat "$t/stdout")"
 fi
-echo "submit-test: PASS (100,000 shards of n = 28 within MaxArraySize 1001, several arrays, throttle, submit limits, refusals, injected values, overflow, the plan's split and tuning, a campaign on GPUs, Slurm failing or absent)"
+# --dry-run prints the environment the jobs take, so that its lines,
+# pasted, count on the device.
+"$here/submit.sh" --dry-run --outdir "$t/out" --device opencl --device-tuning group=256,block=128 16 10 >"$t/stdout" 2>"$t/stderr" || fail "--dry-run on a device: $(cat "$t/stderr")"
+[ "$(grep -c 'NQUEENS_DEVICE=opencl NQUEENS_DEVICE_TUNING=group=256\\,block=128 sbatch' "$t/stderr")" = 2 ] || fail "--dry-run left the device out: $(cat "$t/stderr")"
+echo "submit-test: PASS (100,000 shards of n = 28 within MaxArraySize 1001, several arrays, throttle, submit limits, refusals, injected values, overflow, the plan's split and tuning, a campaign on GPUs and its plan check, log paths with %, Slurm failing or absent)"

@@ -34,27 +34,43 @@
 #   --dry-run       print the sbatch commands instead of running them (no
 #                   Slurm needed: its default limits stand in)
 # Environment: NQUEENS, the binary the jobs run (default nqueens on PATH);
-# where it is on this machine's PATH, the split is checked against the
-# plan (nqueens plan N --shards SHARDS) before anything is submitted.
+# where it is on this machine's PATH, the campaign is checked against the
+# plan (nqueens plan N --shards SHARDS --device D --device-tuning T, and
+# --memory half of sbatch's --mem=SIZE where it is given, else this
+# machine's default) before anything is submitted: a split, a board the
+# device kernels cannot count, a tuning no task's memory holds.
 # Every value is checked before it reaches sbatch (numbers of at most nine
-# digits, N within what the method accepts, a path without commas or
-# newlines, a fraction), exit 2 on the first that is not.
+# digits, N within what the method accepts, a path without commas, quotes
+# or newlines, a fraction, a value for every option and none that is
+# another option, a tuning only with a device), exit 2 on the first that
+# is not. The jobs' logs go to this folder (nqueens-ARRAY_TASK.log,
+# nqueens-merge-JOB.log), named by an absolute path in which each % is
+# written %% (Slurm expands %-patterns in the whole path); a folder whose
+# path holds a backslash is refused. --dry-run prints each sbatch command
+# after the environment the jobs take (env NQUEENS=... NQUEENS_DEVICE=...).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 usage() { echo "usage: submit.sh [--per-task K] [--throttle P] [--max-jobs J] [--method M] [--outdir DIR] [--audit F] [--device D] [--device-tuning T] [--dry-run] N SHARDS [-- SBATCH OPTIONS...]" >&2; exit 2; }
 fail() { echo "submit.sh: $*" >&2; exit 2; }
-per_task= throttle= max_jobs= method=join outdir=$PWD audit= device=cpu tuning= dry=
+per_task= throttle= max_jobs= method=join outdir=$PWD audit= device=cpu tuning= tuned= dry=
 pos=()
+# value OPTION VALUE...: the option's value, refused (exit 2) where it is
+# missing or is another option (a path that starts with '-' is written ./-x).
+value() {
+	[ $# -ge 2 ] || fail "$1 needs a value"
+	case $2 in -*) fail "$1 needs a value, got '$2' (a value may not start with '-'; a path can be written ./$2)" ;; esac
+	printf '%s' "$2"
+}
 while [ $# -gt 0 ]; do
 	case $1 in
-	--per-task) per_task=${2:-}; shift 2 ;;
-	--throttle) throttle=${2:-}; shift 2 ;;
-	--max-jobs) max_jobs=${2:-}; shift 2 ;;
-	--method) method=${2:-}; shift 2 ;;
-	--outdir) outdir=${2:-}; shift 2 ;;
-	--audit) audit=${2:-}; shift 2 ;;
-	--device) device=${2:-}; shift 2 ;;
-	--device-tuning) tuning=${2:-}; shift 2 ;;
+	--per-task) per_task=$(value "$@"); shift 2 ;;
+	--throttle) throttle=$(value "$@"); shift 2 ;;
+	--max-jobs) max_jobs=$(value "$@"); shift 2 ;;
+	--method) method=$(value "$@"); shift 2 ;;
+	--outdir) outdir=$(value "$@"); shift 2 ;;
+	--audit) audit=$(value "$@"); shift 2 ;;
+	--device) device=$(value "$@"); shift 2 ;;
+	--device-tuning) tuning=$(value "$@"); tuned=1; shift 2 ;;
 	--dry-run) dry=1; shift ;;
 	--) shift; break ;;
 	-h | --help) usage ;;
@@ -76,9 +92,10 @@ case $method in join | sym | mirror) ;; *) fail "--method '$method' (accepted: j
 max_n=64
 [ "$method" != join ] || max_n=32
 [ "$N" -le "$max_n" ] || fail "N = $N is too large for the $method method (accepted: 1..$max_n)"
-# Values travel in sbatch's --export, a comma-separated list of NAME=VALUE:
-# a comma or a newline in one would add or change variables of every job.
-case $outdir in *,* | *$'\n'* | '') fail "--outdir '$outdir' holds a comma or a newline, or is empty (accepted: a path without either)" ;; esac
+# Values travel in sbatch's --export, a comma-separated list of NAME=VALUE
+# that sbatch splits honouring quotes: a comma, a quote or a newline in one
+# would add or change variables of every job.
+case $outdir in *,* | *\'* | *\"* | *$'\n'* | '') fail "--outdir '$outdir' holds a comma, a quote or a newline, or is empty (accepted: a path without them)" ;; esac
 if [ -n "$audit" ] && ! [[ $audit =~ ^(0|1|0?\.[0-9]+|1\.0*)$ ]]; then
 	fail "--audit '$audit' is not a fraction (accepted: 0 to 1, e.g. 0.001)"
 fi
@@ -86,14 +103,35 @@ fi
 # (--export=ALL): a tuning holds commas.
 [[ $device =~ ^(cpu|opencl|opencl:[0-9]{1,4}|opencl:all|all)$ ]] || fail "--device '$device' (accepted: cpu, opencl, opencl:N, opencl:all or all)"
 [ -z "$tuning" ] || [[ $tuning =~ ^[a-z]+=[0-9]{1,10}(,[a-z]+=[0-9]{1,10})*$ ]] || fail "--device-tuning '$tuning' (accepted: key=value pairs separated by commas, e.g. group=256,block=128)"
+[ -z "$tuned" ] || [ "$device" != cpu ] || fail "--device-tuning tunes a device's join, and the shards count on the CPU: give --device (opencl, opencl:N, opencl:all or all) too"
 export NQUEENS_DEVICE=$device NQUEENS_DEVICE_TUNING=$tuning
-outdir=$(mkdir -p "$outdir" && cd "$outdir" && pwd)
-case $outdir in *,* | *$'\n'*) fail "--outdir resolves to '$outdir', which holds a comma or a newline" ;; esac
+mkdir -p -- "$outdir" 2>/dev/null || fail "--outdir '$outdir' cannot be created (accepted: a folder this user may write)"
+outdir=$(cd -- "$outdir" && pwd)
+case $outdir in *,* | *\'* | *\"* | *$'\n'*) fail "--outdir resolves to '$outdir', which holds a comma, a quote or a newline" ;; esac
+# The jobs' logs go to this folder, as an absolute path: Slurm expands
+# %-patterns in the whole path (a folder named 'a %j' would name a log in
+# a folder that does not exist, and every task would fail at launch), so
+# each % is written %%; a backslash would turn the patterns off altogether.
+case $PWD in *\\* | *$'\n'*) fail "this folder's path '$PWD' holds a backslash or a newline, which Slurm's log names cannot hold: submit from another folder" ;; esac
+logdir=${PWD//%/%%}
 export NQUEENS=${NQUEENS:-nqueens}
 # The split, against the plan: nqueens refuses more shards than the plan
 # has tasks, and says so now rather than in every array task.
 if command -v "$NQUEENS" >/dev/null; then
-	if ! out=$("$NQUEENS" plan "$N" --method "$method" --shards "$SHARDS" --sample 0 ${tuning:+--device-tuning "$tuning"} 2>&1 >/dev/null); then
+	# With the device and its tuning, and the job's memory where sbatch's
+	# --mem gives it (a count takes half of it by default), so that a board
+	# the device kernels cannot count or a tuning that cannot fit is
+	# refused here, not in every array task; without --mem, the limit is
+	# this machine's.
+	memory=()
+	for a in "$@"; do
+		if [[ $a =~ ^--mem=([0-9]{1,9})([KMGT]?)$ ]]; then
+			mib=${BASH_REMATCH[1]}
+			case ${BASH_REMATCH[2]} in K) mib=$((mib / 1024)) ;; G) mib=$((mib * 1024)) ;; T) mib=$((mib * 1024 * 1024)) ;; esac
+			memory=(--memory "$((mib / 2))MiB")
+		fi
+	done
+	if ! out=$("$NQUEENS" plan "$N" --method "$method" --shards "$SHARDS" --sample 0 --device "$device" ${tuning:+--device-tuning "$tuning"} "${memory[@]}" 2>&1 >/dev/null); then
 		fail "nqueens refuses the campaign: ${out#nqueens: }"
 	fi
 else
@@ -133,7 +171,9 @@ tasks=$(((SHARDS + per_task - 1) / per_task))
 
 run() {
 	if [ -n "$dry" ]; then
-		printf '%q ' "$@" >&2
+		# The environment the jobs take (--export=ALL) first, so that the
+		# printed line, pasted, submits the same campaign.
+		printf '%q ' env NQUEENS="$NQUEENS" NQUEENS_DEVICE="$NQUEENS_DEVICE" NQUEENS_DEVICE_TUNING="$NQUEENS_DEVICE_TUNING" "$@" >&2
 		echo >&2
 		echo "$((1000 + ${#arrays[@]}))" # a made-up job id
 	else
@@ -147,9 +187,9 @@ for ((t0 = 0; t0 < tasks; t0 += max_array)); do
 	spec="0-$((n - 1))${throttle:+%$throttle}"
 	id=$(run sbatch --parsable --array="$spec" \
 		--export=ALL,N="$N",SHARDS="$SHARDS",PER_TASK="$per_task",FIRST=$((t0 * per_task)),METHOD="$method",OUTDIR="$outdir" \
-		"$@" "$here/nqueens-array.sbatch")
+		--output="$logdir/nqueens-%A_%a.log" "$@" "$here/nqueens-array.sbatch")
 	arrays+=("${id%%;*}")
 done
 dep=$(IFS=:; echo "afterok:${arrays[*]}")
-merge=$(run sbatch --parsable --dependency="$dep" --export=ALL,N="$N",METHOD="$method",OUTDIR="$outdir",AUDIT="$audit" "$here/merge.sbatch")
+merge=$(run sbatch --parsable --dependency="$dep" --export=ALL,N="$N",METHOD="$method",OUTDIR="$outdir",AUDIT="$audit" --output="$logdir/nqueens-merge-%j.log" "$here/merge.sbatch")
 echo "submit.sh: n = $N in $SHARDS shards on $device${tuning:+ ($tuning)}, $per_task a task: $tasks array tasks in ${#arrays[@]} array job(s) ${arrays[*]} (MaxArraySize $max_array, room for $room jobs); merge job ${merge%%;*}; files in $outdir/n$N-$method/"

@@ -100,7 +100,10 @@ func memoryMessage(me *nqueens.MemoryError, shardable bool) string {
 	if m := me.ShardsToFit(); shardable && m > 0 {
 		ways = append(ways, fmt.Sprintf("count it in %d or more shards (--shard I/M, then nqueens merge)", m))
 	}
-	if me.Method == nqueens.Join && me.Workers > 1 {
+	if me.Hosts > 0 {
+		ways = append(ways, "fewer host goroutines or a smaller batch with --device-tuning hosts=, batch=")
+	}
+	if me.Method == nqueens.Join && me.Workers-me.Hosts > 1 {
 		ways = append(ways, "use fewer workers with -j")
 	}
 	if me.Method == nqueens.Join {
@@ -114,9 +117,18 @@ func memoryMessage(me *nqueens.MemoryError, shardable bool) string {
 		what = fmt.Sprintf("a shard of %d", me.Shards)
 	}
 	on := report.Plural(me.Workers, "worker")
-	if me.Workers == 0 {
+	switch cpu := me.Workers - me.Hosts; {
+	case me.Workers == 0:
 		on = "devices alone"
+	case me.Hosts > 0 && cpu > 0:
+		on = fmt.Sprintf("%s and %s feeding devices", report.Plural(cpu, "worker"), report.Plural(me.Hosts, "host goroutine"))
+	case me.Hosts > 0:
+		on = report.Plural(me.Hosts, "host goroutine") + " feeding devices"
+	}
+	limit, need := humanize.IBytes(uint64(me.Limit)), humanize.IBytes(uint64(me.Need))
+	if limit == need { // rounded alike: the bytes tell them apart
+		limit, need = fmt.Sprintf("%s (%d bytes)", limit, me.Limit), fmt.Sprintf("%s (%d bytes)", need, me.Need)
 	}
 	return fmt.Sprintf("--memory %s is too small for n = %d by %s (%s: %s tasks) with %s: it needs at least %s (%s)",
-		humanize.IBytes(uint64(me.Limit)), me.N, me.Method, what, humanize.Comma(int64(me.Tasks)), on, humanize.IBytes(uint64(me.Need)), strings.Join(ways, ", "))
+		limit, me.N, me.Method, what, humanize.Comma(int64(me.Tasks)), on, need, strings.Join(ways, ", "))
 }
