@@ -36,13 +36,20 @@ func WithDevice(spec string) ResourceOption {
 // deviceSpecs are the values WithDevice takes, for messages.
 const deviceSpecs = "cpu, opencl, opencl:N, opencl:all or all"
 
+// deviceIndex reports whether spec is "opencl:N", N in decimal digits
+// alone (no sign, no space).
+func deviceIndex(spec string) bool {
+	n, ok := strings.CutPrefix(spec, "opencl:")
+	return ok && n != "" && len(n) <= 4 && strings.Trim(n, "0123456789") == ""
+}
+
 // checkDevice checks c's device spec and resolves Auto for a device.
 func (c *config) checkDevice() error {
 	switch {
 	case c.device == "" || c.device == "cpu":
 		c.device = ""
 		return nil
-	case c.device == "all" || c.device == "opencl" || strings.HasPrefix(c.device, "opencl:"):
+	case c.device == "all" || c.device == "opencl" || c.device == "opencl:all" || deviceIndex(c.device):
 	default:
 		return optionError("WithDevice", "", "%s is not a device (accepted: %s)", partition.Name{Of: "WithDevice", Value: c.device}, deviceSpecs)
 	}

@@ -276,9 +276,10 @@ func searchHost(b *Batch) {
 // TestParseJoinTuning reads tunings and refuses knobs out of bounds,
 // unknown ones and malformed pairs, naming what is accepted.
 func TestParseJoinTuning(t *testing.T) {
-	tn, err := ParseJoinTuning(" group=256, block=64 ,hosts=3")
+	tn, err := ParseJoinTuning("group=256,block=64,hosts=3")
 	require.NoError(t, err)
-	assert.Equal(t, JoinTuning{Group: 256, Block: 64, Items: DefaultJoinTuning.Items, Batch: DefaultJoinTuning.Batch, Hosts: 3}, tn)
+	assert.Equal(t, JoinTuning{Group: 256, Block: 64, Hosts: 3}, tn, "the knobs given; the rest zero, their defaults")
+	assert.Equal(t, JoinTuning{Group: 256, Block: 64, Items: DefaultJoinTuning.Items, Batch: DefaultJoinTuning.Batch, Hosts: 3}, tn.withDefaults())
 	tn, err = ParseJoinTuning("list=2")
 	require.NoError(t, err)
 	assert.Equal(t, byDevice, tn.List)
@@ -294,7 +295,7 @@ func TestParseJoinTuning(t *testing.T) {
 	assert.Equal(t, tn, back)
 	def, err := ParseJoinTuning("")
 	require.NoError(t, err)
-	assert.Equal(t, DefaultJoinTuning, def)
+	assert.Equal(t, DefaultJoinTuning, def.withDefaults())
 	for in, want := range map[string]string{
 		"block=96":   "block=96 is out of bounds (accepted: 32..512, a power of two)",
 		"group=16":   "group=16 is out of bounds (accepted: 32..1024, a multiple of 32)",
@@ -303,6 +304,16 @@ func TestParseJoinTuning(t *testing.T) {
 		"block":      `"block" is not a tuning`,
 		"block=big":  "block=big is out of bounds",
 		"batch=1000": "batch=1000 is out of bounds (accepted: 65536..268435456)",
+		// Loose input is refused: a knob twice, an empty pair, spaces, a
+		// sign, control characters (written escaped).
+		"group=64,group=128": "group= is given twice",
+		"group=64,,block=64": `"group=64,,block=64" has an empty pair`,
+		",group=64":          "has an empty pair",
+		"group=64,":          "has an empty pair",
+		" group=64":          `" group=64" is not a tuning`,
+		"group= 64":          "group= 64 is out of bounds",
+		"group=+64":          "group=+64 is out of bounds",
+		"block=64\x1b[2J":    `block=64\x1b[2J is out of bounds`,
 	} {
 		_, err := ParseJoinTuning(in)
 		assert.ErrorIs(t, err, ErrDevice, in)

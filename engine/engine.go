@@ -331,6 +331,13 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	tune := opt.Tuning.withDefaults()
 	hosts, batches := DeviceSide(join, len(opt.Devices), opt.Tuning) // a device join's host goroutines, per device
 	tune.Hosts = hosts
+	if opt.Tuning.Group == 0 {
+		for _, d := range opt.Devices {
+			if g, ok := d.(GroupLimiter); ok && g.MaxGroup() >= MinJoinGroup {
+				tune.Group = min(tune.Group, g.MaxGroup()&^(MinJoinGroup-1))
+			}
+		}
+	}
 	listers := workers + hosts*len(opt.Devices) // goroutines that list join tasks
 	need := MinMemory(plan, max(1, listers)) + batches
 	if err := Fit(plan.N, plan.Method, listers, len(plan.Tasks), max(1, plan.Shards), limit, need); err != nil {

@@ -82,13 +82,24 @@ type OnCPU interface{ OnCPU() bool }
 // otherwise.
 var DefaultJoinTuning = JoinTuning{Group: 128, Block: 256, Items: 1, Batch: 1 << 22}
 
+// MinJoinGroup is the smallest work-group the join kernel takes, and
+// every group= is a multiple of it.
+const MinJoinGroup = 32
+
+// A GroupLimiter is a [Device] that tells the largest work-group its
+// kernels may take: a tuning that leaves group= unset takes the default
+// or that, the smaller (a multiple of [MinJoinGroup]).
+type GroupLimiter interface {
+	MaxGroup() int
+}
+
 // The bounds of each tuning knob.
 var joinTuningBounds = [...]struct {
 	name     string
 	lo, hi   int
 	multiple int // -1: a power of two
 }{
-	{"group", 32, 1024, 32},
+	{"group", MinJoinGroup, 1024, MinJoinGroup},
 	{"block", 32, 512, -1}, // a power of two: the kernel's table entry is one vector
 	{"items", 1, 8, 1},
 	{"batch", 1 << 16, 1 << 28, 1},
@@ -104,31 +115,42 @@ func (t *JoinTuning) fields() [7]*int {
 
 // ParseJoinTuning reads a tuning from "key=value" pairs separated by
 // commas (group, block, items, batch, hosts, list, sort; for instance
-// "group=256,block=128"); the knobs it does not name keep their defaults.
+// "group=256,block=128"), each knob at most once, with no spaces and no
+// empty pair; "" is the defaults. The knobs it does not name are left
+// zero, which [Run] reads as their defaults (a group within the device's
+// largest work-group where it is a [GroupLimiter]).
 func ParseJoinTuning(s string) (JoinTuning, error) {
 	var t JoinTuning
+	if s == "" {
+		return t, nil
+	}
+	const accepted = "accepted: group=, block=, items=, batch=, hosts=, list=, sort=, each once, separated by commas"
+	seen := map[string]bool{}
 	for _, kv := range strings.Split(s, ",") {
-		if kv = strings.TrimSpace(kv); kv == "" {
-			continue
-		}
 		key, value, ok := strings.Cut(kv, "=")
 		i := -1
 		for k, b := range joinTuningBounds {
-			if b.name == strings.TrimSpace(key) {
+			if b.name == key {
 				i = k
 			}
 		}
-		if !ok || i < 0 {
-			return JoinTuning{}, fmt.Errorf("%w: %q is not a tuning (accepted: group=, block=, items=, batch=, hosts=, list=, sort=, separated by commas)", ErrDevice, kv)
+		switch {
+		case kv == "":
+			return JoinTuning{}, fmt.Errorf("%w: %q has an empty pair (%s)", ErrDevice, s, accepted)
+		case !ok || i < 0:
+			return JoinTuning{}, fmt.Errorf("%w: %q is not a tuning (%s)", ErrDevice, kv, accepted)
+		case seen[key]:
+			return JoinTuning{}, fmt.Errorf("%w: %s= is given twice (%s)", ErrDevice, key, accepted)
 		}
-		v, err := strconv.Atoi(strings.TrimSpace(value))
+		seen[key] = true
+		v, err := strconv.Atoi(value)
 		b := joinTuningBounds[i]
-		if err != nil || v < b.lo || v > b.hi || b.multiple > 0 && v%b.multiple != 0 || b.multiple < 0 && v&(v-1) != 0 {
-			return JoinTuning{}, fmt.Errorf("%w: %s=%s is out of bounds (accepted: %d..%d%s)", ErrDevice, b.name, strings.TrimSpace(value), b.lo, b.hi, multipleOf(b.multiple))
+		if err != nil || value[0] == '+' || v < b.lo || v > b.hi || b.multiple > 0 && v%b.multiple != 0 || b.multiple < 0 && v&(v-1) != 0 {
+			return JoinTuning{}, fmt.Errorf("%w: %s=%s is out of bounds (accepted: %d..%d%s)", ErrDevice, b.name, strconv.Quote(value)[1:len(strconv.Quote(value))-1], b.lo, b.hi, multipleOf(b.multiple))
 		}
 		*t.fields()[i] = v
 	}
-	return t.withDefaults(), nil
+	return t, nil
 }
 
 func multipleOf(m int) string {
@@ -152,11 +174,13 @@ func (t JoinTuning) withDefaults() JoinTuning {
 	return t
 }
 
-// String writes t as ParseJoinTuning reads it.
+// String writes t's knobs that are set as ParseJoinTuning reads them.
 func (t JoinTuning) String() string {
 	var parts []string
 	for i, p := range t.fields() {
-		parts = append(parts, fmt.Sprintf("%s=%d", joinTuningBounds[i].name, *p))
+		if *p != 0 {
+			parts = append(parts, fmt.Sprintf("%s=%d", joinTuningBounds[i].name, *p))
+		}
 	}
 	return strings.Join(parts, ",")
 }

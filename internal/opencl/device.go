@@ -161,6 +161,9 @@ type Device struct {
 type joins struct {
 	program          clProgram
 	list, sort, join clKernel
+	// The sort's and the listing's work-groups: theirs (sortGroup,
+	// listGroup), or the device's largest power of two below it.
+	sortGroup, listGroup int
 }
 
 // The join's buffers in Device.bufs.
@@ -403,13 +406,21 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 // (its work-group or local memory too large) is an error naming it.
 func (d *Device) joinKernels(n int, t engine.JoinTuning) (joins, error) {
 	chunks, squeezed := engine.JoinChunks(n)
-	opts := fmt.Sprintf("-cl-std=CL1.2 -DCHUNKS=%d -DSQUEEZED=%d -DBLOCK=%d -DGROUP=%d -DITEMS=%d -DSORTCHUNK=%d",
-		chunks, squeezed, t.Block, t.Group, t.Items, engine.JoinSortChunk)
+	sortG, listG := d.groupOf(sortGroup), d.groupOf(listGroup)
+	opts := fmt.Sprintf("-cl-std=CL1.2 -DCHUNKS=%d -DSQUEEZED=%d -DBLOCK=%d -DGROUP=%d -DITEMS=%d -DSORTCHUNK=%d -DSORTGROUP=%d -DLISTGROUP=%d",
+		chunks, squeezed, t.Block, t.Group, t.Items, engine.JoinSortChunk, sortG, listG)
 	if j, ok := d.joins[opts]; ok {
 		return j, nil
 	}
-	if d.info.MaxGroup > 0 && max(t.Group, sortGroup) > d.info.MaxGroup {
-		return joins{}, fmt.Errorf("the tuning's group=%d is above the device's largest work-group, %d", t.Group, d.info.MaxGroup)
+	switch most := d.info.MaxGroup; {
+	case most > 0 && most < engine.MinJoinGroup:
+		return joins{}, fmt.Errorf("the device's largest work-group, %d, is below the join's smallest, %d (--method sym counts on it)", most, engine.MinJoinGroup)
+	case most > 0 && t.Group > most:
+		accepted := fmt.Sprintf("group=%d to %d, a multiple of %d", engine.MinJoinGroup, most&^(engine.MinJoinGroup-1), engine.MinJoinGroup)
+		if most < 2*engine.MinJoinGroup {
+			accepted = fmt.Sprintf("group=%d only", engine.MinJoinGroup)
+		}
+		return joins{}, fmt.Errorf("the tuning's group=%d is above the device's largest work-group, %d (accepted here: %s)", t.Group, most, accepted)
 	}
 	if need := joinLocalBytes(t.Block, chunks, t.Group); d.info.LocalMemory > 0 && need > d.info.LocalMemory {
 		return joins{}, fmt.Errorf("the tuning's block=%d needs %d bytes of local memory at n = %d, the device has %d (a smaller block fits)",
@@ -436,13 +447,27 @@ func (d *Device) joinKernels(n int, t engine.JoinTuning) (joins, error) {
 	if d.joins == nil {
 		d.joins = map[string]joins{}
 	}
-	j := joins{program: b.program, list: list, sort: sort, join: b.kernel}
+	j := joins{program: b.program, list: list, sort: sort, join: b.kernel, sortGroup: sortG, listGroup: listG}
 	d.joins[opts] = j
 	return j, nil
 }
 
-// sortGroup is the sort kernel's work-group size (SORTGROUP in join.cl).
+// sortGroup is the sort kernel's work-group size (SORTGROUP in join.cl)
+// where the device allows it.
 const sortGroup = 256
+
+// groupOf is want (a power of two), or the largest power of two within
+// the device's largest work-group where that is smaller.
+func (d *Device) groupOf(want int) int {
+	for want > 1 && d.info.MaxGroup > 0 && want > d.info.MaxGroup {
+		want /= 2
+	}
+	return want
+}
+
+// MaxGroup is the device's largest work-group: a join tuning that leaves
+// group= unset takes at most it (engine.GroupLimiter).
+func (d *Device) MaxGroup() int { return d.info.MaxGroup }
 
 // joinLocalBytes is the local memory the join kernel takes with blocks of
 // block patterns, chunks chunks a pattern and work-groups of group: the
@@ -530,7 +555,7 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 		if err := d.setArgs(k.sort, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
 			return err
 		}
-		local := uintptr(sortGroup)
+		local := uintptr(k.sortGroup)
 		global := uintptr(len(b.Sorts)/4) * local
 		if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.sort, 1, nil, &global, &local, 0, 0, 0)); err != nil {
 			return err
@@ -593,7 +618,7 @@ func (d *Device) List(_ context.Context, b *engine.JoinBatch) error {
 	if err := d.setArgs(k.list, joinLists, joinListings, joinSlots, joinPats, joinListed); err != nil {
 		return err
 	}
-	local := uintptr(listGroup)
+	local := uintptr(k.listGroup)
 	global := uintptr(len(b.Listings)/6) * local
 	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.list, 1, nil, &global, &local, 0, 0, 0)); err != nil {
 		return err
@@ -605,5 +630,5 @@ func (d *Device) List(_ context.Context, b *engine.JoinBatch) error {
 }
 
 // listGroup is the listing kernel's work-group size (LISTGROUP in
-// join.cl).
+// join.cl) where the device allows it.
 const listGroup = 128

@@ -46,7 +46,9 @@
 #ifndef SORTCHUNK
 #define SORTCHUNK 4096
 #endif
+#ifndef SORTGROUP
 #define SORTGROUP 256
+#endif
 #define SORTPER (SORTCHUNK / SORTGROUP)
 #define WORDS (BLOCK / 32)
 
@@ -108,7 +110,9 @@ inline ulong squeeze(ulong x, uint q) {
 	return (x & ((1UL << lo1) - 1)) | (x >> hi1) << lo1;
 }
 
+#ifndef LISTGROUP
 #define LISTGROUP 128
+#endif
 
 // list: a work-group takes one listing (a range of north placements and
 // the range of south placements with the other columns of the half);

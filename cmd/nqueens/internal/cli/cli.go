@@ -12,6 +12,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/nqueens/nqueens"
 )
@@ -43,18 +47,43 @@ func ExitCode(err error, stderr io.Writer) int {
 		} else {
 			fmt.Fprint(stderr, "nqueens: ")
 		}
-		fmt.Fprintf(stderr, "%v; no count printed\n", stopped)
+		fmt.Fprintf(stderr, "%s; no count printed\n", printable(stopped.Error()))
 		return signalExitCode(sig.Sig)
 	case errors.As(err, &sig):
-		fmt.Fprintf(stderr, "nqueens: %s\n", err)
+		fmt.Fprintf(stderr, "nqueens: %s\n", printable(err.Error()))
 		return signalExitCode(sig.Sig)
 	}
-	fmt.Fprintf(stderr, "nqueens: %s\n", message(err))
+	fmt.Fprintf(stderr, "nqueens: %s\n", printable(message(err)))
 	var u *UsageError
 	if errors.As(err, &u) || errors.Is(err, nqueens.ErrInvalid) {
 		return ExitUsage
 	}
 	return ExitFailure
+}
+
+// printable is s with its control characters (a value's escape sequence,
+// a newline that would make two lines of one) and invalid UTF-8 written
+// as Go escapes (\x1b), so that an error is one line that shows what was
+// given and cannot drive the terminal.
+func printable(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == utf8.RuneError }) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[0])
+		case unicode.IsControl(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[:size])
+		}
+		s = s[size:]
+	}
+	return b.String()
 }
 
 // UsageError marks an error in the command line or its values: exit 2.

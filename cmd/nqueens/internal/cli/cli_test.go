@@ -35,6 +35,10 @@ func TestExitCode(t *testing.T) {
 		{optErr, ExitUsage, "nqueens: -j 0 is out of range (accepted: 1..4096)\n"},
 		{Rename(optErr, map[string]string{"WithWorkers": "--audit-workers"}), ExitUsage, "nqueens: --audit-workers is out of range (accepted: 1..4096)\n"},
 		{Interrupted(ctx, "stopped at n = 9"), ExitTerminated, "nqueens: interrupted by SIGTERM: stopped at n = 9\n"},
+		// A value's control characters and invalid bytes are written as
+		// escapes: one line, nothing the terminal would act on.
+		{Usagef("--device %s is not a device", "opencl:0\x1b[2J\nX\xff"), ExitUsage, "nqueens: --device opencl:0\\x1b[2J\\nX\\xff is not a device\n"},
+		{Usagef("board size %q", "1\a"), ExitUsage, "nqueens: board size \"1\\a\"\n"},
 	} {
 		var stderr bytes.Buffer
 		assert.Equal(t, tc.code, ExitCode(tc.err, &stderr), "%v", tc.err)
@@ -198,5 +202,24 @@ func TestSuggest(t *testing.T) {
 		if got := SuggestCommand(root, in); got != want {
 			t.Errorf("SuggestCommand(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestMemoryWords: a memory refusal names the flags that would help.
+func TestMemoryWords(t *testing.T) {
+	for _, tc := range []struct {
+		me   *nqueens.MemoryError
+		line string
+	}{
+		// Figures that round alike are told apart by their bytes; a
+		// device's host goroutines are named with their knobs, not -j.
+		{&nqueens.MemoryError{N: 19, Method: nqueens.Join, Workers: 2, Tasks: 100, Shards: 16, Limit: 166 << 20, Need: 166<<20 + 4096},
+			"nqueens: --memory 166 MiB (174063616 bytes) is too small for n = 19 by join (a shard of 16: 100 tasks) with 2 workers: it needs at least 166 MiB (174067712 bytes) (raise --memory, use fewer workers with -j, or --method sym)\n"},
+		{&nqueens.MemoryError{N: 20, Method: nqueens.Join, Workers: 4096, Hosts: 4096, Tasks: 100, Shards: 16, Limit: 12 << 30, Need: 272 << 30},
+			"nqueens: --memory 12 GiB is too small for n = 20 by join (a shard of 16: 100 tasks) with 4096 host goroutines feeding devices: it needs at least 272 GiB (raise --memory, fewer host goroutines or a smaller batch with --device-tuning hosts=, batch=, or --method sym)\n"},
+	} {
+		var stderr bytes.Buffer
+		assert.Equal(t, ExitUsage, ExitCode(Word(tc.me, true), &stderr))
+		assert.Equal(t, tc.line, stderr.String())
 	}
 }
