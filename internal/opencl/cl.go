@@ -46,6 +46,7 @@ const (
 	clDeviceMaxComputeUnits = 0x1002
 	clDeviceMaxClock        = 0x100C
 	clDeviceGlobalMemSize   = 0x101F
+	clDeviceMaxMemAlloc     = 0x1010
 	clDeviceLocalMemSize    = 0x1023
 	clDeviceMaxWorkGroup    = 0x1004
 	clDeviceName            = 0x102B

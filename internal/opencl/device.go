@@ -11,6 +11,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/nqueens/nqueens/engine"
 )
 
@@ -39,6 +41,7 @@ type Info struct {
 	Driver        string `json:"driver_version"`
 	LocalMemory   uint64 `json:"local_memory_bytes"`
 	MaxGroup      int    `json:"max_work_group"`
+	MaxAlloc      uint64 `json:"max_alloc_bytes"` // the largest buffer it allocates
 
 	id deviceID
 }
@@ -97,6 +100,8 @@ func List() ([]Info, error) {
 			cl.getDeviceInfo(d, clDeviceMaxComputeUnits, 4, unsafe.Pointer(&units), nil)
 			cl.getDeviceInfo(d, clDeviceMaxClock, 4, unsafe.Pointer(&clock), nil)
 			cl.getDeviceInfo(d, clDeviceGlobalMemSize, 8, unsafe.Pointer(&mem), nil)
+			var maxAlloc uint64
+			cl.getDeviceInfo(d, clDeviceMaxMemAlloc, 8, unsafe.Pointer(&maxAlloc), nil)
 			typ := "other"
 			switch {
 			case kind&clDeviceTypeGPU != 0:
@@ -107,7 +112,7 @@ func List() ([]Info, error) {
 			out = append(out, Info{Index: len(out), Platform: pname, PlatformVer: pver, Name: infoString(dget, clDeviceName),
 				Vendor: infoString(dget, clDeviceVendor), Type: typ, ComputeUnits: int(units), ClockMHz: int(clock), Memory: mem,
 				DeviceVersion: infoString(dget, clDeviceVersion), Driver: infoString(dget, clDriverVersion),
-				LocalMemory: local, MaxGroup: int(group), id: d})
+				LocalMemory: local, MaxGroup: int(group), MaxAlloc: maxAlloc, id: d})
 		}
 	}
 	return out, nil
@@ -324,7 +329,10 @@ func (d *Device) buffer(k int, size uintptr, flags uint64) error {
 		cl.releaseMem(d.bufs[k])
 		d.bufs[k] = 0
 	}
-	size += size / 4 // room to grow
+	size += size / 4 // room to grow, within the largest buffer the device allocates
+	if d.info.MaxAlloc > 0 && uint64(size) > d.info.MaxAlloc {
+		size = max(size-size/5, uintptr(d.info.MaxAlloc))
+	}
 	var code int32
 	m := cl.createBuffer(d.ctx, flags, size, nil, &code)
 	if err := check("clCreateBuffer", code); err != nil {
@@ -421,6 +429,17 @@ func (d *Device) joinKernels(n int, t engine.JoinTuning) (joins, error) {
 			accepted = fmt.Sprintf("group=%d only", engine.MinJoinGroup)
 		}
 		return joins{}, fmt.Errorf("the tuning's group=%d is above the device's largest work-group, %d (accepted here: %s)", t.Group, most, accepted)
+	}
+	// The batch's sides, as listed and as sorted, are a buffer each: a
+	// batch too large for the device is refused before anything runs.
+	sides := 8 * uint64(t.Batch)
+	switch {
+	case d.info.MaxAlloc > 0 && sides > d.info.MaxAlloc:
+		return joins{}, fmt.Errorf("the tuning's batch=%d needs buffers of %s, above the largest the device allocates, %s (a batch up to %d fits)",
+			t.Batch, humanize.IBytes(sides), humanize.IBytes(d.info.MaxAlloc), d.info.MaxAlloc/8)
+	case d.info.Memory > 0 && 2*sides > d.info.Memory:
+		return joins{}, fmt.Errorf("the tuning's batch=%d needs %s of device memory, the device has %s (a batch up to %d fits)",
+			t.Batch, humanize.IBytes(2*sides), humanize.IBytes(d.info.Memory), d.info.Memory/16)
 	}
 	if need := joinLocalBytes(t.Block, chunks, t.Group); d.info.LocalMemory > 0 && need > d.info.LocalMemory {
 		return joins{}, fmt.Errorf("the tuning's block=%d needs %d bytes of local memory at n = %d, the device has %d (a smaller block fits)",

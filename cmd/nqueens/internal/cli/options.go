@@ -30,7 +30,7 @@ type Counting struct {
 func (c *Counting) Register(fs *pflag.FlagSet, method string) {
 	fs.StringVarP(&c.Method, "method", "m", "auto", method)
 	WorkersFlag(fs, &c.Workers)
-	fs.StringVar(&c.Memory, "memory", "", "memory the count may use, planning included, e.g. 8GiB or 500MB (default: half of physical memory, or of the cgroup's limit where lower)")
+	fs.StringVar(&c.Memory, "memory", "", "memory the count may use, planning included, e.g. 8GiB or 500MB (default: half of physical memory, or of the cgroup's limit where lower); an OpenCL runtime's own memory (about 100 MB for pocl, more for a GPU's driver) comes on top")
 	c.Pieces.Register(fs)
 }
 
