@@ -115,3 +115,30 @@ func TestSignalsOnDevice(t *testing.T) {
 		})
 	}
 }
+
+// TestClosedStdout: a count started with its standard output closed
+// reports the lost result (exit 1); one sent to /dev/null by the shell
+// counts as usual.
+func TestClosedStdout(t *testing.T) {
+	bin := nqueensBinary(t)
+	for _, tc := range []struct {
+		redirect string
+		code     int
+		stderr   string
+	}{
+		{">&-", cli.ExitFailure, "nqueens: writing the result: standard output is closed\n"},
+		{">/dev/null", cli.ExitOK, ""},
+	} {
+		cmd := exec.Command("bash", "-c", `"$0" count 12 `+tc.redirect, bin)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := 0
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			code = exit.ExitCode()
+		}
+		assert.Equal(t, tc.code, code, tc.redirect)
+		assert.Equal(t, tc.stderr, stderr.String(), tc.redirect)
+	}
+}
