@@ -383,7 +383,9 @@ type Progress struct {
 // WithProgress calls f after each finished task (never concurrently with
 // itself), once before the first with the work a journal already holds,
 // and once with [Progress].Stopping set when a cancelled run waits for its
-// running tasks. It should return quickly.
+// running tasks. It should return quickly. A panic in f ends the run with
+// an error that holds it (a journal keeps the tasks done), and f is not
+// called again.
 //
 // [Count], [CountShards] and [Table] take it.
 func WithProgress(f func(Progress)) RunOption {

@@ -315,6 +315,37 @@ func TestStopped(t *testing.T) {
 	assert.Equal(t, se.Done, c.Resumed)
 }
 
+// TestProgressPanics: a progress callback that panics, on the engine's
+// goroutine or before the first task, ends the count with an error
+// naming it (it had ended the process); the journal keeps what was done.
+func TestProgressPanics(t *testing.T) {
+	var j memJournal
+	calls := 0
+	_, err := Count(context.Background(), 14, WithMethod(Mirror), WithWorkers(2), withJournal(&j, "j"), WithProgress(func(p Progress) {
+		if calls++; p.TasksDone == 5 {
+			panic("callback bug")
+		}
+	}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the WithProgress callback panicked: callback bug")
+	c, err := Count(context.Background(), 14, WithMethod(Mirror), withJournal(&j, "j"))
+	require.NoError(t, err)
+	want(t, 14, c)
+	assert.GreaterOrEqual(t, c.Resumed, 5)
+	_, err = Count(context.Background(), 10, WithProgress(func(Progress) { panic(errors.New("at once")) }))
+	assert.ErrorContains(t, err, "the WithProgress callback panicked: at once")
+	for _, err := range Table(context.Background(), 8, 12, WithProgress(func(p Progress) {
+		if p.N == 10 {
+			panic("row 10")
+		}
+	})) {
+		if err != nil {
+			assert.ErrorContains(t, err, "panicked: row 10")
+			break
+		}
+	}
+}
+
 // TestTableProgress checks that a table's progress grows to its plan and
 // is weighted by work across n: the last row is most of it.
 func TestTableProgress(t *testing.T) {

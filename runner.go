@@ -59,12 +59,16 @@ func (e *StoppedError) Error() string {
 		text += fmt.Sprintf(" (tasks still running after the %s grace period were abandoned)", e.Grace)
 	}
 	if e.Journal != "" {
-		text += fmt.Sprintf("; %d tasks are saved in %s: run the same command again to resume", e.Done, msg.Path(e.Journal))
+		text += fmt.Sprintf("; %d tasks are saved in %s: %s", e.Done, msg.Path(e.Journal), resumeHint)
 	}
 	return text
 }
 
 func (e *StoppedError) Unwrap() error { return e.Cause }
+
+// resumeHint ends a [StoppedError]'s message where a journal holds the
+// work: what resumes it (the command says it in its own words).
+const resumeHint = "count again with the same journal to resume"
 
 // header describes the plan's shard in journals and shard files.
 func header(plan *partition.Plan) resultfile.Header {
@@ -128,10 +132,16 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		defer jw.close()
 	}
 	st := newRunState(plan, l, c.progress)
+	if st.err != nil {
+		return Counts{}, st.err
+	}
 	resumed := st.done()
 
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	st.mu.Lock()
+	st.stop = cancel
+	st.mu.Unlock()
 	if jw != nil {
 		jw.onError = func(err error) { cancel(err) }
 		jw.start()
@@ -212,6 +222,27 @@ type runState struct {
 	mu       sync.Mutex
 	prog     Progress
 	progress func(Progress) // nil: none asked
+	// A progress callback that panicked is not called again: its panic
+	// is err, and stop (where set) ends the run with it.
+	err  error
+	stop func(error)
+}
+
+// report calls the progress callback with p, recovering a panic in it
+// (it runs on an engine goroutine, where a panic would end the process).
+func (st *runState) report(p Progress) {
+	if st.progress == nil || st.err != nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			st.err = fmt.Errorf("the WithProgress callback panicked: %v", r)
+			if st.stop != nil {
+				st.stop(st.err)
+			}
+		}
+	}()
+	st.progress(p)
 }
 
 // newRunState starts a run's progress from the tasks the ledger already
@@ -226,9 +257,7 @@ func newRunState(plan *partition.Plan, l *ledger, progress func(Progress)) *runS
 			st.prog.TasksDone++
 		}
 	}
-	if progress != nil {
-		progress(st.prog)
-	}
+	st.report(st.prog)
 	return st
 }
 
@@ -238,20 +267,16 @@ func (st *runState) finished(cost float64) {
 	defer st.mu.Unlock()
 	st.prog.Done += cost
 	st.prog.TasksDone++
-	if st.progress != nil {
-		st.progress(st.prog)
-	}
+	st.report(st.prog)
 }
 
 // stopping reports once that the running tasks have grace to finish.
 func (st *runState) stopping(grace time.Duration) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.progress != nil {
-		p := st.prog
-		p.Stopping = grace
-		st.progress(p)
-	}
+	p := st.prog
+	p.Stopping = grace
+	st.report(p)
 }
 
 // done is how many tasks are done, resumed ones included.

@@ -199,7 +199,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, common cli.O
 	c, err := nqueens.Count(ctx, n, append(opts, nqueens.WithProgress(prog.Count(stderr, f.checkpoint)))...)
 	prog.Stop()
 	if err != nil {
-		return countError(ctx, err, n)
+		return countError(ctx, err, n, false)
 	}
 	how := ""
 	if c.ReadBack {
@@ -208,13 +208,17 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, common cli.O
 	return printCount(stdout, stderr, c, f, cmp.Or(f.out, f.checkpoint), how)
 }
 
-// countError words a count's error for the command.
-func countError(ctx context.Context, err error, n int) error {
+// countError words a count's error for the command: its files by --dir
+// where dir is set, else by --checkpoint and --out.
+func countError(ctx context.Context, err error, n int, dir bool) error {
 	var stopped *nqueens.StoppedError
-	if ctx.Err() != nil && !errors.As(err, &stopped) {
+	switch {
+	case ctx.Err() != nil && !errors.As(err, &stopped):
 		return fmt.Errorf("%w; no count printed", cli.Interrupted(ctx, fmt.Sprintf("stopped while planning n = %d", n)))
+	case dir:
+		return cli.WordDir(err, true)
 	}
-	return cli.Word(err, true)
+	return cli.StopHint(cli.Word(err, true), "--checkpoint FILE keeps the tasks done across stops")
 }
 
 // printCount prints a count's notes and counts: the total on stdout (a
@@ -257,7 +261,7 @@ func countShards(ctx context.Context, stdout, stderr io.Writer, n int, opts []nq
 	for c, err := range nqueens.CountShards(ctx, n, f.dir, first, last, shards, opts...) {
 		prog.Stop()
 		if err != nil {
-			return countError(ctx, err, n)
+			return countError(ctx, err, n, true)
 		}
 		result, _, _ := nqueens.ShardPaths(f.dir, c.Shard, shards) // the shard just counted
 		how := ""

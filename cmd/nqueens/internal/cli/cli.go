@@ -47,7 +47,14 @@ func ExitCode(err error, stderr io.Writer) int {
 		} else {
 			fmt.Fprint(stderr, "nqueens: ")
 		}
-		fmt.Fprintf(stderr, "%s; no count printed\n", printable(stopped.Error()))
+		// The library's advice in the command's words: the same command
+		// resumes from its journal; without one, --checkpoint keeps the work.
+		text := strings.Replace(stopped.Error(), "count again with the same journal to resume", "run the same command again to resume", 1)
+		var h *stopHint
+		if stopped.Journal == "" && stopped.Done > 0 && errors.As(err, &h) {
+			text += " (" + h.hint + ")"
+		}
+		fmt.Fprintf(stderr, "%s; no count printed\n", printable(text))
 		return signalExitCode(sig.Sig)
 	case errors.As(err, &sig):
 		fmt.Fprintf(stderr, "nqueens: %s\n", printable(err.Error()))
@@ -131,4 +138,21 @@ type closedWriter struct{}
 
 func (closedWriter) Write([]byte) (int, error) {
 	return 0, errors.New("standard output is closed")
+}
+
+// stopHint is an error with what would have kept a stopped count's work.
+type stopHint struct {
+	error
+	hint string
+}
+
+func (h *stopHint) Unwrap() error { return h.error }
+
+// StopHint has [ExitCode] add hint to the line of a count err stopped
+// with no journal to keep its work ("--checkpoint FILE keeps ...").
+func StopHint(err error, hint string) error {
+	if err == nil {
+		return nil
+	}
+	return &stopHint{err, hint}
 }

@@ -50,6 +50,28 @@ func TestExitCode(t *testing.T) {
 	assert.NoError(t, Usage(nil))
 }
 
+// TestStopLine: a stopped count's line says how to resume in the
+// command's words, or, with no journal, what would have kept the work.
+func TestStopLine(t *testing.T) {
+	sig := &SignalError{Sig: syscall.SIGINT}
+	for _, tc := range []struct {
+		err  error
+		line string
+	}{
+		{StopHint(&nqueens.StoppedError{Done: 5, Tasks: 9, Cause: sig}, "--checkpoint FILE keeps them"),
+			"nqueens: interrupted by SIGINT: stopped after 5 of 9 tasks (--checkpoint FILE keeps them); no count printed\n"},
+		{StopHint(&nqueens.StoppedError{Done: 5, Tasks: 9, Journal: "j", Cause: sig}, "--checkpoint FILE keeps them"),
+			"nqueens: interrupted by SIGINT: stopped after 5 of 9 tasks; 5 tasks are saved in j: run the same command again to resume; no count printed\n"},
+		{&nqueens.StoppedError{Done: 5, Tasks: 9, Cause: sig}, "nqueens: interrupted by SIGINT: stopped after 5 of 9 tasks; no count printed\n"},
+	} {
+		var stderr bytes.Buffer
+		assert.Equal(t, ExitInterrupted, ExitCode(tc.err, &stderr))
+		assert.Equal(t, tc.line, stderr.String())
+	}
+	assert.Contains(t, (&nqueens.StoppedError{Done: 5, Tasks: 9, Journal: "j"}).Error(), "saved in j: count again with the same journal to resume",
+		"the library's own words: it has no command to run again")
+}
+
 // TestFlagError rewords pflag's messages.
 func TestFlagError(t *testing.T) {
 	cmd := &cobra.Command{Use: "count"}

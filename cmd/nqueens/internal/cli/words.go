@@ -73,10 +73,21 @@ func Rename(err error, names map[string]string) error { return &renamed{err, nam
 // count can be split in shards, as a table's rows cannot). Other errors
 // are returned as they are.
 func Word(err error, shardable bool) error {
+	return word(err, shardable, map[string]string{"journal": "--checkpoint", "shard file": "--out"})
+}
+
+// WordDir is [Word] for a count whose files --dir names: a journal's or
+// shard file's error names --dir.
+func WordDir(err error, shardable bool) error {
+	return word(err, shardable, map[string]string{"journal": "--dir's journal", "shard file": "--dir's shard file"})
+}
+
+// word is [Word] with the files' flags by their role.
+func word(err error, shardable bool, flags map[string]string) error {
 	var me *nqueens.MemoryError
 	var fe *nqueens.FileError
 	if errors.As(err, &fe) {
-		flag := map[string]string{"journal": "--checkpoint", "shard file": "--out"}[fe.Role]
+		flag := flags[fe.Role]
 		switch {
 		case errors.Is(err, nqueens.ErrInvalid): // no regular file
 			return Usagef("%s %w", flag, fe.Err)
