@@ -90,6 +90,9 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 				if err := benchmark.CheckPlot(f.plot); err != nil {
 					return cli.Usage(err)
 				}
+				if f.device != "" && f.device != "cpu" {
+					return cli.Usagef("--plot charts the speedup over CPU workers, and --device %s counts on the device alone: leave out one of them (the table, --csv and --format json hold the device's rows)", f.device)
+				}
 			}
 			// Fail now, not after the benchmark, if the files cannot be
 			// written: each must be a regular file (or none yet), and the

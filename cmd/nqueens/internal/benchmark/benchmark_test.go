@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"html"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -95,8 +97,23 @@ func TestSVG(t *testing.T) {
 		"caveat: the machine was busy when bench started (load average 2.08 over the last minute, on 2 logical cores)"} {
 		assert.Contains(t, text.String(), s)
 	}
+	// A long caveat (speeds that varied in many rows) is wrapped into
+	// lines that fit the chart, which grows to hold them.
+	long := "the machine's speed varied while bench ran (" + strings.Repeat("n = 16 join on 2 workers: cells from -21% to +7% of the median; ", 5) + "more than ±10%): run bench again"
+	b.Reset()
+	require.NoError(t, WriteSVG(&b, m, Quick, rows, []string{long}))
+	lines := regexp.MustCompile(`fill="#b00" xml:space="preserve">([^<]*)</text>`).FindAllStringSubmatch(b.String(), -1)
+	require.Greater(t, len(lines), 2, "wrapped")
+	for _, l := range lines {
+		assert.LessOrEqual(t, len(html.UnescapeString(l[1])), caveatWidth, "a caveat line within the chart: %q", l[1])
+	}
+	assert.Contains(t, b.String(), fmt.Sprintf(`height="%d"`, 460+13*(len(lines)-1)))
+	single := []Row{{N: 16, Method: "join", Workers: 1, Speedup: 1, Efficiency: 1}}
+	b.Reset()
+	require.NoError(t, WriteSVG(&b, m, Quick, single, nil))
+	assert.Contains(t, b.String(), "counted on up to 1 worker of the")
 	path := filepath.Join(t.TempDir(), "s.svg")
-	require.NoError(t, Plot(path, m, Quick, rows, nil))
+	require.NoError(t, Plot(path, m, Quick, rows, []string{long}))
 	if PNGBuilt {
 		require.NoError(t, Plot(filepath.Join(t.TempDir(), "s.png"), m, Quick, rows, nil))
 	} else {

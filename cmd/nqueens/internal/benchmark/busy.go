@@ -52,7 +52,7 @@ func Warnings(rows []Row, load float64, known bool, cores int) []string {
 		}
 		lo, hi := slices.Min(r.Runs)/r.Median-1, slices.Max(r.Runs)/r.Median-1
 		if lo < -MaxSpread || hi > MaxSpread {
-			where := fmt.Sprintf("%d workers", r.Workers)
+			where := plural(r.Workers, "worker")
 			if r.Device != "" {
 				where = r.Device
 			}

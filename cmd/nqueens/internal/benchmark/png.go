@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"strings"
 
 	"github.com/nqueens/nqueens/internal/machine"
 	"gonum.org/v1/plot"
@@ -26,7 +27,7 @@ func plotPNG(path string, m machine.Machine, wl Workload, rows []Row, caveats []
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("nqueens bench v%d-%s: %s\n%s", Version, wl.Name, m.CPU, subtitle(m, rows))
 	for _, c := range caveats {
-		p.Title.Text += "\n" + caveatLine(c)
+		p.Title.Text += "\n" + strings.Join(caveatLines(c), "\n")
 	}
 	p.X.Label.Text = "workers"
 	p.Y.Label.Text = "speedup over 1 worker"

@@ -23,6 +23,9 @@ type Score struct {
 	PerCore    float64 `json:"solutions_per_second_one_worker"`
 	SpreadLow  float64 `json:"spread_low"`
 	SpreadHigh float64 `json:"spread_high"`
+	// Device names the device that counted (bench --device), "" on the
+	// CPU's workers.
+	Device string `json:"device,omitempty"`
 }
 
 // Scores returns a score per method of rows, in the rows' order.
@@ -35,6 +38,7 @@ func Scores(rows []Row) []Score {
 			k = len(out) - 1
 		}
 		s := &out[k]
+		s.Device = r.Device
 		if r.Workers == 1 || r.Device != "" {
 			s.PerCore = r.SolsPerS
 		}
@@ -115,8 +119,12 @@ func WriteScores(out io.Writer, wl Workload, scores []Score, refs []Reference) e
 	name := fmt.Sprintf("v%d-%s", Version, wl.Name)
 	fmt.Fprintf(out, "\nscore (solutions per second, workload %s):\n", name)
 	for _, s := range scores {
-		fmt.Fprintf(out, "  %-7s %.4g on %d workers (cells %+.0f%% to %+.0f%%), %.4g on one\n",
-			s.Method, s.SolsPerS, s.Workers, 100*s.SpreadLow, 100*s.SpreadHigh, s.PerCore)
+		if s.Device != "" { // one device: no scaling to show
+			fmt.Fprintf(out, "  %-7s %.4g on %s (cells %+.0f%% to %+.0f%%)\n", s.Method, s.SolsPerS, s.Device, 100*s.SpreadLow, 100*s.SpreadHigh)
+			continue
+		}
+		fmt.Fprintf(out, "  %-7s %.4g on %s (cells %+.0f%% to %+.0f%%), %.4g on one\n",
+			s.Method, s.SolsPerS, plural(s.Workers, "worker"), 100*s.SpreadLow, 100*s.SpreadHigh, s.PerCore)
 	}
 	any := false
 	for _, ref := range refs {
@@ -149,4 +157,12 @@ func ratio(a, b float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f×", a/b)
+}
+
+// plural is "1 worker", "2 workers".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -57,7 +57,7 @@ func subtitle(m machine.Machine, rows []Row) string {
 	for _, r := range rows {
 		most = max(most, r.Workers)
 	}
-	s := fmt.Sprintf("counted on up to %d workers of the %d CPUs this process could use", most, m.GOMAXPROCS)
+	s := fmt.Sprintf("counted on up to %s of the %d CPUs this process could use", plural(most, "worker"), m.GOMAXPROCS)
 	if m.LogicalCores != m.GOMAXPROCS {
 		s += fmt.Sprintf(" (host: %d logical cores, %d physical)", m.LogicalCores, m.PhysicalCores)
 	}
@@ -68,14 +68,28 @@ func subtitle(m machine.Machine, rows []Row) string {
 	return s
 }
 
-// caveatLine is a warning as a chart shows it: "caveat: " and its text
-// up to the first colon's explanation.
-func caveatLine(w string) string {
+// caveatLines are a warning as a chart shows it: "caveat: " and its text
+// up to the first colon's explanation, in lines of at most
+// caveatWidth characters (broken at spaces) that fit the chart's width.
+func caveatLines(w string) []string {
 	if i := strings.Index(w, "): "); i > 0 {
 		w = w[:i+1]
 	}
-	return "caveat: " + w
+	var lines []string
+	line := "caveat:"
+	for _, word := range strings.Fields(w) {
+		if len(line)+1+len(word) > caveatWidth {
+			lines = append(lines, line)
+			line = " "
+		}
+		line += " " + word
+	}
+	return append(lines, line)
 }
+
+// caveatWidth is the most characters of a caveat's line: 960 pixels of
+// 11-pixel text with a margin.
+const caveatWidth = 130
 
 // writeChart writes a chart to path, a regular file (or a new one: a FIFO
 // or a device is refused at once, never waited on).
@@ -129,11 +143,17 @@ var svgColors = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", 
 
 // WriteSVG writes the chart [Plot] draws as SVG.
 func WriteSVG(w io.Writer, m machine.Machine, wl Workload, rows []Row, caveats []string) error {
+	var lines []string
+	for _, c := range caveats {
+		lines = append(lines, caveatLines(c)...)
+	}
+	// The panels move down for every caveat line past the first.
 	const (
-		width, height  = 960, 460
+		width          = 960
 		panelW, panelH = 360, 300
-		top            = 90
 	)
+	extra := 13 * max(0, len(lines)-1)
+	height, top := 460+extra, 90+extra
 	lefts := [2]float64{80, 560}
 	var order []string
 	series := map[string][]Row{}
@@ -159,8 +179,8 @@ func WriteSVG(w io.Writer, m machine.Machine, wl Workload, rows []Row, caveats [
 	sub := subtitle(m, rows)
 	fmt.Fprintf(&b, "<text x=\"%d\" y=\"30\" font-size=\"18\" text-anchor=\"middle\">%s</text>\n", width/2, html.EscapeString(title))
 	fmt.Fprintf(&b, "<text x=\"%d\" y=\"52\" font-size=\"13\" text-anchor=\"middle\" fill=\"#444\">%s</text>\n", width/2, html.EscapeString(sub))
-	for i, c := range caveats {
-		fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"#b00\">%s</text>\n", width/2, 68+13*i, html.EscapeString(caveatLine(c)))
+	for i, line := range lines {
+		fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"#b00\" xml:space=\"preserve\">%s</text>\n", width/2, 68+13*i, html.EscapeString(line))
 	}
 
 	// Workers on a log2 scale, with a margin at each end.
@@ -179,7 +199,7 @@ func WriteSVG(w io.Writer, m machine.Machine, wl Workload, rows []Row, caveats [
 			func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }},
 	} {
 		left := lefts[p]
-		ys := func(v float64) float64 { return top + panelH - v/panel.max*panelH }
+		ys := func(v float64) float64 { return float64(top+panelH) - v/panel.max*panelH }
 		// Grid and ticks.
 		for _, v := range yTicks(panel.max) {
 			y := ys(v)
