@@ -138,6 +138,13 @@ func Estimate(ctx context.Context, n int, opts ...EstimateOption) (Cost, error) 
 
 // estimate is [Estimate] for c.
 func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
+	// A board the device kernels cannot count is refused before the plan
+	// is walked (seconds at n = 40).
+	if c.device != "" {
+		if err := c.devicePlan(&partition.Plan{N: n, Piece: partition.Piece(c.piece), Torus: c.torus, Placed: c.placed}); err != nil {
+			return Cost{}, err
+		}
+	}
 	pl, err := c.planner(ctx, n)
 	if err != nil {
 		return Cost{}, err
@@ -151,11 +158,6 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 		EmptyShards: st.Empty, Workers: c.workers}
 	if e.Piece == "" {
 		e.Piece = Queen
-	}
-	if c.device != "" {
-		if err := c.devicePlan(&partition.Plan{N: n, Method: st.Method, Piece: partition.Piece(c.piece), Torus: c.torus, Placed: c.placed}); err != nil {
-			return Cost{}, err
-		}
 	}
 	// The memory of the largest shard on c's workers or, with a device
 	// (one: how many "all" finds is not known before the runtime is

@@ -501,8 +501,8 @@ type Stats struct {
 	Empty              int
 }
 
-// Stats walks the plan twice, holding no task, and describes its split
-// into m shards.
+// Stats walks the plan twice (once for one shard), holding no task, and
+// describes its split into m shards.
 func (pl *Planner) Stats(m int) (Stats, error) {
 	if err := checkShards(m, pl.size.Tasks); err != nil {
 		return Stats{}, err
@@ -511,6 +511,13 @@ func (pl *Planner) Stats(m int) (Stats, error) {
 	var err error
 	if st.Tasks, st.Cost, st.Fingerprint, err = pl.whole(nil); err != nil {
 		return Stats{}, err
+	}
+	if m == 1 { // the one shard is the whole plan
+		st.MinTasks, st.MaxTasks, st.MinCost, st.MaxCost = st.Tasks, st.Tasks, st.Cost, st.Cost
+		if st.Tasks == 0 {
+			st.Empty = 1
+		}
+		return st, nil
 	}
 	// Shards are contiguous: one running shard's sums at a time.
 	cur, tasks, cost := 0, 0, uint64(0)

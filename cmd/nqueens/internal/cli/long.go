@@ -63,8 +63,12 @@ func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 	if e.Modeled {
 		where = report.ModelSource(n)
 	}
-	fmt.Fprintf(stderr, "nqueens: %s %s: %s %s%s %s, %s on %s; '%s' gives a closer figure, docs/clusters.md spreads a count over a cluster, and --checkpoint FILE keeps its work across stops\n",
-		what, is, about, report.CoreTime(per), sure, where, report.Human(per/float64(max(1, e.Workers))), report.Plural(e.Workers, "worker"), closer)
+	advice := fmt.Sprintf("'%s' gives a closer figure", closer)
+	if e.Modeled && e.Sampled == 0 && e.CoreSecondsLow > 0 { // its tasks are too long for any sample
+		advice = "its tasks are too long to sample, so the model is the closest figure there is ('nqueens plan' says the same)"
+	}
+	fmt.Fprintf(stderr, "nqueens: %s %s: %s %s%s %s, %s on %s; %s, docs/clusters.md spreads a count over a cluster, and --checkpoint FILE keeps its work across stops\n",
+		what, is, about, report.CoreTime(per), sure, where, report.Human(per/float64(max(1, e.Workers))), report.Plural(e.Workers, "worker"), advice)
 }
 
 // patience is how long a plan may take before [Patiently] says what the
@@ -98,7 +102,7 @@ func Patiently(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 		if m.CoreSecondsLow == 0 {
 			bound = "at most about " + report.CoreTime(m.CoreSecondsHigh)
 		}
-		fmt.Fprintf(stderr, "nqueens: still %s n = %d (%s); meanwhile, %s %s for the whole board (Ctrl-C stops it)\n", doing, n, m.Method, bound, report.ModelSource(n))
+		fmt.Fprintf(stderr, "nqueens: still %s n = %d (%s); meanwhile, %s of the reference machine's cores for the whole board, %s (not this machine's figure; Ctrl-C stops it)\n", doing, n, m.Method, bound, report.CountSource(n))
 	} else {
 		fmt.Fprintf(stderr, "nqueens: still %s n = %d; no model of its cost (Ctrl-C stops it)\n", doing, n)
 	}

@@ -155,9 +155,9 @@ func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 		case exact:
 			pr("time: %s, every task counted (exact on this machine)", CoreTime(e.CoreSeconds))
 		case e.CoreSeconds >= 60:
-			pr("estimated time: %s (%s core-seconds)", CoreTime(e.CoreSeconds), sig(e.CoreSeconds))
+			pr("estimated time on this machine: %s (%s core-seconds)", CoreTime(e.CoreSeconds), sig(e.CoreSeconds))
 		default:
-			pr("estimated time: %s", CoreTime(e.CoreSeconds))
+			pr("estimated time on this machine: %s", CoreTime(e.CoreSeconds))
 		}
 		if exact {
 			// no interval: every task was timed
@@ -206,10 +206,14 @@ func Plural(k int, noun string) string {
 // ModelSource says where the cost model's figure for n comes from.
 func ModelSource(n int) string {
 	if e := extrapolated(n); e != "" {
-		return "by the published counts" + e + ", on the reference machine"
+		return CountSource(n) + ", on the reference machine"
 	}
 	return "by the published counts on the reference machine"
 }
+
+// CountSource says where the model's count of n's solutions comes from:
+// the published counts, extrapolated past the last.
+func CountSource(n int) string { return "by the published counts" + extrapolated(n) }
 
 // extrapolated says where a board's count of solutions is not published.
 func extrapolated(n int) string {
