@@ -76,6 +76,9 @@ columns to csv (scripts/results.sh uses it to write results.csv).`,
 			if !f.Pieces.Queens() {
 				asked = string(nqueens.Mirror)
 			}
+			if cmd.Flags().Changed("seq") && f.format != "bfile" {
+				return cli.Usagef("--seq picks the sequence of --format bfile, and --format %s prints every sequence: give --format bfile too, or leave out --seq", f.format)
+			}
 			w := &report.Table{Format: f.format, Seq: f.seq, Board: f.Pieces.Board(), Method: asked, Meta: f.meta, From: from, To: to}
 			if err := w.Check(f.Pieces.Piece); err != nil {
 				return cli.Usage(err)

@@ -19,8 +19,10 @@ func verifyCmd() *cobra.Command {
 		Short: "Check boards: is each a solution?",
 		Long: fmt.Sprintf(`verify reads boards from its arguments (one board each) or, without
 arguments, from stdin (boards separated by blank lines). A board is rows of
-'.' and 'Q', with or without spaces between squares, or the 0-based column of
-each row's queen ("1 3 0 2" or "1,3,0,2"). For each board it prints "valid"
+'.' and 'Q', with or without spaces between squares, the 0-based column of
+each row's queen ("1 3 0 2" or "1,3,0,2"), or its queens' squares as
+--place takes them, one a row ("b1,d2,a3,c4": column a.., row 1..; or
+"0:1,1:3,2:0,3:2"). For each board it prints "valid"
 or "invalid: " and the first conflict reading from the top ("rows 2 and 5
 share a diagonal").
 

@@ -6,6 +6,7 @@ package boardtext
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -185,8 +186,31 @@ func (r *Reader) columns() ([]int, error) {
 	commas, inPart := false, 0 // a comma seen; words in the current part
 	bigRow, big := -1, 0       // the first column beyond int32, and its row
 	var parseErr error
+	// A line whose first field starts with a letter or holds a colon is a
+	// list of squares, one a queen, as --place takes them: chess squares
+	// ("a1,b3,c5,d2,e4": column a..z, row from 1) or 0-based row:col
+	// pairs; r.cols holds each square's row and column in turn until the
+	// line ends.
+	squares := false
 	end := func() {
 		if len(tok) == 0 || parseErr != nil {
+			tok, tokLong = tok[:0], false
+			return
+		}
+		if len(r.cols) == 0 && inPart == 0 && !commas && (isLetter(tok[0]) || bytes.IndexByte(tok, ':') >= 0) {
+			squares = true
+		}
+		if squares {
+			sq, err := partition.ParseSquares(string(tok))
+			switch {
+			case len(r.cols)/2 >= MaxN:
+				parseErr = syntaxf("more than %d squares (accepted: boards of at most %d rows)", MaxN, MaxN)
+			case err != nil || tokLong:
+				parseErr = syntaxf("%s is not a square (accepted: a line of squares like a1,b3,c5 or 0:0,1:2,2:4, as --place takes them, or of 0-based columns)", msg.Quote(string(tok)))
+			default:
+				r.cols = append(r.cols, int32(min(sq[0].Row, MaxN)), int32(min(sq[0].Col, MaxN)))
+			}
+			inPart++
 			tok, tokLong = tok[:0], false
 			return
 		}
@@ -257,6 +281,9 @@ func (r *Reader) columns() ([]int, error) {
 	if parseErr != nil {
 		return nil, parseErr
 	}
+	if squares {
+		return r.fromSquares()
+	}
 	n := len(r.cols)
 	for row, c := range r.cols {
 		if c < 0 || int(c) >= n {
@@ -269,6 +296,34 @@ func (r *Reader) columns() ([]int, error) {
 	}
 	return r.board(), nil
 }
+
+// fromSquares turns the squares read (row and column pairs in r.cols)
+// into the board of as many rows as squares: each row's column, -1 for a
+// row without a queen, -2 for one with several.
+func (r *Reader) fromSquares() ([]int, error) {
+	pairs := r.cols
+	n := len(pairs) / 2
+	cols := make([]int32, n)
+	for i := range cols {
+		cols[i] = -1
+	}
+	for i := 0; i < len(pairs); i += 2 {
+		row, col := int(pairs[i]), int(pairs[i+1])
+		if row >= n || col >= n {
+			return nil, syntaxf("square %c%d is off the %d×%d board of %d squares (accepted: a..%c, 1..%d)", 'a'+min(col, 25), row+1, n, n, n, 'a'+min(n-1, 25), n)
+		}
+		if cols[row] != -1 {
+			cols[row] = -2
+		} else {
+			cols[row] = int32(col)
+		}
+	}
+	r.cols = append(r.cols[:0], cols...)
+	return r.board(), nil
+}
+
+// isLetter reports whether c is an ASCII letter.
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // board returns the columns read as ints, in a slice of their length.
 func (r *Reader) board() []int {
@@ -298,7 +353,8 @@ func (r *Reader) Buffered() bool { return r.br.Buffered() > 0 }
 
 // Parse reads one board from text, as [Reader] does (an argument of the
 // command): rows of '.' and 'Q' (with or without spaces between squares),
-// or a list of 0-based columns ("1 3 0 2" or "1,3,0,2").
+// a list of 0-based columns ("1 3 0 2" or "1,3,0,2"), or of its queens'
+// squares ("b1,d2,a3,c4" or "0:1,1:3,2:0,3:2").
 func Parse(text string) ([]int, error) {
 	r := NewReader(strings.NewReader(text))
 	cols, err := r.Next()

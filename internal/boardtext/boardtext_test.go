@@ -117,6 +117,31 @@ func TestParse(t *testing.T) {
 	assert.ErrorContains(t, err, "empty board")
 	_, err = boardtext.Parse("0\n0")
 	assert.ErrorContains(t, err, "more than one board in one argument")
+	// Squares, as --place takes them: chess squares or row:col pairs, one
+	// a queen, as many rows as squares; a row with none or several.
+	for in, want := range map[string][]int{
+		"b1,d2,a3,c4":     {1, 3, 0, 2},
+		"B1 d2 A3 c4":     {1, 3, 0, 2},
+		"0:1,1:3,2:0,3:2": {1, 3, 0, 2},
+		"a1,b1,c3":        {-2, -1, 2},
+		"a1, 1:1":         {0, 1},
+	} {
+		cols, err := boardtext.Parse(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, cols, in)
+	}
+	for in, want := range map[string]string{
+		"a1,3":       `"3" is not a square (accepted: a line of squares like a1,b3,c5`,
+		"a1,b0":      `"b0" is not a square`,
+		"a1,c1":      "square c1 is off the 2×2 board of 2 squares (accepted: a..b, 1..2)",
+		"a1,b9":      "square b9 is off the 2×2 board",
+		"a1,,b2":     "an empty column between commas",
+		"a1,b2\x1b": `is not a square`,
+	} {
+		_, err := boardtext.Parse(in)
+		assert.ErrorIs(t, err, boardtext.ErrSyntax, in)
+		assert.ErrorContains(t, err, want, in)
+	}
 }
 
 // FuzzParseBoard: any text is a board or an error, never a panic; a board
