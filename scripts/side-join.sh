@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # side-join.sh: the join method side by side with Kluev's quadrant join
-# (built with ../shared/anchors/build.sh: OUT/kluevN), one thread against
+# (built with scripts/build-peers.sh: OUT/kluevN), one thread against
 # one worker, runs alternated, then nqueens on 2 workers; one CSV line a
 # run, with the peak RSS from /usr/bin/time.
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # side-kernels.sh: the backtracking kernels side by side with the C
 # counters they are measured against, one thread against one worker, runs
-# alternated: m-queens (OUT/mq1 from ../shared/anchors/build.sh) against
+# alternated: m-queens (OUT/mq1 from scripts/build-peers.sh) against
 # --method mirror, Takaken ver3.1 (ANCHORS/takaken, see docs/benchmarking.md, "Speed")
 # against --method sym; then both methods on 2 workers. One CSV line a run,
 # with the machine, Go and gcc versions.

@@ -1,5 +1,5 @@
 /* textbook.c: the textbook n-queens counter used as the speed yardstick in
- * README and results (see ../shared/ANCHORS.md, "textbook C"): recursive
+ * README and docs/benchmarking.md ("textbook C"): recursive
  * bitmask search, mirror halving, the middle column handled separately for odd
  * n. Single-threaded on purpose. Build: gcc -O3 -march=native -o textbook textbook.c
  * Usage: textbook N  -> prints the number of solutions. */

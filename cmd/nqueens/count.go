@@ -70,7 +70,8 @@ halved only when the placement is its own mirror image). Queens that attack
 each other along a diagonal give 0, with a note on stderr.
 
 --device opencl counts on an OpenCL device (a GPU of any vendor, or a CPU
-runtime such as pocl), --device all on every device beside the CPU
+runtime such as pocl; the join has run on pocl only, not yet on a GPU,
+sym and mirror on an H200), --device all on every device beside the CPU
 workers: the same plan, journal, shards and results as on the CPU, by
 the join (auto's choice from n = 12: the device lists, sorts and matches
 each task's halves from the quarter lists the host ships; on a CPU

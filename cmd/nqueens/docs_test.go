@@ -1,0 +1,100 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDocExamples runs every command of the README's and docs/'s
+// ```console blocks ("$ nqueens ARGS", its output on the lines after) and
+// checks that the command prints what the block shows, so that no example
+// drifts from the binary; -update rewrites the blocks from it. Each runs
+// on 2 workers (GOMAXPROCS=2, the machines the figures name); what
+// depends on the machine and not on the command is compared loosely: a
+// count's seconds, its memory limit, the default --memory in a refusal,
+// and the line a plan prints when it passes a few seconds.
+func TestDocExamples(t *testing.T) {
+	bin := nqueensBinary(t)
+	files, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	require.NoError(t, err)
+	files = append([]string{filepath.Join("..", "..", "README.md")}, files...)
+	examples := 0
+	for _, path := range files {
+		b, err := os.ReadFile(path)
+		require.NoError(t, err)
+		lines := strings.SplitAfter(string(b), "\n")
+		var out []string
+		for i := 0; i < len(lines); i++ {
+			out = append(out, lines[i])
+			if strings.TrimSpace(lines[i]) != "```console" {
+				continue
+			}
+			// The block: commands and what each printed, to its fence.
+			for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "```" {
+				i++
+				cmdLine := lines[i]
+				args, ok := strings.CutPrefix(strings.TrimSpace(cmdLine), "$ nqueens ")
+				require.True(t, ok, "%s: a console block's line %q is not a command ($ nqueens ...)", path, cmdLine)
+				var want []string
+				for i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "$ ") && strings.TrimSpace(lines[i+1]) != "```" {
+					i++
+					want = append(want, lines[i])
+				}
+				got := docRun(t, bin, args)
+				examples++
+				if !*update {
+					assert.Equal(t, docLoose(strings.Join(want, ""), args), docLoose(got, args), "%s: $ nqueens %s (go test ./cmd/nqueens -run TestDocExamples -update rewrites it)", path, args)
+				}
+				out = append(out, cmdLine, got)
+			}
+		}
+		if *update {
+			require.NoError(t, os.WriteFile(path, []byte(strings.Join(out, "")), 0o644))
+		}
+	}
+	assert.Positive(t, examples)
+}
+
+// docRun runs the documented command's arguments (words split at spaces:
+// the examples quote nothing) and returns what it printed, stdout and
+// stderr as one terminal shows them, its seconds rounded.
+func docRun(t *testing.T, bin, args string) string {
+	t.Helper()
+	cmd := exec.Command(bin, strings.Fields(args)...)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=2", "TERM=dumb")
+	b, _ := cmd.CombinedOutput() // refusals are examples too
+	return docSeconds.ReplaceAllStringFunc(string(b), func(s string) string {
+		v, err := strconv.ParseFloat(strings.TrimPrefix(s, `"seconds":`), 64)
+		require.NoError(t, err, s)
+		return `"seconds":` + strconv.FormatFloat(v, 'g', 2, 64)
+	})
+}
+
+var (
+	docSeconds = regexp.MustCompile(`"seconds":[0-9.e+-]+`)
+	docLimit   = regexp.MustCompile(`"memory_limit":"[^"]*"`)
+	docMemory  = regexp.MustCompile(`--memory [0-9.]+ [KMGT]?i?B is too small`)
+	docStill   = regexp.MustCompile(`(?m)^nqueens: still planning .*\n`)
+)
+
+// docLoose is an example's output with what depends on the machine
+// blanked: seconds, the memory limit, and the default --memory where the
+// command gives none.
+func docLoose(s, args string) string {
+	s = docStill.ReplaceAllString(s, "") // said only where planning passes a few seconds
+	s = docSeconds.ReplaceAllString(s, `"seconds":…`)
+	s = docLimit.ReplaceAllString(s, `"memory_limit":…`)
+	if !strings.Contains(args, "--memory") {
+		s = docMemory.ReplaceAllString(s, "--memory … is too small")
+	}
+	return s
+}
