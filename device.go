@@ -72,8 +72,9 @@ func (c *config) checkDevice() error {
 // buckets: 1 the host, 2 the device; for both, 0, the default, is the
 // host on a device that runs on the CPU, such as pocl, and the device
 // otherwise). Knobs not named keep their defaults
-// (engine.DefaultJoinTuning). A value out of bounds is an
-// [*OptionError]; a tuning the device cannot run (a work-group or table
+// (engine.DefaultJoinTuning). A value out of bounds, a knob given twice,
+// or a tuning without a device to tune ([WithDevice] unset or "cpu") is
+// an [*OptionError]; a tuning the device cannot run (a work-group or table
 // too large for it) fails the count naming the knob. Results never
 // depend on it: only the speed does.
 //

@@ -515,6 +515,10 @@ func (c *config) rules() error {
 	if err := c.checkDevice(); err != nil {
 		return err
 	}
+	if c.tuning != "" && c.device == "" {
+		return say("WithDeviceTuning", "WithDevice", "%s tunes a device's join, and the count runs on the CPU: give %s (or leave the tuning out)",
+			named{Of: "WithDeviceTuning", Value: c.tuning}, named{Of: "WithDevice", Value: "opencl"})
+	}
 	// The board's rules (method, pieces, torus, placed queens) are the
 	// planner's; asked here so that every call refuses them before it
 	// starts, with the options' names.

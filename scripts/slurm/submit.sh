@@ -125,10 +125,10 @@ if command -v "$NQUEENS" >/dev/null; then
 	# this machine's.
 	memory=()
 	for a in "$@"; do
-		if [[ $a =~ ^--mem=([0-9]{1,9})([KMGT]?)$ ]]; then
+		if [[ $a =~ ^--mem=([1-9][0-9]{0,8})([KMGT]?)$ ]]; then # --mem=0: the whole node
 			mib=${BASH_REMATCH[1]}
 			case ${BASH_REMATCH[2]} in K) mib=$((mib / 1024)) ;; G) mib=$((mib * 1024)) ;; T) mib=$((mib * 1024 * 1024)) ;; esac
-			memory=(--memory "$((mib / 2))MiB")
+			[ "$((mib / 2))" -eq 0 ] || memory=(--memory "$((mib / 2))MiB")
 		fi
 	done
 	if ! out=$("$NQUEENS" plan "$N" --method "$method" --shards "$SHARDS" --sample 0 --device "$device" ${tuning:+--device-tuning "$tuning"} "${memory[@]}" 2>&1 >/dev/null); then
