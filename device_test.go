@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -150,4 +151,40 @@ func TestDeviceOptions(t *testing.T) {
 	c, err = Count(ctx, 14, WithDevice("opencl"), WithDeviceTuning("group=64,block=32,items=2,hosts=3"))
 	require.NoError(t, err)
 	want(t, 14, c)
+}
+
+// TestDeviceDiagnostics: with NQUEENS_OPENCL_PROFILE=1 the device join's
+// profile holds the device's own time per stage, from the runtime's
+// events (the host's listing and sorting on pocl: copies in and the join
+// kernel; the device's listing: the list and sort kernels too), and
+// NQUEENS_OPENCL_BUILD_LOG keeps each program's build options and log.
+func TestDeviceDiagnostics(t *testing.T) {
+	needDevice(t)
+	logs := t.TempDir()
+	t.Setenv("NQUEENS_OPENCL_PROFILE", "1")
+	t.Setenv("NQUEENS_OPENCL_BUILD_LOG", logs)
+	for _, tuning := range []string{"list=1", "list=2"} {
+		c, err := Count(context.Background(), 14, WithDevice("opencl"), WithDeviceTuning(tuning))
+		require.NoError(t, err)
+		want(t, 14, c)
+		require.NotNil(t, c.DeviceJoin)
+		s := c.DeviceJoin.Stages
+		assert.Positive(t, s.CopyIn, tuning)
+		assert.Positive(t, s.Join, tuning)
+		assert.Positive(t, s.CopyOut, tuning)
+		if tuning == "list=2" {
+			assert.Positive(t, s.List, tuning)
+			assert.Positive(t, s.Sort, tuning)
+		}
+	}
+	names, err := filepath.Glob(filepath.Join(logs, "join-*.log"))
+	require.NoError(t, err)
+	require.NotEmpty(t, names)
+	b, err := os.ReadFile(names[0])
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "options: -cl-std=CL1.2 -DCHUNKS=")
+	t.Setenv("NQUEENS_OPENCL_PROFILE", "")
+	c, err := Count(context.Background(), 13, WithDevice("opencl"))
+	require.NoError(t, err)
+	assert.Zero(t, c.DeviceJoin.Stages, "no events without NQUEENS_OPENCL_PROFILE")
 }

@@ -254,6 +254,9 @@ type JoinBatch struct {
 	// results back (each adds its own; a device that cannot tell them
 	// apart leaves Write zero).
 	Write, Kernel time.Duration
+	// Stages are the device's own times for the batch's commands, where
+	// its runtime reports them (each List and Join adds its own).
+	Stages DeviceStages
 
 	owner []int32  // the feeder's pending task of each job
 	mult  []uint64 // the weight of each job's way
@@ -341,10 +344,30 @@ type JoinProfile struct {
 	// patterns they held (both sides), ItemBlocks the items matched
 	// against a block, summed over the blocks.
 	Launches, Blocks, Patterns, ItemBlocks int64
+	// Stages are the device's own times, where it reports them.
+	Stages DeviceStages
+}
+
+// DeviceStages are a device's own times for the commands of a join's
+// launches, from its runtime's profiling events (the OpenCL device gives
+// them with NQUEENS_OPENCL_PROFILE=1), zero where it gives none: the
+// copies to it, the list, sort and join kernels, and the copies back.
+type DeviceStages struct {
+	CopyIn, List, Sort, Join, CopyOut time.Duration
+}
+
+// Add adds t's times to s.
+func (s *DeviceStages) Add(t DeviceStages) {
+	s.CopyIn += t.CopyIn
+	s.List += t.List
+	s.Sort += t.Sort
+	s.Join += t.Join
+	s.CopyOut += t.CopyOut
 }
 
 // add adds q's times and work to p.
 func (p *JoinProfile) add(q *JoinProfile) {
+	p.Stages.Add(q.Stages)
 	p.List += q.List
 	p.Sort += q.Sort
 	p.Wait += q.Wait
@@ -620,7 +643,7 @@ func (f *joinFeeder) flush() {
 		f.lock.Lock()
 		ran := time.Now()
 		f.prof.Wait += ran.Sub(waited)
-		b.Write, b.Kernel = 0, 0
+		b.Write, b.Kernel, b.Stages = 0, 0, DeviceStages{}
 		var err error
 		var planned time.Duration
 		if b.OnDevice {
@@ -643,6 +666,7 @@ func (f *joinFeeder) flush() {
 		f.prof.ItemBlocks += b.itemBlocks()
 		f.prof.Write += b.Write
 		f.prof.Kernel += cmp.Or(b.Kernel, time.Since(ran)-b.Write-planned)
+		f.prof.Stages.Add(b.Stages)
 		if err != nil {
 			if f.ctx.Err() == nil {
 				f.err = fmt.Errorf("%w %s: %w", ErrDevice, f.dev.Name(), err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,4 +98,23 @@ func docLoose(s, args string) string {
 		s = docMemory.ReplaceAllString(s, "--memory … is too small")
 	}
 	return s
+}
+
+// TestDeviceCheckShard: scripts/device-check.sh checks its sweep against
+// the CPU's count of a shard of n = 22 written into it, which holds for
+// the plan it names; a planner that changed the plan must count the shard
+// again (nqueens count 22 -m join --shard 3/128 --json) and write its
+// total, nodes and plan there.
+func TestDeviceCheckShard(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "scripts", "device-check.sh"))
+	require.NoError(t, err)
+	m := regexp.MustCompile(`SHARD, SHARD_PLAN, SHARD_TOTAL, SHARD_NODES = "([0-9]+/[0-9]+)", "([0-9a-f]+)", [0-9]+, [0-9]+`).FindSubmatch(b)
+	require.NotNil(t, m, "device-check.sh's shard line")
+	shards := strings.Split(string(m[1]), "/")[1]
+	out, _ := runOK(t, "plan", "22", "--method", "join", "--shards", shards, "--sample", "0", "--json")
+	var plan struct {
+		Plan string `json:"plan"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &plan))
+	assert.Equal(t, string(m[2]), plan.Plan, "n = 22's plan changed: count shard %s again and write its counts and plan into scripts/device-check.sh", m[1])
 }

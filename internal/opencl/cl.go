@@ -32,6 +32,7 @@ type (
 	clProgram  uintptr
 	clKernel   uintptr
 	clMem      uintptr
+	clEvent    uintptr
 )
 
 // Constants of cl.h.
@@ -59,6 +60,9 @@ const (
 	clProgramBuildLog       = 0x1183
 	clDeviceTypeCPU         = 1 << 1
 	clDeviceTypeGPU         = 1 << 2
+	clQueueProfiling        = 1 << 1
+	clProfilingStart        = 0x1282
+	clProfilingEnd          = 0x1283
 )
 
 // cl holds the runtime's functions once loaded.
@@ -87,6 +91,8 @@ var cl struct {
 	releaseProgram      func(p clProgram) int32
 	releaseQueue        func(q clQueue) int32
 	releaseContext      func(c clContext) int32
+	profilingInfo       func(e clEvent, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
+	releaseEvent        func(e clEvent) int32
 }
 
 // libraries are the names the ICD loader goes by; OPENCL_LIBRARY, if set,
@@ -149,6 +155,8 @@ func load() error {
 		reg(&cl.releaseProgram, "clReleaseProgram")
 		reg(&cl.releaseQueue, "clReleaseCommandQueue")
 		reg(&cl.releaseContext, "clReleaseContext")
+		reg(&cl.profilingInfo, "clGetEventProfilingInfo")
+		reg(&cl.releaseEvent, "clReleaseEvent")
 	})
 	return cl.err
 }

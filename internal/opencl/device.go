@@ -159,6 +159,10 @@ type Device struct {
 	joins map[string]joins // the join's kernels by their build options
 	bufs  [20]clMem        // search: bans, cols, ld, rd, posib, mode, path, out; then the join's (joinBuf*)
 	sizes [20]uintptr      // their sizes in bytes
+	// profile is set where NQUEENS_OPENCL_PROFILE asks for the join's
+	// commands to be timed by their events (profile.go).
+	profile bool
+	events  []timedEvent
 }
 
 // joins is the join's program built for one board and tuning: its sort
@@ -208,7 +212,11 @@ func Open(info Info) (*Device, error) {
 	if err := check("clCreateContext", code); err != nil {
 		return nil, err
 	}
-	d.queue = cl.createCommandQueue(d.ctx, id, 0, &code)
+	var props uint64
+	if d.profile = profiling(); d.profile {
+		props = clQueueProfiling
+	}
+	d.queue = cl.createCommandQueue(d.ctx, id, props, &code)
 	if err := check("clCreateCommandQueue", code); err != nil {
 		d.Close()
 		return nil, err
@@ -257,10 +265,13 @@ func (d *Device) build(src, opts, name string) (built, error) {
 		return built{}, err
 	}
 	id := d.info.id
-	if code := cl.buildProgram(program, 1, &id, cString(opts), 0, 0); code != clSuccess {
-		log := infoString(func(param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32 {
-			return cl.getProgramBuildInfo(program, id, param, size, value, sizeRet)
-		}, clProgramBuildLog)
+	opts = d.buildOptions(opts)
+	code = cl.buildProgram(program, 1, &id, cString(opts), 0, 0)
+	log := infoString(func(param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32 {
+		return cl.getProgramBuildInfo(program, id, param, size, value, sizeRet)
+	}, clProgramBuildLog)
+	d.keepBuildLog(name, opts, log)
+	if code != clSuccess {
 		cl.releaseProgram(program)
 		return built{}, fmt.Errorf("%w: %s", check("clBuildProgram", code), firstLines(log, 10))
 	}
@@ -559,7 +570,7 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 		if i == len(inputs)-1 {
 			blocking = 1
 		}
-		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[in.buf], blocking, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
+		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[in.buf], blocking, 0, in.size, in.ptr, 0, 0, d.event(stageCopyIn))); err != nil {
 			return err
 		}
 	}
@@ -576,7 +587,7 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 		}
 		local := uintptr(k.sortGroup)
 		global := uintptr(len(b.Sorts)/4) * local
-		if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.sort, 1, nil, &global, &local, 0, 0, 0)); err != nil {
+		if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.sort, 1, nil, &global, &local, 0, 0, d.event(stageSort))); err != nil {
 			return err
 		}
 	}
@@ -585,11 +596,12 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 	}
 	local := uintptr(b.Tuning.Group)
 	global := uintptr(jobs) * local
-	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.join, 1, nil, &global, &local, 0, 0, 0)); err != nil {
+	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.join, 1, nil, &global, &local, 0, 0, d.event(stageJoin))); err != nil {
 		return err
 	}
-	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinOut], 1, 0, uintptr(8*jobs), unsafe.Pointer(&b.Out[0]), 0, 0, 0))
+	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinOut], 1, 0, uintptr(8*jobs), unsafe.Pointer(&b.Out[0]), 0, 0, d.event(stageCopyOut)))
 	b.Kernel += time.Since(written)
+	d.collect(&b.Stages)
 	runtime.KeepAlive(b)
 	return err
 }
@@ -622,7 +634,7 @@ func (d *Device) List(_ context.Context, b *engine.JoinBatch) error {
 		if err := d.buffer(in.buf, in.size, in.flags); err != nil {
 			return err
 		}
-		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[in.buf], 0, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
+		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[in.buf], 0, 0, in.size, in.ptr, 0, 0, d.event(stageCopyIn))); err != nil {
 			return err
 		}
 	}
@@ -639,11 +651,12 @@ func (d *Device) List(_ context.Context, b *engine.JoinBatch) error {
 	}
 	local := uintptr(k.listGroup)
 	global := uintptr(len(b.Listings)/6) * local
-	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.list, 1, nil, &global, &local, 0, 0, 0)); err != nil {
+	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.list, 1, nil, &global, &local, 0, 0, d.event(stageList))); err != nil {
 		return err
 	}
-	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinListed], 1, 0, uintptr(4*len(b.Listed)), unsafe.Pointer(&b.Listed[0]), 0, 0, 0))
+	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinListed], 1, 0, uintptr(4*len(b.Listed)), unsafe.Pointer(&b.Listed[0]), 0, 0, d.event(stageCopyOut)))
 	b.Kernel += time.Since(written)
+	d.collect(&b.Stages)
 	runtime.KeepAlive(b)
 	return err
 }

@@ -56,6 +56,19 @@ type DeviceJoin struct {
 	Blocks     int64   `json:"blocks"`
 	Patterns   int64   `json:"patterns"`
 	ItemBlocks int64   `json:"item_blocks"`
+	// Device is the device's own time per stage, where its runtime
+	// reports it (NQUEENS_OPENCL_PROFILE=1).
+	Device *DeviceStages `json:"device_stages,omitempty"`
+}
+
+// DeviceStages are a device join's seconds on the device, by its
+// runtime's profiling events.
+type DeviceStages struct {
+	CopyIn  float64 `json:"copy_in_seconds"`
+	List    float64 `json:"list_seconds"`
+	Sort    float64 `json:"sort_seconds"`
+	Join    float64 `json:"join_seconds"`
+	CopyOut float64 `json:"copy_out_seconds"`
 }
 
 // Of fills the fields of a report that come from the counts.
@@ -88,6 +101,9 @@ func Of(c nqueens.Counts) Count {
 	if p := c.DeviceJoin; p != nil {
 		rep.DeviceJoin = &DeviceJoin{Hosts: p.Hosts, List: p.List.Seconds(), Sort: p.Sort.Seconds(), Wait: p.Wait.Seconds(), Write: p.Write.Seconds(),
 			Kernel: p.Kernel.Seconds(), Launches: p.Launches, Blocks: p.Blocks, Patterns: p.Patterns, ItemBlocks: p.ItemBlocks}
+		if s := p.Stages; s.CopyIn+s.List+s.Sort+s.Join+s.CopyOut > 0 {
+			rep.DeviceJoin.Device = &DeviceStages{CopyIn: s.CopyIn.Seconds(), List: s.List.Seconds(), Sort: s.Sort.Seconds(), Join: s.Join.Seconds(), CopyOut: s.CopyOut.Seconds()}
+		}
 	}
 	rep.VerifiedBy = string(c.CheckedBy)
 	if c.MemoryLimit > 0 {

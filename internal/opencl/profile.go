@@ -1,0 +1,104 @@
+package opencl
+
+import (
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/nqueens/nqueens/engine"
+)
+
+// Two diagnostics for a device's first measurements (scripts/device-check.sh
+// sets both), off by default:
+//
+//   - NQUEENS_OPENCL_PROFILE=1 creates each device's queue with profiling
+//     and times every command of a join's launches by its events: the
+//     copies to the device, the list, sort and join kernels, the copies
+//     back (engine.DeviceStages, count --json's device_stages).
+//   - NQUEENS_OPENCL_BUILD_LOG=DIR writes each program's build options and
+//     log to DIR (NAME-HASH.log); on NVIDIA the build adds -cl-nv-verbose,
+//     whose log gives each kernel's registers and spills.
+func profiling() bool { return os.Getenv("NQUEENS_OPENCL_PROFILE") == "1" }
+
+// stage is what a command on the queue does, for the profile.
+type stage int
+
+const (
+	stageCopyIn stage = iota
+	stageList
+	stageSort
+	stageJoin
+	stageCopyOut
+)
+
+// timedEvent is an enqueued command's event and its stage.
+type timedEvent struct {
+	ev    clEvent
+	stage stage
+}
+
+// event returns where the next command's event goes: nil when the device
+// is not profiled, else a new entry of d.events.
+func (d *Device) event(s stage) uintptr {
+	if !d.profile {
+		return 0
+	}
+	d.events = append(d.events, timedEvent{stage: s})
+	return uintptr(unsafe.Pointer(&d.events[len(d.events)-1].ev))
+}
+
+// collect adds the device's time of each event since the last collect to
+// stages, once the queue has run them, and releases them.
+func (d *Device) collect(stages *engine.DeviceStages) {
+	for _, e := range d.events {
+		if e.ev == 0 {
+			continue
+		}
+		var start, end uint64
+		if cl.profilingInfo(e.ev, clProfilingStart, 8, unsafe.Pointer(&start), nil) == clSuccess &&
+			cl.profilingInfo(e.ev, clProfilingEnd, 8, unsafe.Pointer(&end), nil) == clSuccess && end > start {
+			t := time.Duration(end - start)
+			switch e.stage {
+			case stageCopyIn:
+				stages.CopyIn += t
+			case stageList:
+				stages.List += t
+			case stageSort:
+				stages.Sort += t
+			case stageJoin:
+				stages.Join += t
+			case stageCopyOut:
+				stages.CopyOut += t
+			}
+		}
+		cl.releaseEvent(e.ev)
+	}
+	d.events = d.events[:0]
+}
+
+// buildOptions are opts with what NQUEENS_OPENCL_BUILD_LOG asks of the
+// device's compiler (NVIDIA's register report).
+func (d *Device) buildOptions(opts string) string {
+	if os.Getenv("NQUEENS_OPENCL_BUILD_LOG") != "" && strings.Contains(strings.ToUpper(d.info.Platform+d.info.Vendor), "NVIDIA") {
+		return opts + " -cl-nv-verbose"
+	}
+	return opts
+}
+
+// keepBuildLog writes a program's build options and log to the folder
+// NQUEENS_OPENCL_BUILD_LOG names, if any (best effort: a diagnostic).
+func (d *Device) keepBuildLog(name, opts, log string) {
+	dir := os.Getenv("NQUEENS_OPENCL_BUILD_LOG")
+	if dir == "" {
+		return
+	}
+	h := fnv.New32a()
+	h.Write([]byte(opts))
+	text := fmt.Sprintf("device: %s\nprogram: %s\noptions: %s\n\n%s\n", d.info, name, opts, log)
+	_ = os.MkdirAll(dir, 0o755)
+	_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%08x.log", name, h.Sum32())), []byte(text), 0o644)
+}
