@@ -86,6 +86,18 @@ var DefaultJoinTuning = JoinTuning{Group: 128, Block: 256, Items: 1, Batch: 1 <<
 // every group= is a multiple of it.
 const MinJoinGroup = 32
 
+// A ConcurrentJoiner is a [Device] whose List and Join several host
+// goroutines may call at once, each with a batch of its own: it keeps
+// each batch's buffers apart and runs their commands in turn, so that
+// one goroutine's launch overlaps the others' listing and planning. The
+// host goroutines then launch without the lock that otherwise lets one
+// launch at a time, and each releases its batch's buffers when it is
+// done (ReleaseBatch).
+type ConcurrentJoiner interface {
+	JoinsConcurrently() bool
+	ReleaseBatch(b *JoinBatch)
+}
+
 // A GroupLimiter is a [Device] that tells the largest work-group its
 // kernels may take: a tuning that leaves group= unset takes the default
 // or that, the smaller (a multiple of [MinJoinGroup]).
@@ -273,16 +285,24 @@ const JoinSortChunk = 4096
 func (b *JoinBatch) itemBlocks() int64 {
 	var s int64
 	for j := range b.Blocks() {
-		job := b.Jobs[4*j : 4*j+4]
-		part := b.Parts[partWords*job[2]:][:partWords]
-		bounds := b.Bounds[part[2]+bucketBounds:][:bucketBounds]
-		v, cut := uint8(job[3]), uint8(part[3])
-		rest := cut &^ v
-		for u := rest; ; u = (u - 1) & rest {
-			s += int64(bounds[int(u)+1] - bounds[u])
-			if u == 0 {
-				break
-			}
+		s += b.jobItems(j)
+	}
+	return s
+}
+
+// jobItems is how many items job j matches against its block: those of
+// every bucket u ⊆ cut &^ v of its part's I side.
+func (b *JoinBatch) jobItems(j int) int64 {
+	job := b.Jobs[4*j : 4*j+4]
+	part := b.Parts[partWords*job[2]:][:partWords]
+	bounds := b.Bounds[part[2]+bucketBounds:][:bucketBounds]
+	v, cut := uint8(job[3]), uint8(part[3])
+	rest := cut &^ v
+	var s int64
+	for u := rest; ; u = (u - 1) & rest {
+		s += int64(bounds[int(u)+1] - bounds[u])
+		if u == 0 {
+			break
 		}
 	}
 	return s
@@ -390,7 +410,7 @@ type pendingTask struct {
 // tasks into its batch and launches the batch on the device when full.
 type joinFeeder struct {
 	dev     Device
-	lock    *sync.Mutex // the device: one launch at a time
+	lock    *sync.Mutex // the device: one launch at a time (nil: a ConcurrentJoiner's)
 	ctx     context.Context
 	js      *joinScratch
 	b       JoinBatch
@@ -640,7 +660,9 @@ func (f *joinFeeder) flush() {
 	b := &f.b
 	if b.Blocks() > 0 || len(f.listed) > 0 {
 		waited := time.Now()
-		f.lock.Lock()
+		if f.lock != nil {
+			f.lock.Lock()
+		}
 		ran := time.Now()
 		f.prof.Wait += ran.Sub(waited)
 		b.Write, b.Kernel, b.Stages = 0, 0, DeviceStages{}
@@ -660,7 +682,9 @@ func (f *joinFeeder) flush() {
 		if err == nil && b.Blocks() > 0 {
 			err = f.dev.Join(f.ctx, b)
 		}
-		f.lock.Unlock()
+		if f.lock != nil {
+			f.lock.Unlock()
+		}
 		f.prof.Launches++
 		f.prof.Blocks += int64(b.Blocks())
 		f.prof.ItemBlocks += b.itemBlocks()
@@ -708,14 +732,22 @@ func runJoinDevice(ctx context.Context, dev Device, plan *partition.Plan, order 
 			}
 		}
 	}
+	devLock := &lock
+	cj, concurrent := dev.(ConcurrentJoiner)
+	if concurrent && cj.JoinsConcurrently() {
+		devLock = nil
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	var profMu sync.Mutex
 	for h, js := range feeders {
-		f := &joinFeeder{dev: dev, lock: &lock, ctx: gctx, js: js, report: func(r Result) { report(h, r) }}
+		f := &joinFeeder{dev: dev, lock: devLock, ctx: gctx, js: js, report: func(r Result) { report(h, r) }}
 		f.b.N, f.b.Tuning = plan.N, tune
 		js.feed = f
 		g.Go(func() error {
 			defer func() {
+				if concurrent {
+					cj.ReleaseBatch(&f.b)
+				}
 				js.feed = nil
 				if prof != nil {
 					profMu.Lock()

@@ -93,6 +93,7 @@ var cl struct {
 	releaseContext      func(c clContext) int32
 	profilingInfo       func(e clEvent, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
 	releaseEvent        func(e clEvent) int32
+	waitForEvents       func(n uint32, events *clEvent) int32
 }
 
 // libraries are the names the ICD loader goes by; OPENCL_LIBRARY, if set,
@@ -157,6 +158,7 @@ func load() error {
 		reg(&cl.releaseContext, "clReleaseContext")
 		reg(&cl.profilingInfo, "clGetEventProfilingInfo")
 		reg(&cl.releaseEvent, "clReleaseEvent")
+		reg(&cl.waitForEvents, "clWaitForEvents")
 	})
 	return cl.err
 }

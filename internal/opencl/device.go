@@ -5,10 +5,9 @@ import (
 	_ "embed"
 	"fmt"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
+	"sync"
 	"unsafe"
 
 	"github.com/dustin/go-humanize"
@@ -152,17 +151,29 @@ func Select(spec string) ([]Info, error) {
 // Device is an opened OpenCL device with the search kernel built for it:
 // an [engine.Device]. Close releases it.
 type Device struct {
-	info  Info
-	ctx   clContext
-	queue clQueue
-	built map[int]built    // the search kernels by board size (0: any board)
-	joins map[string]joins // the join's kernels by their build options
-	bufs  [20]clMem        // search: bans, cols, ld, rd, posib, mode, path, out; then the join's (joinBuf*)
-	sizes [20]uintptr      // their sizes in bytes
+	info   Info
+	ctx    clContext
+	queue  clQueue
+	built  map[int]built    // the search kernels by board size (0: any board)
+	joins  map[string]joins // the join's kernels by their build options
+	search bufSet           // the search kernel's: bans, cols, ld, rd, posib, mode, path, out
+	// The join's state, which several host goroutines share: mu guards
+	// the programs, each batch's buffers (sets) and the kernels'
+	// arguments from their setting to their launch (join.go).
+	mu   sync.Mutex
+	sets map[*engine.JoinBatch]*bufSet
 	// profile is set where NQUEENS_OPENCL_PROFILE asks for the join's
 	// commands to be timed by their events (profile.go).
 	profile bool
-	events  []timedEvent
+}
+
+// bufSet is a set of buffers on the device: the search's, or one batch's
+// of the join (joinBuf* below), and the events of its commands not yet
+// collected.
+type bufSet struct {
+	bufs   [20]clMem
+	sizes  [20]uintptr // their sizes in bytes
+	events []timedEvent
 }
 
 // joins is the join's program built for one board and tuning: its sort
@@ -304,11 +315,9 @@ func (d *Device) Info() Info { return d.info }
 
 // Close releases the device's objects.
 func (d *Device) Close() error {
-	for i, m := range d.bufs {
-		if m != 0 {
-			cl.releaseMem(m)
-			d.bufs[i] = 0
-		}
+	d.search.release()
+	for _, s := range d.sets {
+		s.release()
 	}
 	for _, b := range d.built {
 		cl.releaseKernel(b.kernel)
@@ -330,15 +339,31 @@ func (d *Device) Close() error {
 	return nil
 }
 
-// buffer makes buffer k at least size bytes.
-func (d *Device) buffer(k int, size uintptr, flags uint64) error {
+// release releases the set's buffers and events.
+func (s *bufSet) release() {
+	for i, m := range s.bufs {
+		if m != 0 {
+			cl.releaseMem(m)
+		}
+		s.bufs[i], s.sizes[i] = 0, 0
+	}
+	for _, e := range s.events {
+		if e.ev != 0 {
+			cl.releaseEvent(e.ev)
+		}
+	}
+	s.events = nil
+}
+
+// buffer makes buffer k of the set s at least size bytes.
+func (d *Device) buffer(s *bufSet, k int, size uintptr, flags uint64) error {
 	size = max(size, 64)
-	if d.sizes[k] >= size {
+	if s.sizes[k] >= size {
 		return nil
 	}
-	if d.bufs[k] != 0 {
-		cl.releaseMem(d.bufs[k])
-		d.bufs[k] = 0
+	if s.bufs[k] != 0 {
+		cl.releaseMem(s.bufs[k])
+		s.bufs[k] = 0
 	}
 	size += size / 4 // room to grow, within the largest buffer the device allocates
 	if d.info.MaxAlloc > 0 && uint64(size) > d.info.MaxAlloc {
@@ -347,10 +372,10 @@ func (d *Device) buffer(k int, size uintptr, flags uint64) error {
 	var code int32
 	m := cl.createBuffer(d.ctx, flags, size, nil, &code)
 	if err := check("clCreateBuffer", code); err != nil {
-		d.sizes[k] = 0
+		s.sizes[k] = 0
 		return err
 	}
-	d.bufs[k], d.sizes[k] = m, size
+	s.bufs[k], s.sizes[k] = m, size
 	return nil
 }
 
@@ -380,15 +405,15 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 		{unsafe.Pointer(&b.Path[0]), uintptr(8 * count)},
 	}
 	for k, in := range inputs {
-		if err := d.buffer(k, in.size, clMemReadOnly); err != nil {
+		if err := d.buffer(&d.search, k, in.size, clMemReadOnly); err != nil {
 			return err
 		}
-		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[k], 0, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
+		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.search.bufs[k], 0, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
 			return err
 		}
 	}
 	outSize := uintptr(8 * len(b.Out))
-	if err := d.buffer(7, outSize, clMemWriteOnly); err != nil {
+	if err := d.buffer(&d.search, 7, outSize, clMemWriteOnly); err != nil {
 		return err
 	}
 	kernel, err := d.kernel(b.N)
@@ -402,7 +427,7 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 		}
 	}
 	for k := range joinBufs {
-		m := d.bufs[k]
+		m := d.search.bufs[k]
 		if err := check("clSetKernelArg", cl.setKernelArg(kernel, uint32(3+k), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
 			return err
 		}
@@ -414,7 +439,7 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 	}
 	// A blocking read waits for the kernel. A launch is not cut short:
 	// the engine looks at its context between batches.
-	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[7], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
+	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.search.bufs[7], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(bans)
 	return err
@@ -506,159 +531,6 @@ func (d *Device) MaxGroup() int { return d.info.MaxGroup }
 func joinLocalBytes(block, chunks, group int) uint64 {
 	words := block / 32
 	return uint64(8*block + 4*words + 4*chunks*64*words + 8*group)
-}
-
-// setArgs sets a kernel's arguments to the join's buffers bufs, in order.
-func (d *Device) setArgs(k clKernel, bufs ...int) error {
-	for i, b := range bufs {
-		m := d.bufs[b]
-		if err := check("clSetKernelArg", cl.setKernelArg(k, uint32(i), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Join sorts the batch's sides (unless the host sorted them) and runs the
-// join kernel over its blocks, and reads their counts back into b.Out.
-func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
-	jobs := b.Blocks()
-	b.Out = append(b.Out[:0], make([]uint64, jobs)...)
-	if jobs == 0 {
-		return nil
-	}
-	k, err := d.joinKernels(b.N, b.Tuning)
-	if err != nil {
-		return err
-	}
-	began := time.Now()
-	type input struct {
-		buf  int
-		ptr  unsafe.Pointer
-		size uintptr
-	}
-	pats := len(b.Pats)
-	inputs := []input{
-		{joinPats, nil, uintptr(8 * len(b.Pats))},
-		{joinParts, unsafe.Pointer(&b.Parts[0]), uintptr(4 * len(b.Parts))},
-		{joinBounds, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
-		{joinNext, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
-		{joinSorts, unsafe.Pointer(unsafe.SliceData(b.Sorts)), uintptr(4 * len(b.Sorts))}, // empty when Sorted
-		{joinJobs, unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs))},
-	}
-	switch {
-	case b.OnDevice:
-		pats = b.Room // listed there by List
-		inputs = inputs[1:]
-	case b.Sorted(): // the host sorted the sides: they go where the sort kernel would leave them
-		inputs[0] = input{joinSorted, unsafe.Pointer(&b.Pats[0]), uintptr(8 * len(b.Pats))}
-		inputs = slices.Delete(inputs, 3, 5)
-	default:
-		inputs[0].ptr = unsafe.Pointer(&b.Pats[0])
-	}
-	for i, in := range inputs {
-		flags := uint64(clMemReadOnly)
-		if in.buf == joinNext || in.buf == joinPats || in.buf == joinSorted {
-			flags = clMemReadWrite // List writes pats, sort sorted
-		}
-		if err := d.buffer(in.buf, in.size, flags); err != nil {
-			return err
-		}
-		// The last write blocks: the queue is in order, so the batch is
-		// on the device when it returns, and Write is the copy's time.
-		blocking := uint32(0)
-		if i == len(inputs)-1 {
-			blocking = 1
-		}
-		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[in.buf], blocking, 0, in.size, in.ptr, 0, 0, d.event(stageCopyIn))); err != nil {
-			return err
-		}
-	}
-	written := time.Now()
-	b.Write += written.Sub(began)
-	for buf, size := range map[int]uintptr{joinSorted: uintptr(8 * pats), joinOut: uintptr(8 * jobs)} {
-		if err := d.buffer(buf, size, clMemReadWrite); err != nil {
-			return err
-		}
-	}
-	if !b.Sorted() {
-		if err := d.setArgs(k.sort, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
-			return err
-		}
-		local := uintptr(k.sortGroup)
-		global := uintptr(len(b.Sorts)/4) * local
-		if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.sort, 1, nil, &global, &local, 0, 0, d.event(stageSort))); err != nil {
-			return err
-		}
-	}
-	if err := d.setArgs(k.join, joinSorted, joinParts, joinBounds, joinJobs, joinOut); err != nil {
-		return err
-	}
-	local := uintptr(b.Tuning.Group)
-	global := uintptr(jobs) * local
-	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.join, 1, nil, &global, &local, 0, 0, d.event(stageJoin))); err != nil {
-		return err
-	}
-	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinOut], 1, 0, uintptr(8*jobs), unsafe.Pointer(&b.Out[0]), 0, 0, d.event(stageCopyOut)))
-	b.Kernel += time.Since(written)
-	d.collect(&b.Stages)
-	runtime.KeepAlive(b)
-	return err
-}
-
-// List runs the listing kernel over the batch's listings, into the
-// device's pats, and reads the slots' sizes and bucket counts back into
-// b.Listed.
-func (d *Device) List(_ context.Context, b *engine.JoinBatch) error {
-	slots := len(b.Slots) / 4
-	b.Listed = append(b.Listed[:0], make([]uint32, 257*slots)...)
-	if len(b.Listings) == 0 || slots == 0 {
-		return nil
-	}
-	k, err := d.joinKernels(b.N, b.Tuning)
-	if err != nil {
-		return err
-	}
-	began := time.Now()
-	for _, in := range []struct {
-		buf   int
-		ptr   unsafe.Pointer
-		size  uintptr
-		flags uint64
-	}{
-		{joinLists, unsafe.Pointer(&b.Lists[0]), uintptr(8 * len(b.Lists)), clMemReadOnly},
-		{joinListings, unsafe.Pointer(&b.Listings[0]), uintptr(4 * len(b.Listings)), clMemReadOnly},
-		{joinSlots, unsafe.Pointer(&b.Slots[0]), uintptr(8 * len(b.Slots)), clMemReadOnly},
-		{joinListed, unsafe.Pointer(&b.Listed[0]), uintptr(4 * len(b.Listed)), clMemReadWrite},
-	} {
-		if err := d.buffer(in.buf, in.size, in.flags); err != nil {
-			return err
-		}
-		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.bufs[in.buf], 0, 0, in.size, in.ptr, 0, 0, d.event(stageCopyIn))); err != nil {
-			return err
-		}
-	}
-	if err := d.buffer(joinPats, uintptr(8*max(1, b.Room)), clMemReadWrite); err != nil {
-		return err
-	}
-	if err := check("clFinish", cl.finish(d.queue)); err != nil {
-		return err
-	}
-	written := time.Now()
-	b.Write += written.Sub(began)
-	if err := d.setArgs(k.list, joinLists, joinListings, joinSlots, joinPats, joinListed); err != nil {
-		return err
-	}
-	local := uintptr(k.listGroup)
-	global := uintptr(len(b.Listings)/6) * local
-	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.list, 1, nil, &global, &local, 0, 0, d.event(stageList))); err != nil {
-		return err
-	}
-	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.bufs[joinListed], 1, 0, uintptr(4*len(b.Listed)), unsafe.Pointer(&b.Listed[0]), 0, 0, d.event(stageCopyOut)))
-	b.Kernel += time.Since(written)
-	d.collect(&b.Stages)
-	runtime.KeepAlive(b)
-	return err
 }
 
 // listGroup is the listing kernel's work-group size (LISTGROUP in

@@ -35,31 +35,35 @@ const (
 	stageCopyOut
 )
 
-// timedEvent is an enqueued command's event and its stage.
+// timedEvent is an enqueued command's event and its stage; timed where
+// the queue profiles it.
 type timedEvent struct {
 	ev    clEvent
 	stage stage
+	timed bool
 }
 
-// event returns where the next command's event goes: nil when the device
-// is not profiled, else a new entry of d.events.
-func (d *Device) event(s stage) uintptr {
-	if !d.profile {
+// event returns where the next command of the set s puts its event: a
+// new entry of s.events where the device is profiled or want asks for
+// one (the command a launch waits for), else nowhere (0).
+func (d *Device) event(s *bufSet, st stage, want bool) uintptr {
+	if !d.profile && !want {
 		return 0
 	}
-	d.events = append(d.events, timedEvent{stage: s})
-	return uintptr(unsafe.Pointer(&d.events[len(d.events)-1].ev))
+	s.events = append(s.events, timedEvent{stage: st, timed: d.profile})
+	return uintptr(unsafe.Pointer(&s.events[len(s.events)-1].ev))
 }
 
-// collect adds the device's time of each event since the last collect to
-// stages, once the queue has run them, and releases them.
-func (d *Device) collect(stages *engine.DeviceStages) {
-	for _, e := range d.events {
+// collect adds the device's time of each of the set's events to stages
+// (the queue has run them: the launch waited for its last) and releases
+// them.
+func (d *Device) collect(s *bufSet, stages *engine.DeviceStages) {
+	for _, e := range s.events {
 		if e.ev == 0 {
 			continue
 		}
 		var start, end uint64
-		if cl.profilingInfo(e.ev, clProfilingStart, 8, unsafe.Pointer(&start), nil) == clSuccess &&
+		if e.timed && cl.profilingInfo(e.ev, clProfilingStart, 8, unsafe.Pointer(&start), nil) == clSuccess &&
 			cl.profilingInfo(e.ev, clProfilingEnd, 8, unsafe.Pointer(&end), nil) == clSuccess && end > start {
 			t := time.Duration(end - start)
 			switch e.stage {
@@ -77,7 +81,7 @@ func (d *Device) collect(stages *engine.DeviceStages) {
 		}
 		cl.releaseEvent(e.ev)
 	}
-	d.events = d.events[:0]
+	s.events = s.events[:0]
 }
 
 // buildOptions are opts with what NQUEENS_OPENCL_BUILD_LOG asks of the

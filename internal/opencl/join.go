@@ -1,0 +1,228 @@
+package opencl
+
+import (
+	"context"
+	"runtime"
+	"slices"
+	"time"
+	"unsafe"
+
+	"github.com/nqueens/nqueens/engine"
+)
+
+// The join on the device. Several host goroutines (the engine's feeders)
+// call List and Join at once, each with a batch of its own: each batch
+// has its own buffers on the device (a bufSet), and one goroutine at a
+// time sets the kernels' arguments and enqueues its batch's commands on
+// the device's in-order queue, copies included and none of them blocking;
+// it then waits for its last command outside the lock. So the device runs
+// one batch's copies and kernels while the host lists and plans the next
+// ([Device.JoinsConcurrently]), instead of idling through the host's work
+// between launches.
+
+// JoinsConcurrently reports that several goroutines may call List and
+// Join at once, each with its own batch (engine.ConcurrentJoiner).
+func (d *Device) JoinsConcurrently() bool { return true }
+
+// ReleaseBatch frees the buffers the device holds for b, once the host
+// goroutine that fills it is done (engine.ConcurrentJoiner).
+func (d *Device) ReleaseBatch(b *engine.JoinBatch) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if s := d.sets[b]; s != nil {
+		s.release()
+		delete(d.sets, b)
+	}
+}
+
+// setOf returns b's buffers, made on first use. d.mu is held.
+func (d *Device) setOf(b *engine.JoinBatch) *bufSet {
+	if d.sets == nil {
+		d.sets = map[*engine.JoinBatch]*bufSet{}
+	}
+	s := d.sets[b]
+	if s == nil {
+		s = &bufSet{}
+		d.sets[b] = s
+	}
+	return s
+}
+
+// setArgs sets a kernel's arguments to the set's buffers bufs, in order.
+// d.mu is held until the kernel is enqueued.
+func (d *Device) setArgs(s *bufSet, k clKernel, bufs ...int) error {
+	for i, b := range bufs {
+		m := s.bufs[b]
+		if err := check("clSetKernelArg", cl.setKernelArg(k, uint32(i), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wait waits for the set's last command (the last of its events) and
+// adds the times of its commands to stages.
+func (d *Device) wait(s *bufSet, stages *engine.DeviceStages) error {
+	last := s.events[len(s.events)-1].ev
+	err := check("clWaitForEvents", cl.waitForEvents(1, &last))
+	d.collect(s, stages)
+	return err
+}
+
+// Join sorts the batch's sides (unless the host sorted them) and runs the
+// join kernel over its blocks, and reads their counts back into b.Out.
+// Its time, copies included, is b.Kernel (b.Write stays zero: the copies
+// are queued with the kernels; profiling tells them apart).
+func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
+	jobs := b.Blocks()
+	b.Out = append(b.Out[:0], make([]uint64, jobs)...)
+	if jobs == 0 {
+		return nil
+	}
+	began := time.Now()
+	s, err := d.enqueueJoin(b, jobs)
+	if err == nil {
+		err = d.wait(s, &b.Stages)
+	}
+	b.Kernel += time.Since(began)
+	runtime.KeepAlive(b) // the copies read and write its slices until the wait
+	return err
+}
+
+// enqueueJoin queues the batch's copies, its sort and join kernels and
+// the read of their counts, and returns its buffers.
+func (d *Device) enqueueJoin(b *engine.JoinBatch, jobs int) (*bufSet, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	k, err := d.joinKernels(b.N, b.Tuning)
+	if err != nil {
+		return nil, err
+	}
+	s := d.setOf(b)
+	type input struct {
+		buf  int
+		ptr  unsafe.Pointer
+		size uintptr
+	}
+	pats := len(b.Pats)
+	inputs := []input{
+		{joinPats, nil, uintptr(8 * len(b.Pats))},
+		{joinParts, unsafe.Pointer(&b.Parts[0]), uintptr(4 * len(b.Parts))},
+		{joinBounds, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
+		{joinNext, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
+		{joinSorts, unsafe.Pointer(unsafe.SliceData(b.Sorts)), uintptr(4 * len(b.Sorts))}, // empty when Sorted
+		{joinJobs, unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs))},
+	}
+	switch {
+	case b.OnDevice:
+		pats = b.Room // listed there by List
+		inputs = inputs[1:]
+	case b.Sorted(): // the host sorted the sides: they go where the sort kernel would leave them
+		inputs[0] = input{joinSorted, unsafe.Pointer(&b.Pats[0]), uintptr(8 * len(b.Pats))}
+		inputs = slices.Delete(inputs, 3, 5)
+	default:
+		inputs[0].ptr = unsafe.Pointer(&b.Pats[0])
+	}
+	for _, in := range inputs {
+		flags := uint64(clMemReadOnly)
+		if in.buf == joinNext || in.buf == joinPats || in.buf == joinSorted {
+			flags = clMemReadWrite // List writes pats, sort sorted
+		}
+		if err := d.buffer(s, in.buf, in.size, flags); err != nil {
+			return nil, err
+		}
+		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, s.bufs[in.buf], 0, 0, in.size, in.ptr, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
+			return nil, err
+		}
+	}
+	for _, out := range []struct {
+		buf  int
+		size uintptr
+	}{{joinSorted, uintptr(8 * pats)}, {joinOut, uintptr(8 * jobs)}} {
+		if err := d.buffer(s, out.buf, out.size, clMemReadWrite); err != nil {
+			return nil, err
+		}
+	}
+	if !b.Sorted() {
+		if err := d.setArgs(s, k.sort, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
+			return nil, err
+		}
+		local := uintptr(k.sortGroup)
+		global := uintptr(len(b.Sorts)/4) * local
+		if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.sort, 1, nil, &global, &local, 0, 0, d.event(s, stageSort, false))); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.setArgs(s, k.join, joinSorted, joinParts, joinBounds, joinJobs, joinOut); err != nil {
+		return nil, err
+	}
+	local := uintptr(b.Tuning.Group)
+	global := uintptr(jobs) * local
+	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.join, 1, nil, &global, &local, 0, 0, d.event(s, stageJoin, false))); err != nil {
+		return nil, err
+	}
+	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, s.bufs[joinOut], 0, 0, uintptr(8*jobs), unsafe.Pointer(&b.Out[0]), 0, 0, d.event(s, stageCopyOut, true)))
+	return s, err
+}
+
+// List runs the listing kernel over the batch's listings, into the
+// batch's pats on the device, and reads the slots' sizes and bucket
+// counts back into b.Listed; its time is b.Kernel, as Join's.
+func (d *Device) List(_ context.Context, b *engine.JoinBatch) error {
+	slots := len(b.Slots) / 4
+	b.Listed = append(b.Listed[:0], make([]uint32, 257*slots)...)
+	if len(b.Listings) == 0 || slots == 0 {
+		return nil
+	}
+	began := time.Now()
+	s, err := d.enqueueList(b)
+	if err == nil {
+		err = d.wait(s, &b.Stages)
+	}
+	b.Kernel += time.Since(began)
+	runtime.KeepAlive(b)
+	return err
+}
+
+// enqueueList queues the listing's copies, its kernel and the read of
+// what it listed, and returns the batch's buffers.
+func (d *Device) enqueueList(b *engine.JoinBatch) (*bufSet, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	k, err := d.joinKernels(b.N, b.Tuning)
+	if err != nil {
+		return nil, err
+	}
+	s := d.setOf(b)
+	for _, in := range []struct {
+		buf   int
+		ptr   unsafe.Pointer
+		size  uintptr
+		flags uint64
+	}{
+		{joinLists, unsafe.Pointer(&b.Lists[0]), uintptr(8 * len(b.Lists)), clMemReadOnly},
+		{joinListings, unsafe.Pointer(&b.Listings[0]), uintptr(4 * len(b.Listings)), clMemReadOnly},
+		{joinSlots, unsafe.Pointer(&b.Slots[0]), uintptr(8 * len(b.Slots)), clMemReadOnly},
+		{joinListed, unsafe.Pointer(&b.Listed[0]), uintptr(4 * len(b.Listed)), clMemReadWrite},
+	} {
+		if err := d.buffer(s, in.buf, in.size, in.flags); err != nil {
+			return nil, err
+		}
+		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, s.bufs[in.buf], 0, 0, in.size, in.ptr, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.buffer(s, joinPats, uintptr(8*max(1, b.Room)), clMemReadWrite); err != nil {
+		return nil, err
+	}
+	if err := d.setArgs(s, k.list, joinLists, joinListings, joinSlots, joinPats, joinListed); err != nil {
+		return nil, err
+	}
+	local := uintptr(k.listGroup)
+	global := uintptr(len(b.Listings)/6) * local
+	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.list, 1, nil, &global, &local, 0, 0, d.event(s, stageList, false))); err != nil {
+		return nil, err
+	}
+	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, s.bufs[joinListed], 0, 0, uintptr(4*len(b.Listed)), unsafe.Pointer(&b.Listed[0]), 0, 0, d.event(s, stageCopyOut, true)))
+	return s, err
+}
