@@ -172,6 +172,7 @@ func TestDeviceDiagnostics(t *testing.T) {
 		assert.Positive(t, s.CopyIn, tuning)
 		assert.Positive(t, s.Join, tuning)
 		assert.Positive(t, s.CopyOut, tuning)
+		assert.Greater(t, c.DeviceJoin.Copied, int64(8*c.DeviceJoin.Patterns/2), "%s: the bytes copied", tuning)
 		if tuning == "list=2" {
 			assert.Positive(t, s.List, tuning)
 			assert.Positive(t, s.Sort, tuning)

@@ -267,8 +267,10 @@ type JoinBatch struct {
 	// apart leaves Write zero).
 	Write, Kernel time.Duration
 	// Stages are the device's own times for the batch's commands, where
-	// its runtime reports them (each List and Join adds its own).
+	// its runtime reports them (each List and Join adds its own); Copied
+	// the bytes they copied to the device and back.
 	Stages DeviceStages
+	Copied int64
 
 	owner []int32  // the feeder's pending task of each job
 	mult  []uint64 // the weight of each job's way
@@ -364,8 +366,10 @@ type JoinProfile struct {
 	// patterns they held (both sides), ItemBlocks the items matched
 	// against a block, summed over the blocks.
 	Launches, Blocks, Patterns, ItemBlocks int64
-	// Stages are the device's own times, where it reports them.
+	// Stages are the device's own times, where it reports them; Copied
+	// the bytes copied to the devices and back.
 	Stages DeviceStages
+	Copied int64
 }
 
 // DeviceStages are a device's own times for the commands of a join's
@@ -388,6 +392,7 @@ func (s *DeviceStages) Add(t DeviceStages) {
 // add adds q's times and work to p.
 func (p *JoinProfile) add(q *JoinProfile) {
 	p.Stages.Add(q.Stages)
+	p.Copied += q.Copied
 	p.List += q.List
 	p.Sort += q.Sort
 	p.Wait += q.Wait
@@ -665,7 +670,7 @@ func (f *joinFeeder) flush() {
 		}
 		ran := time.Now()
 		f.prof.Wait += ran.Sub(waited)
-		b.Write, b.Kernel, b.Stages = 0, 0, DeviceStages{}
+		b.Write, b.Kernel, b.Stages, b.Copied = 0, 0, DeviceStages{}, 0
 		var err error
 		var planned time.Duration
 		if b.OnDevice {
@@ -691,6 +696,7 @@ func (f *joinFeeder) flush() {
 		f.prof.Write += b.Write
 		f.prof.Kernel += cmp.Or(b.Kernel, time.Since(ran)-b.Write-planned)
 		f.prof.Stages.Add(b.Stages)
+		f.prof.Copied += b.Copied
 		if err != nil {
 			if f.ctx.Err() == nil {
 				f.err = fmt.Errorf("%w %s: %w", ErrDevice, f.dev.Name(), err)

@@ -119,7 +119,8 @@ published = {16: (14772512, 1846955, 3000, 64), 17: (95815104, 11977939, 8152, 1
 SHARD, SHARD_PLAN, SHARD_TOTAL, SHARD_NODES = "3/128", "7991e95ae9907e4332d246bb", 7855788864, 3476952950
 fields = ["date", "commit", "device", "driver", "step", "n", "method", "shard", "tuning", "run", "seconds", "total", "unique",
           "point_symmetric", "rot90_symmetric", "nodes", "exact", "hosts", "list_s", "sort_s", "wait_s", "write_s", "kernel_s",
-          "launches", "blocks", "patterns", "item_blocks", "dev_copy_in_s", "dev_list_s", "dev_sort_s", "dev_join_s", "dev_copy_out_s"]
+          "launches", "blocks", "patterns", "item_blocks", "bytes_copied", "dev_copy_in_s", "dev_list_s", "dev_sort_s", "dev_join_s", "dev_copy_out_s",
+          "dev_busy"]
 rows = []
 failed = False
 driver = ""
@@ -178,7 +179,9 @@ def row(step, n, method, shard, tuning, run, j, exact, why=""):
         if dj:
             r.update(hosts=dj["hosts"], list_s=f'{dj["list_seconds"]:.3f}', sort_s=f'{dj["sort_seconds"]:.3f}', wait_s=f'{dj["wait_seconds"]:.3f}',
                      write_s=f'{dj["write_seconds"]:.3f}', kernel_s=f'{dj["kernel_seconds"]:.3f}', launches=dj["launches"], blocks=dj["blocks"],
-                     patterns=dj["patterns"], item_blocks=dj["item_blocks"])
+                     patterns=dj["patterns"], item_blocks=dj["item_blocks"], bytes_copied=dj.get("bytes_copied", ""))
+            if "device_busy" in dj:
+                r.update(dev_busy=f'{dj["device_busy"]:.3f}')
             st = dj.get("device_stages")
             if st:
                 r.update(dev_copy_in_s=f'{st["copy_in_seconds"]:.3f}', dev_list_s=f'{st["list_seconds"]:.3f}', dev_sort_s=f'{st["sort_seconds"]:.3f}',
@@ -190,7 +193,7 @@ def row(step, n, method, shard, tuning, run, j, exact, why=""):
                  f' device: write {r["write_s"]} s, kernel {r["kernel_s"]} s, {r["launches"]} launches')
     if r.get("dev_join_s"):
         where += (f'; on the device: copy in {r["dev_copy_in_s"]} s, list {r["dev_list_s"]} s, sort {r["dev_sort_s"]} s,'
-                  f' join {r["dev_join_s"]} s, copy out {r["dev_copy_out_s"]} s')
+                  f' join {r["dev_join_s"]} s, copy out {r["dev_copy_out_s"]} s, busy {r.get("dev_busy", "-")}')
     print(f'device-check: {step} n = {n} {method} {shard} {tuning} run {run}: {r["seconds"] or "-"} s, exact {r["exact"]}{where}', flush=True)
     return r
 

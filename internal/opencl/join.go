@@ -134,6 +134,7 @@ func (d *Device) enqueueJoin(b *engine.JoinBatch, jobs int) (*bufSet, error) {
 		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, s.bufs[in.buf], 0, 0, in.size, in.ptr, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
 			return nil, err
 		}
+		b.Copied += int64(in.size)
 	}
 	for _, out := range []struct {
 		buf  int
@@ -162,6 +163,7 @@ func (d *Device) enqueueJoin(b *engine.JoinBatch, jobs int) (*bufSet, error) {
 		return nil, err
 	}
 	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, s.bufs[joinOut], 0, 0, uintptr(8*jobs), unsafe.Pointer(&b.Out[0]), 0, 0, d.event(s, stageCopyOut, true)))
+	b.Copied += int64(8 * jobs)
 	return s, err
 }
 
@@ -211,6 +213,7 @@ func (d *Device) enqueueList(b *engine.JoinBatch) (*bufSet, error) {
 		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, s.bufs[in.buf], 0, 0, in.size, in.ptr, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
 			return nil, err
 		}
+		b.Copied += int64(in.size)
 	}
 	if err := d.buffer(s, joinPats, uintptr(8*max(1, b.Room)), clMemReadWrite); err != nil {
 		return nil, err
@@ -224,5 +227,6 @@ func (d *Device) enqueueList(b *engine.JoinBatch) (*bufSet, error) {
 		return nil, err
 	}
 	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, s.bufs[joinListed], 0, 0, uintptr(4*len(b.Listed)), unsafe.Pointer(&b.Listed[0]), 0, 0, d.event(s, stageCopyOut, true)))
+	b.Copied += int64(4 * len(b.Listed))
 	return s, err
 }

@@ -56,9 +56,14 @@ type DeviceJoin struct {
 	Blocks     int64   `json:"blocks"`
 	Patterns   int64   `json:"patterns"`
 	ItemBlocks int64   `json:"item_blocks"`
+	// Copied is the bytes copied to the devices and back.
+	Copied int64 `json:"bytes_copied"`
 	// Device is the device's own time per stage, where its runtime
-	// reports it (NQUEENS_OPENCL_PROFILE=1).
+	// reports it (NQUEENS_OPENCL_PROFILE=1), and Busy the share of the
+	// count's wall time the devices spent on its commands (their stages'
+	// sum over the seconds, per device).
 	Device *DeviceStages `json:"device_stages,omitempty"`
+	Busy   float64       `json:"device_busy,omitempty"`
 }
 
 // DeviceStages are a device join's seconds on the device, by its
@@ -100,9 +105,12 @@ func Of(c nqueens.Counts) Count {
 	}
 	if p := c.DeviceJoin; p != nil {
 		rep.DeviceJoin = &DeviceJoin{Hosts: p.Hosts, List: p.List.Seconds(), Sort: p.Sort.Seconds(), Wait: p.Wait.Seconds(), Write: p.Write.Seconds(),
-			Kernel: p.Kernel.Seconds(), Launches: p.Launches, Blocks: p.Blocks, Patterns: p.Patterns, ItemBlocks: p.ItemBlocks}
+			Kernel: p.Kernel.Seconds(), Launches: p.Launches, Blocks: p.Blocks, Patterns: p.Patterns, ItemBlocks: p.ItemBlocks, Copied: p.Copied}
 		if s := p.Stages; s.CopyIn+s.List+s.Sort+s.Join+s.CopyOut > 0 {
 			rep.DeviceJoin.Device = &DeviceStages{CopyIn: s.CopyIn.Seconds(), List: s.List.Seconds(), Sort: s.Sort.Seconds(), Join: s.Join.Seconds(), CopyOut: s.CopyOut.Seconds()}
+			if sec := c.Elapsed.Seconds(); sec > 0 && len(c.Devices) > 0 {
+				rep.DeviceJoin.Busy = (s.CopyIn + s.List + s.Sort + s.Join + s.CopyOut).Seconds() / sec / float64(len(c.Devices))
+			}
 		}
 	}
 	rep.VerifiedBy = string(c.CheckedBy)
