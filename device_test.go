@@ -183,7 +183,7 @@ func TestDeviceDiagnostics(t *testing.T) {
 	require.NotEmpty(t, names)
 	b, err := os.ReadFile(names[0])
 	require.NoError(t, err)
-	assert.Contains(t, string(b), "options: -cl-std=CL1.2 -DCHUNKS=")
+	assert.Contains(t, string(b), "options: -cl-std=CL1.2 -DPARTWORDS=")
 	t.Setenv("NQUEENS_OPENCL_PROFILE", "")
 	c, err := Count(context.Background(), 13, WithDevice("opencl"))
 	require.NoError(t, err)

@@ -282,6 +282,26 @@ const partWords = 8
 // JoinSortChunk is the most patterns one sort job of a [JoinBatch] takes.
 const JoinSortChunk = 4096
 
+// JoinDefines are a [JoinBatch]'s layout as the device's kernels take it,
+// compiler defines: the words of a part, of a part's bucket bounds (one
+// side's), of a side the device lists (a slot) and of a listing, and the
+// patterns of a sort job. The layout is written here alone.
+func JoinDefines() string {
+	return fmt.Sprintf("-DPARTWORDS=%d -DBOUNDS=%d -DSLOTWORDS=%d -DLISTINGWORDS=%d -DSORTCHUNK=%d",
+		partWords, bucketBounds, slotWords, listingWords, JoinSortChunk)
+}
+
+// NumSorts is how many sort jobs b holds; NumSlots how many sides the
+// device lists, NumListings how many listings; ListedWords the words
+// List returns for them.
+func (b *JoinBatch) NumSorts() int    { return len(b.Sorts) / sortWords }
+func (b *JoinBatch) NumSlots() int    { return len(b.Slots) / slotWords }
+func (b *JoinBatch) NumListings() int { return len(b.Listings) / listingWords }
+func (b *JoinBatch) ListedWords() int { return b.NumSlots() * bucketBounds }
+
+// sortWords and jobWords are the words of a sort job and of a join job.
+const sortWords, jobWords = 4, 4
+
 // itemBlocks is the items its blocks are matched against, summed over
 // the blocks.
 func (b *JoinBatch) itemBlocks() int64 {
@@ -311,7 +331,7 @@ func (b *JoinBatch) jobItems(j int) int64 {
 }
 
 // Blocks is the number of jobs.
-func (b *JoinBatch) Blocks() int { return len(b.Jobs) / 4 }
+func (b *JoinBatch) Blocks() int { return len(b.Jobs) / jobWords }
 
 // patterns is how many patterns b holds.
 func (b *JoinBatch) patterns() int { return len(b.Pats) }

@@ -20,10 +20,13 @@
 // Built per board and tuning: CHUNKS, the most chunks a pattern of the
 // board has; SQUEEZED, the chunks of one without the widest cut's bits; BLOCK, the patterns of a block (32, 64, 128, 256 or 512);
 // GROUP, the join's work-group size; ITEMS, the items a work-item takes
-// per step; SORTCHUNK, engine.JoinSortChunk.
+// per step. The batch's layout, engine.JoinDefines: PARTWORDS, the words
+// of a part; BOUNDS, a side's bucket bounds (256 buckets and the end);
+// SLOTWORDS and LISTINGWORDS, the words of a listed side and of a
+// listing; SORTCHUNK, the most patterns of a sort job.
 //
-// part (8 words): first pattern of its T side and of its I side, first index of its
-// 2×257 bucket bounds, cut | long<<8 | chunks<<16, the squeeze lo1 |
+// part (PARTWORDS words): first pattern of its T side and of its I side, first index of its
+// 2×BOUNDS bucket bounds, cut | long<<8 | chunks<<16, the squeeze lo1 |
 // hi1<<8 | lo2<<16 | hi2<<24, the key's shifts m0 | a0<<8. sort job: part,
 // side, first pattern, patterns. join job: first sorted pattern, patterns,
 // part, bucket v. out: one word a join job, its weighted count.
@@ -43,8 +46,8 @@
 #ifndef ITEMS
 #define ITEMS 1
 #endif
-#ifndef SORTCHUNK
-#define SORTCHUNK 4096
+#if !defined(PARTWORDS) || !defined(BOUNDS) || !defined(SLOTWORDS) || !defined(LISTINGWORDS) || !defined(SORTCHUNK)
+#error "the batch's layout comes from engine.JoinDefines"
 #endif
 #ifndef SORTGROUP
 #define SORTGROUP 256
@@ -121,7 +124,7 @@ inline ulong squeeze(ulong x, uint q) {
 // queens (engine.joinFrame.joinSouthGo), takes a run of places in the
 // slot with one atomic add, writes the half-boards' patterns there and
 // counts them by bucket (keyAt's 8 bits) in local memory; the counts are
-// added to the slot's at the end. listed: 257 words a slot, its patterns
+// added to the slot's at the end. listed: BOUNDS words a slot, its patterns
 // and their counts by bucket. A listing: first north placement, how
 // many, first south placement, how many, slot. A slot (4 words): first
 // place in pats | room<<32; frames: north b1 | b2<<8 | south b1<<16 |
@@ -131,15 +134,15 @@ void list(__global const ulong *lists, __global const uint *listings, __global c
           __global uint *listed) {
 	__local uint hist[256];
 	const uint lid = get_local_id(0);
-	__global const uint *job = listings + 6 * get_group_id(0);
+	__global const uint *job = listings + LISTINGWORDS * get_group_id(0);
 	const uint nFirst = job[0], nCount = job[1], sFirst = job[2], sCount = job[3], slot = job[4];
-	__global const ulong *sl = slots + 4 * slot;
+	__global const ulong *sl = slots + SLOTWORDS * slot;
 	const uint base = (uint)sl[0];
 	const ulong fr = sl[1], ban1 = sl[2], ban2 = sl[3];
 	const uint nb1 = fr & 255, nb2 = (fr >> 8) & 255, sb1 = (fr >> 16) & 255, sb2 = (fr >> 24) & 255;
 	const uint lo = (fr >> 32) & 255, width = (fr >> 40) & 255, m0 = (fr >> 48) & 255, a0 = (fr >> 56) & 255;
 	const ulong mask = (1UL << width) - 1, low = 0xffffffffUL;
-	__global uint *out = listed + 257 * slot;
+	__global uint *out = listed + BOUNDS * slot;
 	for (uint k = lid; k < 256; k += LISTGROUP) {
 		hist[k] = 0;
 	}
@@ -185,9 +188,9 @@ void sort(__global const ulong *pats, __global ulong *sorted, __global const uin
 	__local uint base[256];
 	const uint lid = get_local_id(0);
 	const uint4 job = sorts[get_group_id(0)];
-	__global const uint *part = parts + 8 * job.x;
+	__global const uint *part = parts + PARTWORDS * job.x;
 	const uint cut = part[3] & 255u, q = part[4], m0 = part[5] & 255u, a0 = (part[5] >> 8) & 255u;
-	__global uint *cur = next + part[2] + (job.y ? 257 : 0);
+	__global uint *cur = next + part[2] + (job.y ? BOUNDS : 0);
 	for (uint k = lid; k < 256; k += SORTGROUP) {
 		count[k] = 0;
 	}
@@ -230,14 +233,14 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	const uint lid = get_local_id(0);
 	const uint4 job = jobs[get_group_id(0)];
 	const uint first = job.x, len = job.y, v = job.w;
-	__global const uint *part = parts + 8 * job.z;
+	__global const uint *part = parts + PARTWORDS * job.z;
 	const uint cut = part[3] & 255u, long_ = (part[3] >> 8) & 1u;
 	const uint chunks = min((part[3] >> 16) & 255u, (uint)CHUNKS);
 	// The table's rows: the part's chunks, and at least the SQUEEZED the
 	// matching loop reads (a row past a pattern's bits holds every valid
 	// pattern at value 0, an item's value there).
 	const uint built = max(chunks, (uint)SQUEEZED);
-	__global const uint *bound = bounds + part[2] + 257;
+	__global const uint *bound = bounds + part[2] + BOUNDS;
 
 	// Row i of matrix (h, w) is the half h of pattern 32w+i (none past
 	// the block's).

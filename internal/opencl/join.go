@@ -149,7 +149,7 @@ func (d *Device) enqueueJoin(b *engine.JoinBatch, jobs int) (*bufSet, error) {
 			return nil, err
 		}
 		local := uintptr(k.sortGroup)
-		global := uintptr(len(b.Sorts)/4) * local
+		global := uintptr(b.NumSorts()) * local
 		if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.sort, 1, nil, &global, &local, 0, 0, d.event(s, stageSort, false))); err != nil {
 			return nil, err
 		}
@@ -171,9 +171,8 @@ func (d *Device) enqueueJoin(b *engine.JoinBatch, jobs int) (*bufSet, error) {
 // batch's pats on the device, and reads the slots' sizes and bucket
 // counts back into b.Listed; its time is b.Kernel, as Join's.
 func (d *Device) List(_ context.Context, b *engine.JoinBatch) error {
-	slots := len(b.Slots) / 4
-	b.Listed = append(b.Listed[:0], make([]uint32, 257*slots)...)
-	if len(b.Listings) == 0 || slots == 0 {
+	b.Listed = append(b.Listed[:0], make([]uint32, b.ListedWords())...)
+	if b.NumListings() == 0 || b.NumSlots() == 0 {
 		return nil
 	}
 	began := time.Now()
@@ -222,7 +221,7 @@ func (d *Device) enqueueList(b *engine.JoinBatch) (*bufSet, error) {
 		return nil, err
 	}
 	local := uintptr(k.listGroup)
-	global := uintptr(len(b.Listings)/6) * local
+	global := uintptr(b.NumListings()) * local
 	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.list, 1, nil, &global, &local, 0, 0, d.event(s, stageList, false))); err != nil {
 		return nil, err
 	}
