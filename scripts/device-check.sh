@@ -47,7 +47,7 @@
 # apt-get download ocl-icd-libopencl1 && dpkg -x ocl-icd-libopencl1_*.deb x
 # && cp x/usr/lib/x86_64-linux-gnu/libOpenCL.so.1 .device/) and writes a
 # vendors file naming the NVIDIA library (OCL_ICD_VENDORS).
-# docs/devices.md ("The first GPU session") has the device tool's command.
+# docs/devices.md ("The first run on a lent GPU") has the device tool's command.
 set -euo pipefail
 [ $# -ge 1 ] && [ -n "$1" ] || { echo "usage: scripts/device-check.sh OUT [DEVICE]" >&2; exit 2; }
 out=$(mkdir -p -- "$1" && cd -- "$1" && pwd)

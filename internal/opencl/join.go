@@ -60,6 +60,30 @@ func (d *Device) setArgs(s *bufSet, k clKernel, bufs ...int) error {
 	return nil
 }
 
+// start returns the kernels for b's board and tuning and b's buffers.
+// d.mu is held.
+func (d *Device) start(b *engine.JoinBatch) (joins, *bufSet, error) {
+	k, err := d.joinKernels(b.N, b.Tuning)
+	if err != nil {
+		return joins{}, nil, err
+	}
+	return k, d.setOf(b), nil
+}
+
+// write queues the copy of size bytes at ptr into the set's buffer buf,
+// made at least that large with flags, and counts them in b.Copied. d.mu
+// is held.
+func (d *Device) write(s *bufSet, b *engine.JoinBatch, buf int, ptr unsafe.Pointer, size uintptr, flags uint64) error {
+	if err := d.buffer(s, buf, size, flags); err != nil {
+		return err
+	}
+	if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, s.bufs[buf], 0, 0, size, ptr, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
+		return err
+	}
+	b.Copied += int64(size)
+	return nil
+}
+
 // wait waits for the set's last command (the last of its events) and
 // adds the times of its commands to stages.
 func (d *Device) wait(s *bufSet, stages *engine.DeviceStages) error {
@@ -94,11 +118,10 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 func (d *Device) enqueueJoin(b *engine.JoinBatch, jobs int) (*bufSet, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	k, err := d.joinKernels(b.N, b.Tuning)
+	k, s, err := d.start(b)
 	if err != nil {
 		return nil, err
 	}
-	s := d.setOf(b)
 	type input struct {
 		buf  int
 		ptr  unsafe.Pointer
@@ -128,13 +151,9 @@ func (d *Device) enqueueJoin(b *engine.JoinBatch, jobs int) (*bufSet, error) {
 		if in.buf == joinNext || in.buf == joinPats || in.buf == joinSorted {
 			flags = clMemReadWrite // List writes pats, sort sorted
 		}
-		if err := d.buffer(s, in.buf, in.size, flags); err != nil {
+		if err := d.write(s, b, in.buf, in.ptr, in.size, flags); err != nil {
 			return nil, err
 		}
-		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, s.bufs[in.buf], 0, 0, in.size, in.ptr, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
-			return nil, err
-		}
-		b.Copied += int64(in.size)
 	}
 	for _, out := range []struct {
 		buf  int
@@ -190,11 +209,10 @@ func (d *Device) List(_ context.Context, b *engine.JoinBatch) error {
 func (d *Device) enqueueList(b *engine.JoinBatch) (*bufSet, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	k, err := d.joinKernels(b.N, b.Tuning)
+	k, s, err := d.start(b)
 	if err != nil {
 		return nil, err
 	}
-	s := d.setOf(b)
 	for _, in := range []struct {
 		buf   int
 		ptr   unsafe.Pointer
@@ -206,13 +224,9 @@ func (d *Device) enqueueList(b *engine.JoinBatch) (*bufSet, error) {
 		{joinSlots, unsafe.Pointer(&b.Slots[0]), uintptr(8 * len(b.Slots)), clMemReadOnly},
 		{joinListed, unsafe.Pointer(&b.Listed[0]), uintptr(4 * len(b.Listed)), clMemReadWrite},
 	} {
-		if err := d.buffer(s, in.buf, in.size, in.flags); err != nil {
+		if err := d.write(s, b, in.buf, in.ptr, in.size, in.flags); err != nil {
 			return nil, err
 		}
-		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, s.bufs[in.buf], 0, 0, in.size, in.ptr, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
-			return nil, err
-		}
-		b.Copied += int64(in.size)
 	}
 	if err := d.buffer(s, joinPats, uintptr(8*max(1, b.Room)), clMemReadWrite); err != nil {
 		return nil, err
