@@ -328,17 +328,9 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	chunk := defaultJoinChunk
 	limit := Limit(opt.Memory)
 	join := needsMemory(plan)
-	tune := opt.Tuning.withDefaults()
+	tune := opt.Tuning.resolve(opt.Devices)
 	hosts, batches := DeviceSide(join, len(opt.Devices), opt.Tuning) // a device join's host goroutines, per device
-	tune.Hosts = hosts
-	if opt.Tuning.Group == 0 {
-		for _, d := range opt.Devices {
-			if g, ok := d.(GroupLimiter); ok && g.MaxGroup() >= MinJoinGroup {
-				tune.Group = min(tune.Group, g.MaxGroup()&^(MinJoinGroup-1))
-			}
-		}
-	}
-	listers := workers + hosts*len(opt.Devices) // goroutines that list join tasks
+	listers := workers + hosts*len(opt.Devices)                      // goroutines that list join tasks
 	need := MinMemory(plan, max(1, listers)) + batches
 	if err := Fit(plan.N, plan.Method, listers, len(plan.Tasks), max(1, plan.Shards), limit, need); err != nil {
 		if me, ok := err.(*MemoryError); ok {

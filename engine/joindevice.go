@@ -175,6 +175,51 @@ func multipleOf(m int) string {
 	return fmt.Sprintf(", a multiple of %d", m)
 }
 
+// The tuning is resolved here alone: resolve makes it concrete for a
+// run's devices, forDevice for one of them.
+
+// resolve is t made concrete for a run on devices: every knob unset at its
+// default, hosts the CPU's cores shared among the devices, and group, where
+// unset, at most the largest work-group of every device that tells it
+// (GroupLimiter). list and sort stay as given until forDevice.
+func (t JoinTuning) resolve(devices []Device) JoinTuning {
+	r := t.withDefaults()
+	r.Hosts = t.hostsFor(len(devices))
+	if t.Group == 0 {
+		for _, d := range devices {
+			if g, ok := d.(GroupLimiter); ok && g.MaxGroup() >= MinJoinGroup {
+				r.Group = min(r.Group, g.MaxGroup()&^(MinJoinGroup-1))
+			}
+		}
+	}
+	return r
+}
+
+// hostsFor is the host goroutines per device of a run on devices devices:
+// the tuning's, else the CPU's cores shared among them.
+func (t JoinTuning) hostsFor(devices int) int {
+	return cmp.Or(t.Hosts, max(1, DefaultWorkers()/max(1, devices)))
+}
+
+// forDevice is the run's tuning r for dev: list and sort, where auto, the
+// host's on a device that runs on the CPU (OnCPU) and the device's
+// elsewhere.
+func (r JoinTuning) forDevice(dev Device) JoinTuning {
+	onCPU := false
+	if c, ok := dev.(OnCPU); ok {
+		onCPU = c.OnCPU()
+	}
+	for _, k := range []*int{&r.List, &r.Sort} {
+		if *k == byAuto {
+			*k = byDevice
+			if onCPU {
+				*k = byHost
+			}
+		}
+	}
+	return r
+}
+
 // withDefaults is t with its zero knobs at their defaults.
 func (t JoinTuning) withDefaults() JoinTuning {
 	d := DefaultJoinTuning
@@ -746,18 +791,7 @@ func (f *joinFeeder) flush() {
 func runJoinDevice(ctx context.Context, dev Device, plan *partition.Plan, order []int, next *atomic.Int64,
 	feeders []*joinScratch, tune JoinTuning, prof *JoinProfile, report func(host int, r Result)) error {
 	var lock sync.Mutex
-	onCPU := false
-	if c, ok := dev.(OnCPU); ok {
-		onCPU = c.OnCPU()
-	}
-	for _, k := range []*int{&tune.List, &tune.Sort} {
-		if *k == byAuto {
-			*k = byDevice
-			if onCPU {
-				*k = byHost
-			}
-		}
-	}
+	tune = tune.forDevice(dev)
 	devLock := &lock
 	cj, concurrent := dev.(ConcurrentJoiner)
 	if concurrent && cj.JoinsConcurrently() {

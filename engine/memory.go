@@ -232,7 +232,7 @@ func DeviceSide(join bool, devices int, t JoinTuning) (hosts int, bytes int64) {
 	case !join:
 		return 0, int64(devices) * DeviceBytes
 	}
-	hosts = cmp.Or(t.Hosts, max(1, DefaultWorkers()/devices))
+	hosts = t.hostsFor(devices)
 	return hosts, int64(hosts*devices) * joinBatchBytes(t.withDefaults())
 }
 
