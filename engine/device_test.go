@@ -97,24 +97,30 @@ func joinHost(b *JoinBatch) {
 	}
 	b.Out = append(b.Out[:0], make([]uint64, b.Blocks())...)
 	for j := range b.Blocks() {
-		job := b.Jobs[4*j : 4*j+4]
+		job := b.Jobs[jobWords*j:][:jobWords]
 		part := b.Parts[partWords*job[2]:][:partWords]
 		block := sorted[job[0] : job[0]+job[1]]
 		bounds := b.Bounds[part[2]+bucketBounds:][:bucketBounds]
 		v, cut, long := uint8(job[3]), uint8(part[3]), part[3]>>8&1 != 0
+		lo, hi := job[4], job[5] // the job's range of the items, in the buckets' order
 		rest := cut &^ v
+		at := uint32(0) // the items before bucket u
 		for u := rest; ; u = (u - 1) & rest {
 			wt := uint64(1)
 			if long {
 				wt = longWeight(v, u)
 			}
-			for _, x := range sorted[bounds[u]:bounds[int(u)+1]] {
+			for i, x := range sorted[bounds[u]:bounds[int(u)+1]] {
+				if k := at + uint32(i); k < lo || k >= hi {
+					continue
+				}
 				for _, p := range block {
 					if x&p == 0 {
 						b.Out[j] += wt
 					}
 				}
 			}
+			at += bounds[int(u)+1] - bounds[u]
 			if u == 0 {
 				break
 			}
@@ -335,4 +341,39 @@ func TestPlaceAtTheEnd(t *testing.T) {
 	require.Len(t, f.b.Parts, partWords)
 	assert.Equal(t, []uint32{10 + ne, 10}, f.b.Parts[:2], "T, then I")
 	assert.Len(t, f.b.Pats, 710)
+}
+
+// splitDevice is hostDevice counting the launches' jobs that are a later
+// piece of a block cut by shape (their items start past 0).
+type splitDevice struct {
+	hostDevice
+	pieces int
+}
+
+func (d *splitDevice) Join(ctx context.Context, b *JoinBatch) error {
+	for j := range b.Blocks() {
+		if b.Jobs[jobWords*j+4] > 0 {
+			d.pieces++
+		}
+	}
+	return d.hostDevice.Join(ctx, b)
+}
+
+// TestShapedJobs cuts every job past a few items into pieces (minJobItems
+// lowered to 8) and checks that the counts are exact, by the host
+// listing and by the device's.
+func TestShapedJobs(t *testing.T) {
+	defer func(m int64) { minJobItems = m }(minJobItems)
+	minJobItems = 8
+	for _, list := range []int{byHost, byDevice} {
+		plan, err := partition.Make(context.Background(), partition.Job{N: 13, Method: partition.Join})
+		require.NoError(t, err)
+		d := &splitDevice{}
+		c, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []Device{d}, Tuning: JoinTuning{List: list, Sort: byHost, Hosts: 2, Batch: 1 << 16}})
+		require.NoError(t, err)
+		total, ok := c.Total.Uint64()
+		require.True(t, ok)
+		assert.Equal(t, uint64(known.Total[13]), total, "list=%d", list)
+		assert.Positive(t, d.pieces, "list=%d: jobs were cut", list)
+	}
 }

@@ -344,8 +344,10 @@ func (b *JoinBatch) NumSlots() int    { return len(b.Slots) / slotWords }
 func (b *JoinBatch) NumListings() int { return len(b.Listings) / listingWords }
 func (b *JoinBatch) ListedWords() int { return b.NumSlots() * bucketBounds }
 
-// sortWords and jobWords are the words of a sort job and of a join job.
-const sortWords, jobWords = 4, 4
+// sortWords and jobWords are the words of a sort job and of a join job
+// (its first sorted pattern, how many, its part, its bucket v, the range
+// of the items it matches, two words of padding: the kernel reads a uint8).
+const sortWords, jobWords = 4, 8
 
 // itemBlocks is the items its blocks are matched against, summed over
 // the blocks.
@@ -357,22 +359,93 @@ func (b *JoinBatch) itemBlocks() int64 {
 	return s
 }
 
-// jobItems is how many items job j matches against its block: those of
-// every bucket u ⊆ cut &^ v of its part's I side.
+// jobItems is how many items job j matches against its block: its range
+// of the items of every bucket u ⊆ cut &^ v of its part's I side.
 func (b *JoinBatch) jobItems(j int) int64 {
-	job := b.Jobs[4*j : 4*j+4]
-	part := b.Parts[partWords*job[2]:][:partWords]
-	bounds := b.Bounds[part[2]+bucketBounds:][:bucketBounds]
-	v, cut := uint8(job[3]), uint8(part[3])
-	rest := cut &^ v
-	var s int64
+	job := b.Jobs[jobWords*j:][:jobWords]
+	return int64(job[5] - job[4])
+}
+
+// blockItems is how many items a block of bucket v of part matches: those
+// of every bucket u ⊆ cut &^ v of the part's I side.
+func (b *JoinBatch) blockItems(part, v uint32) uint32 {
+	p := b.Parts[partWords*part:][:partWords]
+	bounds := b.Bounds[p[2]+bucketBounds:][:bucketBounds]
+	cut := uint8(p[3])
+	rest := cut &^ uint8(v)
+	var s uint32
 	for u := rest; ; u = (u - 1) & rest {
-		s += int64(bounds[int(u)+1] - bounds[u])
+		s += bounds[int(u)+1] - bounds[u]
 		if u == 0 {
 			break
 		}
 	}
 	return s
+}
+
+// minJobItems is the fewest items a job is cut down to by shape (a
+// variable: the tests lower it to cut small boards' jobs).
+var minJobItems int64 = 8192
+
+// shape sets each job's range of items, the whole of its block's, and
+// cuts the batch's jobs whose items pass 1.2 times the mean (and
+// minJobItems) into jobs of the same block against consecutive ranges of
+// its items, none past that, so that no work-group runs far past the
+// launch's others (a block of a large bucket had held a launch's whole
+// time on one work-group). The pieces' counts add up in the task's
+// total as the jobs' do.
+func (b *JoinBatch) shape() {
+	n := b.Blocks()
+	if n == 0 {
+		return
+	}
+	// Each job's range: all its block's items (the bounds are known now,
+	// where the device listed the sides too).
+	var total int64
+	for j := range n {
+		job := b.Jobs[jobWords*j:][:jobWords]
+		job[4], job[5] = 0, b.blockItems(job[2], job[3])
+		total += b.jobItems(j)
+	}
+	// The cap: the largest whose pieces' largest is within 1.2 times
+	// their mean (cap × pieces ≤ 1.2 × total), found by bisection, but
+	// not below minJobItems.
+	pieces := func(limit int64) int64 {
+		var k int64
+		for j := range n {
+			k += max(1, (b.jobItems(j)+limit-1)/limit)
+		}
+		return k
+	}
+	var most int64
+	for j := range n {
+		most = max(most, b.jobItems(j))
+	}
+	if most*int64(n) <= total+total/5 || most <= minJobItems {
+		return // no job stands out
+	}
+	lo, hi := minJobItems, most // lo may fail; hi fails
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if mid*pieces(mid) <= total+total/5 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	limit := lo
+	jobs, owner, mult := b.Jobs, b.owner, b.mult
+	b.Jobs, b.owner, b.mult = make([]uint32, 0, len(jobs)+len(jobs)/4), make([]int32, 0, len(owner)), make([]uint64, 0, len(mult))
+	for j := range n {
+		job := jobs[jobWords*j:][:jobWords]
+		lo, items := int64(job[4]), int64(job[5]-job[4])
+		pieces := max(1, (items+limit-1)/limit)
+		for k := range pieces {
+			b.Jobs = append(b.Jobs, job[0], job[1], job[2], job[3], uint32(lo+k*items/pieces), uint32(lo+(k+1)*items/pieces), 0, 0)
+			b.owner = append(b.owner, owner[j])
+			b.mult = append(b.mult, mult[j])
+		}
+	}
 }
 
 // Blocks is the number of jobs.
@@ -714,7 +787,7 @@ func (f *joinFeeder) addPart(sv sieve, t0, nT, i0, nI int, cut uint8, sq squeeze
 	for v := uint8(0); ; v = (v - cut) & cut {
 		for p := bk.startT[v]; p < bk.startT[int(v)+1]; p += block {
 			k := min(block, bk.startT[int(v)+1]-p)
-			b.Jobs = append(b.Jobs, uint32(t0+p), uint32(k), part, uint32(v))
+			b.Jobs = append(b.Jobs, uint32(t0+p), uint32(k), part, uint32(v), 0, 0, 0, 0)
 			b.owner = append(b.owner, owner)
 			b.mult = append(b.mult, mult)
 		}
@@ -750,6 +823,7 @@ func (f *joinFeeder) flush() {
 			f.prof.Patterns += int64(b.patterns())
 		}
 		if err == nil && b.Blocks() > 0 {
+			b.shape()
 			err = f.dev.Join(f.ctx, b)
 		}
 		if f.lock != nil {

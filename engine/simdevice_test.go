@@ -101,7 +101,9 @@ func (d *simDevice) ReleaseBatch(*JoinBatch) {}
 // launches queued (ConcurrentJoiner) against 0.74 with one launch at a
 // time under a lock (the host's sieve planning between the listing and
 // the matching held it), wall 6.4 → 4.8 s for 4.8 s of device time; two
-// goroutines, one batch in flight a core, reach 0.85; tail 4.0 either way.
+// goroutines, one batch in flight a core, reach 0.85. tail: 4.0 before
+// the launches were shaped, 2.5 since (JoinBatch.shape; minJobItems, 8192
+// items, about a table's own cost, binds at n = 18).
 func TestSimulatedPipeline(t *testing.T) {
 	if !long.Run() {
 		t.Skip("times a device join of n = 18 twice (a quarter of a minute): NQUEENS_LONG")

@@ -28,8 +28,8 @@
 // part (PARTWORDS words): first pattern of its T side and of its I side, first index of its
 // 2×BOUNDS bucket bounds, cut | long<<8 | chunks<<16, the squeeze lo1 |
 // hi1<<8 | lo2<<16 | hi2<<24, the key's shifts m0 | a0<<8. sort job: part,
-// side, first pattern, patterns. join job: first sorted pattern, patterns,
-// part, bucket v. out: one word a join job, its weighted count.
+// side, first pattern, patterns. join job (8 words): first sorted pattern, patterns,
+// part, bucket v, the range of the block's items it matches (from, to), two words of padding. out: one word a join job, its weighted count.
 
 #ifndef CHUNKS
 #define CHUNKS 11
@@ -219,7 +219,7 @@ void sort(__global const ulong *pats, __global ulong *sorted, __global const uin
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
-void join(__global const ulong *sorted, __global const uint *parts, __global const uint *bounds, __global const uint4 *jobs,
+void join(__global const ulong *sorted, __global const uint *parts, __global const uint *bounds, __global const uint8 *jobs,
           __global ulong *out) {
 	// 32×32 bit matrices, [half h][row i][word w]: row i of matrix (h, w)
 	// is words[(32h + i)·WORDS + w], so that once transposed, bit b's row
@@ -231,9 +231,12 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	__local ulong sums[GROUP];
 
 	const uint lid = get_local_id(0);
-	const uint4 job = jobs[get_group_id(0)];
-	const uint first = job.x, len = job.y, v = job.w;
-	__global const uint *part = parts + PARTWORDS * job.z;
+	const uint8 job = jobs[get_group_id(0)];
+	const uint first = job.s0, len = job.s1, v = job.s3;
+	// The job's range of its block's items, counted in the buckets' order
+	// (a large block's items are cut among several jobs).
+	const uint from = job.s4, to = job.s5;
+	__global const uint *part = parts + PARTWORDS * job.s2;
 	const uint cut = part[3] & 255u, long_ = (part[3] >> 8) & 1u;
 	const uint chunks = min((part[3] >> 16) & 255u, (uint)CHUNKS);
 	// The table's rows: the part's chunks, and at least the SQUEEZED the
@@ -304,10 +307,14 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 
 	ulong s = 0;
 	const uint rest = cut & ~v;
+	uint at = 0; // the block's items before bucket u
 	for (uint u = rest;; u = (u - 1) & rest) {
 		const uint wt = long_ ? longWeight(v, u) : 1;
-		if (wt != 0) {
-			const uint lo = bound[u], hi = bound[u + 1];
+		const uint b0 = bound[u], b1 = bound[u + 1];
+		// The bucket's items within the job's range.
+		const uint lo = b0 + clamp(from, at, at + (b1 - b0)) - at, hi = b0 + clamp(to, at, at + (b1 - b0)) - at;
+		at += b1 - b0;
+		if (wt != 0 && lo < hi) {
 			cvec c = 0;
 			for (uint base = lo + lid; base < hi; base += GROUP * ITEMS) {
 #pragma unroll
@@ -332,7 +339,7 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 			}
 			s += wt * total(c);
 		}
-		if (u == 0) {
+		if (u == 0 || at >= to) {
 			break;
 		}
 	}
