@@ -68,10 +68,12 @@ func (c *config) checkDevice() error {
 // a launch holds, the tasks in flight), hosts (the host goroutines that
 // feed each device; 0, the default, shares the CPU's cores among the
 // devices), list (who lists each task's halves: 1 the host, 2 the
-// device) and sort (who sorts the halves the host lists into the sieve's
+// device), sort (who sorts the halves the host lists into the sieve's
 // buckets: 1 the host, 2 the device; for both, 0, the default, is the
 // host on a device that runs on the CPU, such as pocl, and the device
-// otherwise). Knobs not named keep their defaults
+// otherwise) and cut (whether a launch's large jobs are cut into pieces
+// against ranges of their items: 1 never, 2 always, 0 all but on a
+// device that runs on the CPU). Knobs not named keep their defaults
 // (engine.DefaultJoinTuning). A value out of bounds, a knob given twice,
 // or a tuning without a device to tune ([WithDevice] unset or "cpu") is
 // an [*OptionError]; a tuning the device cannot run (a work-group or table
