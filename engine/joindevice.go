@@ -229,6 +229,16 @@ func (r JoinTuning) forDevice(dev Device) JoinTuning {
 	return r
 }
 
+// CutRanges is 1 where a device's join kernel must match each job's range
+// of its block's items alone (the tuning, resolved for the device, cuts
+// jobs: JoinTuning.Cut), else 0: the kernel then matches every item.
+func CutRanges(t JoinTuning) int {
+	if t.Cut == cutAlways {
+		return 1
+	}
+	return 0
+}
+
 // runsOnCPU reports whether dev runs on the CPU (OnCPU).
 func runsOnCPU(dev Device) bool {
 	c, ok := dev.(OnCPU)

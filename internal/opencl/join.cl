@@ -49,6 +49,9 @@
 #if !defined(PARTWORDS) || !defined(BOUNDS) || !defined(SLOTWORDS) || !defined(LISTINGWORDS) || !defined(SORTCHUNK)
 #error "the batch's layout comes from engine.JoinDefines"
 #endif
+#ifndef CUT
+#define CUT 0 // 1: a job matches only its range of its block's items (JoinTuning.Cut)
+#endif
 #ifndef SORTGROUP
 #define SORTGROUP 256
 #endif
@@ -235,7 +238,9 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	const uint first = job.s0, len = job.s1, v = job.s3;
 	// The job's range of its block's items, counted in the buckets' order
 	// (a large block's items are cut among several jobs).
+#if CUT
 	const uint from = job.s4, to = job.s5;
+#endif
 	__global const uint *part = parts + PARTWORDS * job.s2;
 	const uint cut = part[3] & 255u, long_ = (part[3] >> 8) & 1u;
 	const uint chunks = min((part[3] >> 16) & 255u, (uint)CHUNKS);
@@ -307,14 +312,21 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 
 	ulong s = 0;
 	const uint rest = cut & ~v;
+#if CUT
 	uint at = 0; // the block's items before bucket u
+#endif
 	for (uint u = rest;; u = (u - 1) & rest) {
 		const uint wt = long_ ? longWeight(v, u) : 1;
-		const uint b0 = bound[u], b1 = bound[u + 1];
+#if CUT
 		// The bucket's items within the job's range.
+		const uint b0 = bound[u], b1 = bound[u + 1];
 		const uint lo = b0 + clamp(from, at, at + (b1 - b0)) - at, hi = b0 + clamp(to, at, at + (b1 - b0)) - at;
 		at += b1 - b0;
 		if (wt != 0 && lo < hi) {
+#else
+		if (wt != 0) {
+			const uint lo = bound[u], hi = bound[u + 1];
+#endif
 			cvec c = 0;
 			for (uint base = lo + lid; base < hi; base += GROUP * ITEMS) {
 #pragma unroll
@@ -339,7 +351,12 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 			}
 			s += wt * total(c);
 		}
-		if (u == 0 || at >= to) {
+#if CUT
+		if (at >= to) {
+			break;
+		}
+#endif
+		if (u == 0) {
 			break;
 		}
 	}
