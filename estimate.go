@@ -162,10 +162,10 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 	// The memory of the largest shard on c's workers or, with a device
 	// (one: how many "all" finds is not known before the runtime is
 	// asked), on its host goroutines and batches, as a count adds it.
-	listers, batches := c.workers, int64(0)
+	listers, hosts, batches := c.workers, 0, int64(0)
 	if c.device != "" {
-		hosts, b := engine.DeviceSide(st.Method == partition.Join, 1, c.joinTuning)
-		listers, batches = hosts, b
+		hosts, batches = engine.DeviceSide(st.Method == partition.Join, 1, c.joinTuning)
+		listers = hosts
 		if c.device == "all" {
 			listers += c.workers
 		}
@@ -182,9 +182,7 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 	// batches' memory) within the default.
 	if err := engine.Fit(n, st.Method, listers, st.MaxTasks, c.shards, c.memoryLimit(), e.ShardMemory); err != nil {
 		if me, ok := err.(*engine.MemoryError); ok && (c.memory > 0 || !me.MostlyTasks()) {
-			if c.device != "" {
-				me.Hosts = listers - map[bool]int{true: c.workers}[c.device == "all"]
-			}
+			me.Hosts = hosts
 			return Cost{}, invalid(err)
 		}
 	}

@@ -202,11 +202,8 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, common cli.O
 	if err != nil {
 		return countError(ctx, err, n, false)
 	}
-	how := ""
-	if c.ReadBack {
-		how = "counted before"
-	}
-	return printCount(stdout, stderr, c, f, cmp.Or(f.out, f.checkpoint), how)
+
+	return printCount(stdout, stderr, c, f, cmp.Or(f.out, f.checkpoint))
 }
 
 // countError words a count's error for the command: its files by --dir
@@ -224,9 +221,9 @@ func countError(ctx context.Context, err error, n int, dir bool) error {
 
 // printCount prints a count's notes and counts: the total on stdout (a
 // JSON object with --json), or for a shard, whose total is not the
-// answer, where its counts went (to saved) on stderr; how is "counted",
-// or how the shard's counts were had.
-func printCount(stdout, stderr io.Writer, c nqueens.Counts, f countFlags, saved, how string) error {
+// answer, where its counts went (to saved) on stderr, and whether they
+// were counted now or read back from a shard file counted before.
+func printCount(stdout, stderr io.Writer, c nqueens.Counts, f countFlags, saved string) error {
 	for _, note := range c.Notes {
 		fmt.Fprintf(stderr, "nqueens: note: %s\n", note)
 	}
@@ -237,8 +234,12 @@ func printCount(stdout, stderr io.Writer, c nqueens.Counts, f countFlags, saved,
 		return report.WriteJSON(stdout, report.Of(c))
 	}
 	if c.Partial() {
+		how := "counted"
+		if c.ReadBack {
+			how = "counted before"
+		}
 		fmt.Fprintf(stderr, "nqueens: shard %d/%d of n = %d %s (%d tasks, partial total %s) and saved in %s; merge all shards with 'nqueens merge'\n",
-			c.Shard, c.Shards, c.N, cmp.Or(how, "counted"), c.Tasks, c.Total, saved)
+			c.Shard, c.Shards, c.N, how, c.Tasks, c.Total, saved)
 		return nil
 	}
 	return writeLine(stdout, c.Total.String())
@@ -265,11 +266,7 @@ func countShards(ctx context.Context, stdout, stderr io.Writer, n int, opts []nq
 			return countError(ctx, err, n, true)
 		}
 		result, _, _ := nqueens.ShardPaths(f.dir, c.Shard, shards) // the shard just counted
-		how := ""
-		if c.ReadBack {
-			how = "counted before"
-		}
-		if err := printCount(stdout, stderr, c, f, result, how); err != nil {
+		if err := printCount(stdout, stderr, c, f, result); err != nil {
 			return err
 		}
 		if c.Shard < last {

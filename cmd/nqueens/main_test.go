@@ -16,7 +16,6 @@ import (
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/internal/long"
-	"github.com/nqueens/nqueens/internal/opencl"
 )
 
 func TestMain(m *testing.M) {
@@ -45,11 +44,7 @@ func TestScripts(t *testing.T) {
 		case "plot": // built with -tags plot
 			return benchmark.PNGBuilt, nil
 		case "opencl": // an OpenCL device (CI installs pocl and requires one)
-			infos, err := opencl.List()
-			if len(infos) == 0 && os.Getenv("NQUEENS_REQUIRE_OPENCL") != "" {
-				return false, fmt.Errorf("NQUEENS_REQUIRE_OPENCL is set but there is no OpenCL device (%v)", err)
-			}
-			return len(infos) > 0, nil
+			return haveOpenCL()
 		}
 		return false, fmt.Errorf("unknown condition %q", cond)
 	}})

@@ -40,18 +40,7 @@ func TestSignals(t *testing.T) {
 			require.NoError(t, cmd.Start())
 			waitForJournal(t, journal) // planned, and counting
 			require.NoError(t, cmd.Process.Signal(tc.sig))
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(2 * time.Minute):
-				_ = cmd.Process.Kill()
-				t.Fatal("count did not stop after the signal")
-			}
-			var exit *exec.ExitError
-			require.True(t, errors.As(err, &exit), "want an exit error, got %v", err)
-			assert.Equal(t, tc.code, exit.ExitCode())
+			assert.Equal(t, tc.code, exitAfterSignal(t, cmd, 2*time.Minute, &stderr))
 			assert.Empty(t, stdout.String())
 			assert.Regexp(t, `^nqueens: interrupted by .*: stopped after \d+ of \d+ tasks.*; \d+ tasks are saved in .*n21.journal: run the same command again to resume; no count printed\n$`, stderr.String())
 		})
@@ -102,18 +91,7 @@ func TestSignalsOnDevice(t *testing.T) {
 			require.NoError(t, cmd.Start())
 			waitForTasks(t, journal, 1) // the runtime loaded, and a task counted on it
 			require.NoError(t, cmd.Process.Signal(tc.sig))
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(time.Minute):
-				_ = cmd.Process.Kill()
-				t.Fatalf("%v did not stop after %v; stderr: %s", args, tc.sig, stderr.String())
-			}
-			var exit *exec.ExitError
-			require.True(t, errors.As(err, &exit), "want an exit error, got %v; stderr: %s", err, stderr.String())
-			assert.Equal(t, tc.code, exit.ExitCode(), "stderr: %s", stderr.String())
+			assert.Equal(t, tc.code, exitAfterSignal(t, cmd, time.Minute, &stderr), "stderr: %s", stderr.String())
 			assert.Empty(t, stdout.String())
 			assert.Regexp(t, `nqueens: interrupted by SIG`+strings.TrimPrefix(tc.name[strings.Index(tc.name, "/")+1:], "SIG")+`: stopped after \d+ of \d+ tasks.*saved in .*journal: run the same command again to resume`, stderr.String())
 		})
@@ -145,4 +123,23 @@ func TestClosedStdout(t *testing.T) {
 		assert.Equal(t, tc.code, code, tc.redirect)
 		assert.Equal(t, tc.stderr, stderr.String(), tc.redirect)
 	}
+}
+
+// exitAfterSignal waits up to limit for a signalled command to exit, and
+// returns its exit code; it fails the test (showing stderr) if the
+// command goes on or exits 0.
+func exitAfterSignal(t *testing.T, cmd *exec.Cmd, limit time.Duration, stderr *bytes.Buffer) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(limit):
+		_ = cmd.Process.Kill()
+		t.Fatalf("%v did not stop after the signal; stderr: %s", cmd.Args, stderr.String())
+	}
+	var exit *exec.ExitError
+	require.True(t, errors.As(err, &exit), "want an exit error, got %v; stderr: %s", err, stderr.String())
+	return exit.ExitCode()
 }
