@@ -377,3 +377,67 @@ func TestShapedJobs(t *testing.T) {
 		assert.Positive(t, d.pieces, "list=%d: jobs were cut", list)
 	}
 }
+
+// TestSizeBatch sizes a device's default batch from its traits: the
+// default where it tells none or runs on the CPU, the compute units'
+// share (at least minBatch) on a small device, halved until each host
+// goroutine's buffers fit the device's memory and largest buffer; a
+// batch given is kept.
+func TestSizeBatch(t *testing.T) {
+	def := DefaultJoinTuning.Batch
+	for _, c := range []struct {
+		tr    DeviceTraits
+		hosts int
+		want  int
+	}{
+		{DeviceTraits{}, 4, def},
+		{DeviceTraits{OnCPU: true, ComputeUnits: 2}, 4, def},
+		{DeviceTraits{ComputeUnits: 132, Memory: 141 << 30, MaxAlloc: 35 << 30}, 16, def}, // an H200
+		{DeviceTraits{ComputeUnits: 40}, 4, 2 << 20},
+		{DeviceTraits{ComputeUnits: 8}, 4, minBatch},
+		{DeviceTraits{ComputeUnits: 132, MaxAlloc: 8 << 20}, 4, 1 << 20},
+		{DeviceTraits{ComputeUnits: 132, Memory: 1 << 30}, 16, 1 << 21},
+		{DeviceTraits{Memory: 1 << 20}, 16, 1 << 16}, // the bound's floor: joinKernels refuses it
+	} {
+		assert.Equal(t, c.want, sizeBatch(c.tr, c.hosts), "%+v, %d hosts", c.tr, c.hosts)
+	}
+	gpu := &tracedDevice{traits: DeviceTraits{ComputeUnits: 40, MaxGroup: 100}}
+	r := JoinTuning{}.resolve([]Device{gpu})
+	assert.Equal(t, 96, r.Group, "group within the device's largest, a multiple of 32")
+	assert.Equal(t, 2<<20, r.forDevice(gpu).Batch)
+	assert.Equal(t, byDevice, r.forDevice(gpu).List)
+	assert.Equal(t, 1<<18, JoinTuning{Batch: 1 << 18}.resolve([]Device{gpu}).forDevice(gpu).Batch, "a batch given is kept")
+	cpu := &tracedDevice{traits: DeviceTraits{OnCPU: true, ComputeUnits: 2}}
+	assert.Equal(t, JoinTuning{Group: 128, Block: 256, Items: 1, Batch: def, Hosts: 3, List: byHost, Sort: byHost, Cut: cutNever},
+		JoinTuning{Hosts: 3}.resolve([]Device{cpu}).forDevice(cpu))
+}
+
+// tracedDevice is hostDevice telling traits.
+type tracedDevice struct {
+	hostDevice
+	traits DeviceTraits
+}
+
+func (d *tracedDevice) Traits() DeviceTraits { return d.traits }
+
+// TestLaunchTails lists a sample of n = 20's tasks (one shard of 64) for
+// a device that lists and cuts, at the default batch, and checks that
+// shape keeps every launch's largest job within 1.2 times its mean (in
+// items, what a work-group's time grows with); it logs tail=N.NN, the
+// largest such ratio. The launches are counted on no device: the simulated
+// one takes no time.
+func TestLaunchTails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("lists a 64th of n = 20")
+	}
+	plan, err := partition.MakeShard(context.Background(), partition.Job{N: 20, Method: partition.Join}, 5, 64)
+	require.NoError(t, err)
+	d := &simDevice{concurrent: true}
+	var prof JoinProfile
+	_, err = Run(context.Background(), plan, Options{Workers: -1, Devices: []Device{d}, Tuning: JoinTuning{List: byDevice, Cut: cutAlways, Hosts: 2}, Profile: &prof})
+	require.NoError(t, err)
+	require.NotEmpty(t, d.tails)
+	worst := slices.Max(d.tails)
+	t.Logf("tail=%.2f (the worst of %d launches; median %.2f), %d jobs a launch", worst, len(d.tails), median(slices.Clone(d.tails)), prof.Blocks/prof.Launches)
+	assert.LessOrEqual(t, worst, 1.2+1e-9)
+}

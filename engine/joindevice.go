@@ -48,7 +48,9 @@ type JoinTuning struct {
 	Items int
 	// Batch is how many patterns (both sides) a launch holds at most: the
 	// tasks in flight. Where the device lists, it bounds the sides' room:
-	// their north–south pairs, which the patterns never pass.
+	// their north–south pairs, which the patterns never pass. Unset, it
+	// is sized from the device's traits (sizeBatch): the default, or less
+	// where the device is small or its memory holds less.
 	Batch int
 	// Hosts is how many host goroutines list and sort tasks for the
 	// device (0: the CPU's logical cores, shared among the devices).
@@ -85,9 +87,34 @@ const (
 	byDevice = 2
 )
 
-// OnCPU is implemented by a Device that runs on the host's CPU (pocl):
-// the host lists and sorts its join's sides unless told otherwise.
-type OnCPU interface{ OnCPU() bool }
+// DeviceTraits are what a device tells of itself that its join's tuning
+// is fitted to where the tuning leaves a knob unset: a zero field tells
+// nothing.
+type DeviceTraits struct {
+	// OnCPU is set for a device that runs on the host's CPU (pocl): the
+	// host then lists and sorts its join's sides and does not cut jobs.
+	OnCPU bool
+	// MaxGroup is its largest work-group: group= takes at most it (a
+	// multiple of [MinJoinGroup]).
+	MaxGroup int
+	// ComputeUnits, Memory and MaxAlloc (its largest buffer, in bytes)
+	// size its batches (see [JoinTuning].Batch).
+	ComputeUnits     int
+	Memory, MaxAlloc uint64
+}
+
+// A Describer is a [Device] that tells its [DeviceTraits].
+type Describer interface {
+	Traits() DeviceTraits
+}
+
+// traitsOf is dev's traits, zero where it tells none.
+func traitsOf(dev Device) DeviceTraits {
+	if d, ok := dev.(Describer); ok {
+		return d.Traits()
+	}
+	return DeviceTraits{}
+}
 
 // DefaultJoinTuning is the tuning a device's join runs with unless told
 // otherwise.
@@ -107,13 +134,6 @@ const MinJoinGroup = 32
 type ConcurrentJoiner interface {
 	JoinsConcurrently() bool
 	ReleaseBatch(b *JoinBatch)
-}
-
-// A GroupLimiter is a [Device] that tells the largest work-group its
-// kernels may take: a tuning that leaves group= unset takes the default
-// or that, the smaller (a multiple of [MinJoinGroup]).
-type GroupLimiter interface {
-	MaxGroup() int
 }
 
 // The bounds of each tuning knob.
@@ -193,14 +213,16 @@ func multipleOf(m int) string {
 // resolve is t made concrete for a run on devices: every knob unset at its
 // default, hosts the CPU's cores shared among the devices, and group, where
 // unset, at most the largest work-group of every device that tells it
-// (GroupLimiter). list and sort stay as given until forDevice.
+// (DeviceTraits.MaxGroup). batch, list, sort and cut stay as given until
+// forDevice.
 func (t JoinTuning) resolve(devices []Device) JoinTuning {
 	r := t.withDefaults()
 	r.Hosts = t.hostsFor(len(devices))
+	r.Batch = t.Batch
 	if t.Group == 0 {
 		for _, d := range devices {
-			if g, ok := d.(GroupLimiter); ok && g.MaxGroup() >= MinJoinGroup {
-				r.Group = min(r.Group, g.MaxGroup()&^(MinJoinGroup-1))
+			if g := traitsOf(d).MaxGroup; g >= MinJoinGroup {
+				r.Group = min(r.Group, g&^(MinJoinGroup-1))
 			}
 		}
 	}
@@ -214,10 +236,15 @@ func (t JoinTuning) hostsFor(devices int) int {
 }
 
 // forDevice is the run's tuning r for dev: list and sort, where auto, the
-// host's on a device that runs on the CPU (OnCPU) and the device's
-// elsewhere; cut, where auto, never on the CPU and always elsewhere.
+// host's on a device that runs on the CPU (DeviceTraits.OnCPU) and the
+// device's elsewhere; cut, where auto, never on the CPU and always
+// elsewhere; batch, where unset, sized from its traits (sizeBatch).
 func (r JoinTuning) forDevice(dev Device) JoinTuning {
-	onCPU := runsOnCPU(dev)
+	tr := traitsOf(dev)
+	onCPU := tr.OnCPU
+	if r.Batch == 0 {
+		r.Batch = sizeBatch(tr, r.Hosts)
+	}
 	for _, k := range []*int{&r.List, &r.Sort, &r.Cut} {
 		if *k == byAuto {
 			*k = byDevice
@@ -239,10 +266,40 @@ func CutRanges(t JoinTuning) int {
 	return 0
 }
 
-// runsOnCPU reports whether dev runs on the CPU (OnCPU).
-func runsOnCPU(dev Device) bool {
-	c, ok := dev.(OnCPU)
-	return ok && c.OnCPU()
+// Batch sizing: a launch should hold enough jobs to fill every compute
+// unit several times over (a job is a work-group's), and each of the
+// device's host goroutines keeps a batch's buffers on it.
+const (
+	// batchPerUnit is the patterns a batch holds per compute unit: at
+	// n = 20 a batch of 2^20 patterns makes about 1,150 jobs (the
+	// simulated device's launches), so 2^15 is about 36 jobs a unit.
+	batchPerUnit = 1 << 15
+	// minBatch is the smallest batch sizeBatch gives where memory allows.
+	minBatch = 1 << 20
+)
+
+// sizeBatch is the batch (a power of two) of a device with traits tr fed
+// by hosts host goroutines: the compute units' batchPerUnit each (at
+// least minBatch; the default where the device tells none, or runs on
+// the CPU), never above [DefaultJoinTuning]'s, and within its memory:
+// each goroutine's batch takes its sides twice (as listed and sorted,
+// 16 bytes a pattern), in a buffer each no larger than the device
+// allocates, and the goroutines' batches at most half the device's
+// memory (the quarter lists and the runtime take the rest).
+func sizeBatch(tr DeviceTraits, hosts int) int {
+	batch := DefaultJoinTuning.Batch
+	if tr.ComputeUnits > 0 && !tr.OnCPU {
+		batch = min(batch, max(minBatch, 1<<bits.Len(uint(tr.ComputeUnits*batchPerUnit-1))))
+	}
+	fits := func(b int) bool {
+		return (tr.MaxAlloc == 0 || 8*uint64(b) <= tr.MaxAlloc) &&
+			(tr.Memory == 0 || 16*uint64(b)*uint64(max(1, hosts)) <= tr.Memory/2)
+	}
+	lo := joinTuningBounds[3].lo
+	for batch > lo && !fits(batch) {
+		batch /= 2
+	}
+	return batch
 }
 
 // withDefaults is t with its zero knobs at their defaults.
@@ -409,8 +466,11 @@ func (b *JoinBatch) blockItems(part, v uint32) uint32 {
 }
 
 // minJobItems is the fewest items a job is cut down to by shape (a
-// variable: the tests lower it to cut small boards' jobs).
-var minJobItems int64 = 8192
+// variable: the tests lower it to cut small boards' jobs). At n = 20 it
+// lets every launch's largest job within 1.2 times the mean
+// (TestLaunchTails; at 4,096 a launch's small jobs held it to 1.7), for
+// 5% more jobs, each a table, than 4,096 (5,463 against 5,198 a launch).
+var minJobItems int64 = 1024
 
 // shape sets each job's range of items, the whole of its block's, and,
 // where cut is set (not on a device that runs on the CPU, where a job's

@@ -96,14 +96,9 @@ func (d *simDevice) ReleaseBatch(*JoinBatch) {}
 // the host's cores, so not n = 20), and checks that the device is busy at
 // least 90% of the wall time. It logs busy=0.NN tail=N.NN (tail: a
 // launch's largest job over its mean, in items, the median launch's).
-// Four host goroutines on two cores, two batches in flight a core:
-// measured 2026-12-05 on the 2-core EPYC, busy 0.97-0.99 with the
-// launches queued (ConcurrentJoiner) against 0.74 with one launch at a
-// time under a lock (the host's sieve planning between the listing and
-// the matching held it), wall 6.4 → 4.8 s for 4.8 s of device time; two
-// goroutines, one batch in flight a core, reach 0.85. tail: 4.0 before
-// the launches were shaped, 2.5 since (JoinBatch.shape; minJobItems, 8192
-// items, about a table's own cost, binds at n = 18).
+// Four host goroutines on two cores keep two batches in flight a core;
+// the figures, queued (ConcurrentJoiner) and under one lock, are in
+// docs/devices.md ("A simulated GPU").
 func TestSimulatedPipeline(t *testing.T) {
 	if !long.Run() {
 		t.Skip("times a device join of n = 18 twice (a quarter of a minute): NQUEENS_LONG")
@@ -126,7 +121,7 @@ func TestSimulatedPipeline(t *testing.T) {
 	perUnit := 2 * float64(host) / float64(units)
 	t.Logf("host alone %v, %d launches, %d patterns and item-blocks: %.2f ns a unit makes the device's time twice the host's", host, prof.Launches, units, perUnit)
 	busy := map[bool]float64{}
-	for _, concurrent := range []bool{true} { // add false to compare with one launch at a time (busy 0.74 here)
+	for _, concurrent := range []bool{true} { // add false to compare with one launch at a time
 		d := &simDevice{perUnit: perUnit, concurrent: concurrent}
 		wall, _ := run(d)
 		busy[concurrent] = d.busy.Seconds() / wall.Seconds()

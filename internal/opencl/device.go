@@ -303,9 +303,13 @@ func firstLines(s string, k int) string {
 	return strings.Join(lines, "; ")
 }
 
-// OnCPU reports whether the device runs on the CPU (pocl): the host then
-// lists the join's sides itself (engine.OnCPU).
-func (d *Device) OnCPU() bool { return d.info.Type == "cpu" }
+// Traits tells the engine what the join's tuning is fitted to
+// (engine.Describer): whether the device runs on the CPU (pocl), its
+// largest work-group, compute units and memory.
+func (d *Device) Traits() engine.DeviceTraits {
+	i := d.info
+	return engine.DeviceTraits{OnCPU: i.Type == "cpu", MaxGroup: i.MaxGroup, ComputeUnits: i.ComputeUnits, Memory: i.Memory, MaxAlloc: i.MaxAlloc}
+}
 
 // Name names the device: its name, platform and OpenCL version.
 func (d *Device) Name() string { return d.info.String() }
@@ -519,10 +523,6 @@ func (d *Device) groupOf(want int) int {
 	}
 	return want
 }
-
-// MaxGroup is the device's largest work-group: a join tuning that leaves
-// group= unset takes at most it (engine.GroupLimiter).
-func (d *Device) MaxGroup() int { return d.info.MaxGroup }
 
 // joinLocalBytes is the local memory the join kernel takes with blocks of
 // block patterns, chunks chunks a pattern and work-groups of group: the
