@@ -303,13 +303,14 @@ func TestParseJoinTuning(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, DefaultJoinTuning, def.withDefaults())
 	for in, want := range map[string]string{
-		"block=96":   "block=96 is out of bounds (accepted: 32..512, a power of two)",
-		"group=16":   "group=16 is out of bounds (accepted: 32..1024, a multiple of 32)",
-		"items=0":    "items=0 is out of bounds (accepted: 1..8)",
-		"warp=32":    `"warp=32" is not a tuning (accepted: group=, block=, items=, batch=, hosts=`,
-		"block":      `"block" is not a tuning`,
-		"block=big":  "block=big is out of bounds",
-		"batch=1000": "batch=1000 is out of bounds (accepted: 65536..268435456)",
+		"block=96":    "block=96 is out of bounds (accepted: 32..512, a power of two)",
+		"group=16":    "group=16 is out of bounds (accepted: 32..1024, a multiple of 32)",
+		"items=0":     "items=0 is out of bounds (accepted: 1..8)",
+		"popcount=16": "popcount=16 is out of bounds (accepted: 0..64, a multiple of 32)",
+		"warp=32":     `"warp=32" is not a tuning (accepted: group=, block=, items=, batch=, hosts=`,
+		"block":       `"block" is not a tuning`,
+		"block=big":   "block=big is out of bounds",
+		"batch=1000":  "batch=1000 is out of bounds (accepted: 65536..268435456)",
 		// Loose input is refused: a knob twice, an empty pair, spaces, a
 		// sign, control characters (written escaped).
 		"group=64,group=128": "group= is given twice",
@@ -360,11 +361,11 @@ func (d *splitDevice) Join(ctx context.Context, b *JoinBatch) error {
 }
 
 // TestShapedJobs cuts every job past a few items into pieces (minJobItems
-// lowered to 8) and checks that the counts are exact, by the host
+// lowered to 8, a table costing nothing) and checks that the counts are exact, by the host
 // listing and by the device's.
 func TestShapedJobs(t *testing.T) {
-	defer func(m int64) { minJobItems = m }(minJobItems)
-	minJobItems = 8
+	defer func(m, t int64) { minJobItems, tableItems = m, t }(minJobItems, tableItems)
+	minJobItems, tableItems = 8, 0
 	for _, list := range []int{byHost, byDevice} {
 		plan, err := partition.Make(context.Background(), partition.Job{N: 13, Method: partition.Join})
 		require.NoError(t, err)
@@ -406,9 +407,10 @@ func TestSizeBatch(t *testing.T) {
 	assert.Equal(t, 96, r.Group, "group within the device's largest, a multiple of 32")
 	assert.Equal(t, 2<<20, r.forDevice(gpu).Batch)
 	assert.Equal(t, byDevice, r.forDevice(gpu).List)
+	assert.Equal(t, 32, r.forDevice(gpu).Popcount)
 	assert.Equal(t, 1<<18, JoinTuning{Batch: 1 << 18}.resolve([]Device{gpu}).forDevice(gpu).Batch, "a batch given is kept")
 	cpu := &tracedDevice{traits: DeviceTraits{OnCPU: true, ComputeUnits: 2}}
-	assert.Equal(t, JoinTuning{Group: 128, Block: 256, Items: 1, Batch: def, Hosts: 3, List: byHost, Sort: byHost, Cut: cutNever},
+	assert.Equal(t, JoinTuning{Group: 128, Block: 256, Items: 1, Batch: def, Hosts: 3, List: byHost, Sort: byHost, Cut: cutNever, Popcount: 64},
 		JoinTuning{Hosts: 3}.resolve([]Device{cpu}).forDevice(cpu))
 }
 
@@ -422,10 +424,10 @@ func (d *tracedDevice) Traits() DeviceTraits { return d.traits }
 
 // TestLaunchTails lists a sample of n = 20's tasks (one shard of 64) for
 // a device that lists and cuts, at the default batch, and checks that
-// shape keeps every launch's largest job within 1.2 times its mean (in
-// items, what a work-group's time grows with); it logs tail=N.NN, the
-// largest such ratio. The launches are counted on no device: the simulated
-// one takes no time.
+// shape keeps every launch's largest job within 1.2 times its mean, in
+// modelled time (jobCost: its items and its table, what a work-group's
+// time grows with); it logs tail=N.NN, the largest such ratio. The
+// launches are counted on no device: the simulated one takes no time.
 func TestLaunchTails(t *testing.T) {
 	if testing.Short() {
 		t.Skip("lists a 64th of n = 20")

@@ -72,6 +72,12 @@ type JoinTuning struct {
 	// device that runs on the CPU (where a piece's table costs more than
 	// the tail it saves) and always on any other.
 	Cut int
+	// Popcount is the width of the matching kernel's counts: 32 (a
+	// 32-bit popcount and sum a lane, a GPU's native width) or 64 (64-bit
+	// ones: on a CPU device without 32-bit vector popcounts, pocl on
+	// AVX-512 without VPOPCNTDQ, n = 18 took 2.7 → 3.5 s at 32); 0, the
+	// default, 64 on a device that runs on the CPU and 32 on any other.
+	Popcount int
 }
 
 // Whether a launch's large jobs are cut (JoinTuning.Cut; 0 auto).
@@ -150,15 +156,16 @@ var joinTuningBounds = [...]struct {
 	{"list", 0, 2, 1},
 	{"sort", 0, 2, 1},
 	{"cut", 0, 2, 1},
+	{"popcount", 0, 64, 32},
 }
 
 // fields returns t's knobs in joinTuningBounds' order.
-func (t *JoinTuning) fields() [8]*int {
-	return [8]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts, &t.List, &t.Sort, &t.Cut}
+func (t *JoinTuning) fields() [9]*int {
+	return [9]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts, &t.List, &t.Sort, &t.Cut, &t.Popcount}
 }
 
 // ParseJoinTuning reads a tuning from "key=value" pairs separated by
-// commas (group, block, items, batch, hosts, list, sort; for instance
+// commas (group, block, items, batch, hosts, list, sort, cut, popcount; for instance
 // "group=256,block=128"), each knob at most once, with no spaces and no
 // empty pair; "" is the defaults. The knobs it does not name are left
 // zero, which [Run] reads as their defaults (a group within the device's
@@ -168,7 +175,7 @@ func ParseJoinTuning(s string) (JoinTuning, error) {
 	if s == "" {
 		return t, nil
 	}
-	const accepted = "accepted: group=, block=, items=, batch=, hosts=, list=, sort=, cut=, each once, separated by commas"
+	const accepted = "accepted: group=, block=, items=, batch=, hosts=, list=, sort=, cut=, popcount=, each once, separated by commas"
 	seen := map[string]bool{}
 	for _, kv := range strings.Split(s, ",") {
 		key, value, ok := strings.Cut(kv, "=")
@@ -238,7 +245,8 @@ func (t JoinTuning) hostsFor(devices int) int {
 // forDevice is the run's tuning r for dev: list and sort, where auto, the
 // host's on a device that runs on the CPU (DeviceTraits.OnCPU) and the
 // device's elsewhere; cut, where auto, never on the CPU and always
-// elsewhere; batch, where unset, sized from its traits (sizeBatch).
+// elsewhere; popcount, where auto, 64 on the CPU and 32 elsewhere;
+// batch, where unset, sized from its traits (sizeBatch).
 func (r JoinTuning) forDevice(dev Device) JoinTuning {
 	tr := traitsOf(dev)
 	onCPU := tr.OnCPU
@@ -253,17 +261,25 @@ func (r JoinTuning) forDevice(dev Device) JoinTuning {
 			}
 		}
 	}
+	if r.Popcount == 0 {
+		r.Popcount = 32
+		if onCPU {
+			r.Popcount = 64
+		}
+	}
 	return r
 }
 
-// CutRanges is 1 where a device's join kernel must match each job's range
-// of its block's items alone (the tuning, resolved for the device, cuts
-// jobs: JoinTuning.Cut), else 0: the kernel then matches every item.
-func CutRanges(t JoinTuning) int {
+// KernelDefines are the join kernels' compiler defines that the tuning t,
+// resolved for the device, sets beside its sizes: CUT=1 where the kernel
+// must match each job's range of its block's items alone (t cuts jobs:
+// JoinTuning.Cut; 0: every item), POPCOUNT its counts' width.
+func KernelDefines(t JoinTuning) string {
+	cut := 0
 	if t.Cut == cutAlways {
-		return 1
+		cut = 1
 	}
-	return 0
+	return fmt.Sprintf("-DCUT=%d -DPOPCOUNT=%d", cut, cmp.Or(t.Popcount, 64))
 }
 
 // Batch sizing: a launch should hold enough jobs to fill every compute
@@ -466,21 +482,31 @@ func (b *JoinBatch) blockItems(part, v uint32) uint32 {
 }
 
 // minJobItems is the fewest items a job is cut down to by shape (a
-// variable: the tests lower it to cut small boards' jobs). At n = 20 it
-// lets every launch's largest job within 1.2 times the mean
-// (TestLaunchTails; at 4,096 a launch's small jobs held it to 1.7), for
-// 5% more jobs, each a table, than 4,096 (5,463 against 5,198 a launch).
-var minJobItems int64 = 1024
+// variable: the tests lower it, and tableItems, to cut small boards'
+// jobs).
+var minJobItems int64 = 256
+
+// tableItems is what building a job's table costs, in items matched (a
+// model, not a measurement): loading and transposing its block and
+// writing its chunks' 64 entries a chunk, 8 vectors each, takes each of
+// a 128-work-item group's work-items about as many local-memory accesses
+// as 4 items' lookups. A work-group's time grows with its job's items
+// plus this (JoinBatch.jobCost). A variable: the tests lower it.
+var tableItems int64 = 512
+
+// jobCost is job j's modelled time, in items: its items and its table.
+func (b *JoinBatch) jobCost(j int) int64 { return b.jobItems(j) + tableItems }
 
 // shape sets each job's range of items, the whole of its block's, and,
 // where cut is set (not on a device that runs on the CPU, where a job's
 // table costs more than a tail: pocl's n = 18 took 2.6 → 3.4 s cut),
-// cuts the batch's jobs whose items pass 1.2 times the mean (and
-// minJobItems) into jobs of the same block against consecutive ranges of
-// its items, none past that, so that no work-group runs far past the
-// launch's others (a block of a large bucket had held a launch's whole
-// time on one work-group). The pieces' counts add up in the task's
-// total as the jobs' do.
+// cuts the batch's large jobs into jobs of the same block against
+// consecutive ranges of its items, so that no job's modelled time
+// (jobCost: items and table) passes 1.2 times the launch's mean and no
+// work-group runs far past the launch's others (a block of a large
+// bucket had held a launch's whole time on one work-group). Each piece
+// pays a table, so a launch of many small jobs is cut little. The
+// pieces' counts add up in the task's total as the jobs' do.
 func (b *JoinBatch) shape(cut bool) {
 	n := b.Blocks()
 	if n == 0 {
@@ -494,9 +520,10 @@ func (b *JoinBatch) shape(cut bool) {
 		job[4], job[5] = 0, b.blockItems(job[2], job[3])
 		total += b.jobItems(j)
 	}
-	// The cap: the largest whose pieces' largest is within 1.2 times
-	// their mean (cap × pieces ≤ 1.2 × total), found by bisection, but
-	// not below minJobItems.
+	// The cap: the most items a piece takes such that the largest
+	// piece's cost is within 1.2 times the mean (cost × pieces ≤ 1.2 ×
+	// (items + pieces × tableItems)), found by bisection, but not below
+	// minJobItems.
 	pieces := func(limit int64) int64 {
 		var k int64
 		for j := range n {
@@ -504,17 +531,21 @@ func (b *JoinBatch) shape(cut bool) {
 		}
 		return k
 	}
+	fits := func(limit int64) bool {
+		k := pieces(limit)
+		return 5*(limit+tableItems)*k <= 6*(total+k*tableItems)
+	}
 	var most int64
 	for j := range n {
 		most = max(most, b.jobItems(j))
 	}
-	if !cut || most*int64(n) <= total+total/5 || most <= minJobItems {
+	if !cut || most <= minJobItems || fits(most) {
 		return // no job stands out
 	}
 	lo, hi := minJobItems, most // lo may fail; hi fails
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
-		if mid*pieces(mid) <= total+total/5 {
+		if fits(mid) {
 			lo = mid
 		} else {
 			hi = mid

@@ -17,7 +17,8 @@ import (
 // simDevice is a simulated GPU for measuring the device join's pipeline
 // on the host: one queue that runs one command at a time, each taking
 // the time a model gives for the work it was handed (perUnit for each
-// pattern listed and each item matched against a block), during which
+// pattern listed, each item matched against a block and each block's
+// table, JoinBatch.jobCost), during which
 // the calling goroutine sleeps, so that the host's cores do only the
 // host's work. Listing runs the listing kernel's Go twin (the host's
 // planning needs its bucket counts); matching computes nothing, so the
@@ -31,7 +32,7 @@ type simDevice struct {
 	freeAt   time.Time     // when the queue's last command ends
 	busy     time.Duration // the queue's time running commands
 	launches int
-	tails    []float64 // each launch's largest job over its mean, in items
+	tails    []float64 // each launch's largest job over its mean, in modelled time (jobCost)
 }
 
 func (d *simDevice) Name() string { return "simulated GPU" }
@@ -74,8 +75,8 @@ func (d *simDevice) Join(_ context.Context, b *JoinBatch) error {
 	b.Out = append(b.Out[:0], make([]uint64, b.Blocks())...)
 	var most, sum int64
 	for j := range b.Blocks() {
-		items := b.jobItems(j)
-		most, sum = max(most, items), sum+items
+		cost := b.jobCost(j)
+		most, sum = max(most, cost), sum+cost
 	}
 	d.mu.Lock()
 	d.launches++
@@ -95,7 +96,8 @@ func (d *simDevice) ReleaseBatch(*JoinBatch) {}
 // time twice the host's own work) of n = 18 (the listing's Go twin runs on
 // the host's cores, so not n = 20), and checks that the device is busy at
 // least 90% of the wall time. It logs busy=0.NN tail=N.NN (tail: a
-// launch's largest job over its mean, in items, the median launch's).
+// launch's largest job over its mean, in modelled time, the median
+// launch's).
 // Four host goroutines on two cores keep two batches in flight a core;
 // the figures, queued (ConcurrentJoiner) and under one lock, are in
 // docs/devices.md ("A simulated GPU").
@@ -116,7 +118,7 @@ func TestSimulatedPipeline(t *testing.T) {
 	}
 	// The host's own work: the run on a device that takes no time.
 	host, prof := run(&simDevice{concurrent: true})
-	units := prof.Patterns + prof.ItemBlocks
+	units := prof.Patterns + prof.ItemBlocks + tableItems*prof.Blocks
 	require.Positive(t, units)
 	perUnit := 2 * float64(host) / float64(units)
 	t.Logf("host alone %v, %d launches, %d patterns and item-blocks: %.2f ns a unit makes the device's time twice the host's", host, prof.Launches, units, perUnit)

@@ -455,8 +455,8 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 func (d *Device) joinKernels(n int, t engine.JoinTuning) (joins, error) {
 	chunks, squeezed := engine.JoinChunks(n)
 	sortG, listG := d.groupOf(sortGroup), d.groupOf(listGroup)
-	opts := fmt.Sprintf("-cl-std=CL1.2 %s -DCHUNKS=%d -DSQUEEZED=%d -DBLOCK=%d -DGROUP=%d -DITEMS=%d -DSORTGROUP=%d -DLISTGROUP=%d -DCUT=%d",
-		engine.JoinDefines(), chunks, squeezed, t.Block, t.Group, t.Items, sortG, listG, engine.CutRanges(t))
+	opts := fmt.Sprintf("-cl-std=CL1.2 %s %s -DCHUNKS=%d -DSQUEEZED=%d -DBLOCK=%d -DGROUP=%d -DITEMS=%d -DSORTGROUP=%d -DLISTGROUP=%d",
+		engine.JoinDefines(), engine.KernelDefines(t), chunks, squeezed, t.Block, t.Group, t.Items, sortG, listG)
 	if j, ok := d.joins[opts]; ok {
 		return j, nil
 	}

@@ -52,6 +52,9 @@
 #ifndef CUT
 #define CUT 0 // 1: a job matches only its range of its block's items (JoinTuning.Cut)
 #endif
+#ifndef POPCOUNT
+#define POPCOUNT 64 // the counts' width (JoinTuning.Popcount)
+#endif
 #ifndef SORTGROUP
 #define SORTGROUP 256
 #endif
@@ -60,12 +63,35 @@
 
 // vec is a table entry: WORDS words, one OpenCL vector, so that an item's
 // step is one load and one AND of a vector (a CPU device's SIMD
-// registers; a GPU's lanes take the words one by one).
+// registers; a GPU's lanes take the words one by one). cvec holds the
+// counts: with POPCOUNT 32 a 32-bit word a lane, 32-bit popcounts and
+// adds (a GPU's lanes' width; a lane counts at most 32 a step and a
+// work-item takes at most a batch's patterns over GROUP steps, well
+// within 2^27), with 64 a 64-bit word per two lanes (a CPU's scalar
+// popcount is 64 bits wide); total sums them into 64 bits once a bucket.
 #if WORDS == 1
 typedef uint vec;
 typedef uint cvec;
 #define BITS(p) popcount(p)
 inline ulong total(uint c) { return c; }
+#elif POPCOUNT == 32
+#if WORDS == 2
+typedef uint2 vec;
+inline ulong total(uint2 c) { return (ulong)c.s0 + c.s1; }
+#elif WORDS == 4
+typedef uint4 vec;
+inline ulong total(uint4 c) { ulong2 r = convert_ulong2(c.lo) + convert_ulong2(c.hi); return r.s0 + r.s1; }
+#elif WORDS == 8
+typedef uint8 vec;
+inline ulong total(uint8 c) { ulong4 q = convert_ulong4(c.lo) + convert_ulong4(c.hi); ulong2 r = q.lo + q.hi; return r.s0 + r.s1; }
+#elif WORDS == 16
+typedef uint16 vec;
+inline ulong total(uint16 c) { ulong8 w = convert_ulong8(c.lo) + convert_ulong8(c.hi); ulong4 q = w.lo + w.hi; ulong2 r = q.lo + q.hi; return r.s0 + r.s1; }
+#else
+#error "BLOCK must be 32, 64, 128, 256 or 512"
+#endif
+typedef vec cvec;
+#define BITS(p) popcount(p)
 #elif WORDS == 2
 typedef uint2 vec;
 typedef ulong cvec;

@@ -137,10 +137,15 @@ func joinOnBoth(t *testing.T, d *Device, plan *partition.Plan, skip []bool, tune
 	return c
 }
 
+// gpuWay is the tuning a device that does not run on the CPU resolves to:
+// the device lists and sorts the sides, the host cuts large jobs, the
+// counts are 32 bits a lane.
+var gpuWay = engine.JoinTuning{List: 2, Sort: 2, Cut: 2, Popcount: 32}
+
 // TestJoinTasks counts every task of the join plans of n = 4..16 (18 in
-// the long run, 14 with -short) on the device, which lists the sides
-// itself (as on a GPU), and on the CPU, each task's result the same, and
-// the totals the published ones.
+// the long run, 14 with -short) on the device the way a GPU runs
+// (gpuWay), and on the CPU, each task's result the same, and the totals
+// the published ones.
 func TestJoinTasks(t *testing.T) {
 	d := requireDevice(t)
 	maxN := 16
@@ -153,7 +158,7 @@ func TestJoinTasks(t *testing.T) {
 	for n := 4; n <= maxN; n++ {
 		plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
-		c := joinOnBoth(t, d, plan, nil, engine.JoinTuning{List: 2}) // the device lists: a GPU's way
+		c := joinOnBoth(t, d, plan, nil, gpuWay) // the device lists, sorts and cuts, with 32-bit counts: a GPU's way
 		assert.Equal(t, len(plan.Tasks), c.Tasks, "n=%d", n)
 		assert.Equal(t, engine.UintOf(known.Total[n]), c.Total, "n=%d total", n)
 		assert.Equal(t, engine.UintOf(known.PointSym(n)), c.PointSym, "n=%d point", n)
@@ -190,8 +195,8 @@ func TestJoinSampled(t *testing.T) {
 		if n <= 21 {
 			skip[largest] = false
 		}
-		joinOnBoth(t, d, plan, skip, engine.JoinTuning{})        // the host lists and sorts (pocl runs on the CPU)
-		joinOnBoth(t, d, plan, skip, engine.JoinTuning{List: 2}) // the device lists and sorts
+		joinOnBoth(t, d, plan, skip, engine.JoinTuning{}) // the host lists and sorts (pocl runs on the CPU)
+		joinOnBoth(t, d, plan, skip, gpuWay)              // the device lists and sorts
 	}
 }
 
@@ -208,8 +213,8 @@ func TestJoinTunings(t *testing.T) {
 	for i := range skip {
 		skip[i] = i%4001 != 7
 	}
-	tunings := []string{"block=32,group=32", "block=64,group=96,items=3", "block=128,group=1024,items=8", "block=512,group=256,items=2,batch=65536,list=1,sort=2",
-		"block=256,group=64,batch=65536,hosts=3,list=2"}
+	tunings := []string{"block=32,group=32", "block=64,group=96,items=3,popcount=32", "block=128,group=1024,items=8,popcount=32", "block=512,group=256,items=2,batch=65536,list=1,sort=2,popcount=32",
+		"block=256,group=64,batch=65536,hosts=3,list=2,cut=2"}
 	if testing.Short() {
 		tunings = tunings[3:]
 	}
