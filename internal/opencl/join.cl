@@ -353,13 +353,29 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 		if (wt != 0) {
 			const uint lo = bound[u], hi = bound[u + 1];
 #endif
+			// The next step's items are loaded before this step's are
+			// matched, so that their global-memory latency
+			// overlaps the table lookups.
 			cvec c = 0;
-			for (uint base = lo + lid; base < hi; base += GROUP * ITEMS) {
+			uint base = lo + lid;
+			ulong xs[ITEMS];
+#pragma unroll
+			for (uint it = 0; it < ITEMS; it++) {
+				const uint i = base + it * GROUP;
+				xs[it] = i < hi ? sorted[i] : 0;
+			}
+			for (; base < hi; base += GROUP * ITEMS) {
+				ulong next[ITEMS];
+#pragma unroll
+				for (uint it = 0; it < ITEMS; it++) {
+					const uint i = base + (ITEMS + it) * GROUP;
+					next[it] = i < hi ? sorted[i] : 0;
+				}
 #pragma unroll
 				for (uint it = 0; it < ITEMS; it++) {
 					const uint i = base + it * GROUP;
 					if (i < hi) {
-						const ulong x = sorted[i];
+						const ulong x = xs[it];
 						vec acc = table[x & 63];
 						// The chunks of the widest cut's patterns, the
 						// usual part: unrolled; then those of a part with
@@ -373,6 +389,10 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 						}
 						c += BITS(acc);
 					}
+				}
+#pragma unroll
+				for (uint it = 0; it < ITEMS; it++) {
+					xs[it] = next[it];
 				}
 			}
 			s += wt * total(c);
