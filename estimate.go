@@ -304,12 +304,12 @@ func (c *config) calibrates(n int, method partition.Method) bool {
 }
 
 // refJoin is the join's cost per solution on one worker of the reference
-// machine (a 2-core AMD EPYC, Zen 5, 2026-12-04, the engine of 69e35b2;
+// machine (a 2-core AMD EPYC, Zen 5, the engine of 69e35b2;
 // bench/data/estimate-2026-12-04-epyc-2core.csv: samples of 75-200 s), in
 // core-nanoseconds, with its relative uncertainty at 95% (the samples'
 // intervals, and what the ratio of two boards' costs varies between
 // machines: about ±10% between the EPYC and a Xeon at n = 24..27). n = 28
-// (two middle columns, 2026-12-04) is the middle of the five-minute
+// (two middle columns) is the middle of the five-minute
 // samples with the committed part rule, 1.86-2.04 ns in four taken beside
 // n = 27 or another rule (bench/data/estimate-2026-12-04c-epyc-2core.csv,
 // part-rules-side-by-side-2026-12-04-epyc-2core.csv) and 2.49 and 2.90 in
@@ -614,7 +614,7 @@ const partsError = 0.15
 // interval of ±3%, estimated 1.80 to 2.31 core-seconds for a count of
 // 1.98 on the same 2-core EPYC beside a count on its other core; on a
 // shared host of this kind the speed wandered by up to 1.5× within
-// minutes (2026-12-04). No interval covers a change
+// minutes. No interval covers a change
 // in the host's load between the sample and the count: in CI, beside
 // other packages' tests, the same 20 samples estimated 1.79-2.77 for a
 // count of 1.96 (11 of 20 held it), two vCPUs sharing one core.

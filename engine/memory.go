@@ -286,7 +286,7 @@ func quarterListBytes(n int) int64 { return int64(8 * quarterPlaces(n)) }
 // the quarter's columns): for halves of n/2 columns 1.25 × 28.6 million
 // at n = 28, 2.45 times fewer each size down and 2.8 times more each size
 // up, for halves beside middle columns (odd n, and even n from 28)
-// 0.6 of that, at least 2^16. The most found, 2026-12-03, listing 6
+// 0.6 of that, at least 2^16. The most found listing 6
 // random row sets for each k in both quarters of a side: n = 20 25,678,
 // 22 123,230, 24 707,604, 25 1,073,114, 26 3,925,132, 27 6,050,956 and
 // 28 28,581,976; the model is above each by a quarter at least. From n =

@@ -37,40 +37,9 @@ type benchFlags struct {
 func benchCmd() *cobra.Command {
 	var f benchFlags
 	cmd := &cobra.Command{
-		Use:   "bench",
-		Short: "Benchmark this machine with a standard, versioned workload",
-		Long: fmt.Sprintf(`bench times a fixed workload (version %d) for workers = 1, 2, 4, … up to
-the logical cores: after a warm-up, every (n, method, workers) is timed in
-cells, each repeating its count until it has run for --cell (0.5 s with
---quick, 2 s otherwise), and the median time a count over the cells is
-kept. It reports the CPU (brand, cores, caches, features, from cpuid), Go,
-GOMAXPROCS and the kernels that ran (the join's AVX-512, AVX2 or Go
-matching; the backtracking's BMI2 assembly or Go), then per row: n,
-method, workers, median seconds, nodes/s, solutions/s, speedup over one
-worker and parallel efficiency. Each count is timed as count runs it
-(planning included). Nodes are queens placed for sym and mirror and pairs
-of quarter placements tried for join (the node unit column says which):
-compare nodes/s within a method, solutions/s across methods.
-
-The score is solutions per second for each method on all the workers run
-and on one, with the cells' spread; it is compared with the reference
-rows built in (the project's machines, bench --csv rows) or with
---compare FILE, rows that bench --csv wrote on other machines.
-
-Timings on a busy machine mislead: bench warns on stderr ("nqueens:
-warning: ...") when the load average was 0.5 or more as it started, or
-when a row's cells lie more than ±10%% from their median.
-
---device opencl (or opencl:N, all) times the workload's counts (join, sym
-and mirror) on that device instead, one row a count, the device named;
---device-tuning tunes its join.
-
-Workloads: default (join at n = 18, sym and mirror at n = 16, 5 cells;
-about 80 seconds on 2 cores) and --quick (join at n = 16, sym and mirror
-at n = 15, 3 cells; about 11 seconds).
-
-Formats: text (default), csv, json, gobench (the Go benchmark format with
-"key: value" configuration lines: compare machines with benchstat).`, benchmark.Version),
+		Use:     "bench",
+		Short:   "Benchmark this machine with a standard, versioned workload",
+		Long:    longHelp("bench"),
 		Example: "  nqueens bench --quick\n  nqueens bench --format gobench > $(hostname).txt && benchstat a.txt b.txt\n  nqueens bench --csv results-bench.csv --plot speedup.svg",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -90,7 +59,7 @@ Formats: text (default), csv, json, gobench (the Go benchmark format with
 				if err := benchmark.CheckPlot(f.plot); err != nil {
 					return cli.Usage(err)
 				}
-				if f.device != "" && f.device != "cpu" {
+				if cli.OnDevice(f.device) {
 					return cli.Usagef("--plot charts the speedup over CPU workers, and --device %s counts on the device alone: leave out one of them (the table, --csv and --format json hold the device's rows)", f.device)
 				}
 			}
@@ -152,7 +121,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 		return fmt.Sprintf("bench %s: n = %d %s", wl.Name, p.N, p.Method)
 	})
 	var rows []benchmark.Row
-	if f.device != "" && f.device != "cpu" {
+	if cli.OnDevice(f.device) {
 		rows, err = benchmark.RunDevice(ctx, wl, f.device, f.tuning, prog.Update)
 	} else {
 		rows, err = benchmark.Run(ctx, wl, cmp.Or(f.workers, engine.DefaultWorkers()), prog.Update)

@@ -15,9 +15,7 @@ import (
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/progress"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
-	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/msg"
-	"github.com/nqueens/nqueens/partition"
 )
 
 type countFlags struct {
@@ -39,79 +37,9 @@ type countFlags struct {
 func countCmd() *cobra.Command {
 	var f countFlags
 	cmd := &cobra.Command{
-		Use:   "count N",
-		Short: "Count the solutions of the N×N board",
-		Long: fmt.Sprintf(`count prints the number of solutions of the N×N board (N = 0..%d) alone on
-stdout; --json prints a JSON object with the total, the unique and
-symmetric counts (sym and join), nodes, timing and workers (counts as exact
-decimal strings).
-
-Methods (the default, auto, picks join for N = %d..%d and sym otherwise):
-  join    meet in the middle: lists the west and east half-boards of every
-          split of the rows and counts the pairs that share no diagonal;
-          the fastest from N = %d on; the symmetric solutions are counted
-          apart and give unique by Burnside's lemma (memory: --memory)
-  sym     full symmetry of the square: one representative per class of
-          solutions, each classified, half the nodes of mirror; the unique,
-          point-symmetric and rot90-symmetric counts come from the search
-  mirror  left-right mirror only: half the search; the total alone
-Nodes measure work within a method: queens placed for sym and mirror,
-pairs of quarter placements tried for join.
-
---piece superqueen|king|knight|rook counts n of those pieces instead of
-queens (one per row and column, no two attacking: superqueens move as
-queens and knights, kings take their 8 neighbours and are counted in
-closed form by the recurrence of A002464, exact on every board to N = 64;
-rooks give n!, exact to N = 64 too), --torus queens whose diagonals wrap around the board; both
-with the mirror method (the total alone).
-
---place counts the solutions that hold the given queens (mirror method;
-halved only when the placement is its own mirror image). Queens that attack
-each other along a diagonal give 0, with a note on stderr.
-
---device opencl counts on an OpenCL device (a GPU of any vendor, or a CPU
-runtime such as pocl; the join has run on pocl only, not yet on a GPU,
-sym and mirror on an H200), --device all on every device beside the CPU
-workers: the same plan, journal, shards and results as on the CPU, by
-the join (auto's choice from n = 12: the device lists, sorts and matches
-each task's halves from the quarter lists the host ships; on a CPU
-runtime the host lists and sorts them), sym or mirror; other pieces and placed
-queens count on the CPU. --device-tuning tunes the device's join (see
-docs/devices.md); results never depend on it. 'nqueens devices' lists the
-devices.
-
-Long runs and clusters:
-  --checkpoint FILE  journal finished tasks to FILE (fsynced every %s and at
-                     exit); run the same command again to resume after a
-                     stop, a crash or kill -9 (only tasks in flight are lost)
-  --shard I/M        count only shard I (0-based) of M, balanced by estimated
-                     cost; without it SLURM_ARRAY_TASK_ID/_COUNT/_MIN or
-                     JOB_COMPLETION_INDEX with --shards M select the shard
-  --out FILE         write the shard's per-task counts to FILE for
-                     'nqueens merge' (required when sharding)
-  --dir DIR          keep each shard's files in DIR instead: its shard file
-                     DIR/DDD/shardI.result (DDD = I/1000) and, while it is
-                     counted, its journal beside it, removed once the shard
-                     file is written; a shard whose shard file is there is
-                     not counted again, one whose journal is there resumes.
-                     With --shard A-B/M it counts shards A to B of M one
-                     after another in one process, planning once (a
-                     cluster job's range of a campaign's shards)
-  --memory SIZE      what the count may take, its plan included (default:
-                     half of RAM, or of the cgroup's limit: a container's,
-                     a Slurm job's --mem); a board whose tasks do not fit
-                     is refused at once, naming what would (shards: a
-                     shard plans and holds its own tasks alone)
-'nqueens plan N' shows the tasks, the split into shards, the memory and
-the core-hours, before counting. A count (or shard) that will take more
-than %s on its workers says so on stderr before it starts: core-hours
-with their 95%% interval and the wall time, from the cost model (the
-published counts, extrapolated past n = %d, at each method's measured
-cost per solution) and, where that says it may be long and the board is
-within the reference costs, a calibration of %s (skipped with --quiet).
-SIGINT, SIGTERM and SIGUSR1 stop handing out tasks, let running ones finish
-(abandoning those still running after --grace), save the journal and exit
-130, 143 or 138.`, partition.MaxN, partition.JoinFrom, partition.JoinMaxN, partition.JoinFrom, nqueens.JournalSync, report.Plural(int(nqueens.LongWall.Hours()), "hour"), known.MaxN, nqueens.ForecastSample),
+		Use:     "count N",
+		Short:   "Count the solutions of the N×N board",
+		Long:    longHelp("count"),
 		Example: "  nqueens count 8\n  nqueens count 16 --json -j 4\n  nqueens count 14 --verify\n  nqueens count 16 --method sym --json\n  nqueens count 19 --memory 2GiB\n  nqueens count 10 --place 0:1,3:2\n  nqueens count 14 --piece superqueen\n  nqueens count 13 --torus\n  nqueens count 18 --device opencl\n  nqueens count 20 --checkpoint n20.journal\n  nqueens count 20 --shard 3/8 --out shard3.result",
 		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -171,7 +99,7 @@ func runCount(ctx context.Context, stdout, stderr io.Writer, n int, common cli.O
 	if from != "" {
 		fmt.Fprintf(stderr, "nqueens: shard %d/%d from %s\n", shard, shards, from)
 	}
-	if !f.progress.Quiet && (f.device == "" || f.device == "cpu") {
+	if !f.progress.Quiet && !cli.OnDevice(f.device) {
 		cli.SayIfLong(ctx, stderr, n, common.Estimate(placed), shard, last, shards)
 	}
 	grace, stopNow, device, tuning := nqueens.WithGrace(f.grace), nqueens.WithStopNow(cli.StopNow(ctx)), nqueens.WithDevice(f.device), nqueens.WithDeviceTuning(f.tuning)

@@ -15,13 +15,9 @@ import (
 func devicesCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "devices",
-		Short: "List the OpenCL devices a count can run on",
-		Long: `devices lists the OpenCL platforms' devices in the order --device
-opencl:N names them: name, vendor, type, compute units, clock, memory,
-OpenCL and driver versions. --device opencl takes the first GPU, else
-device 0. The OpenCL runtime (libOpenCL.so.1, the ICD loader) is loaded
-now; OPENCL_LIBRARY names another file. Exit 1 when there is no runtime.`,
+		Use:     "devices",
+		Short:   "List the OpenCL devices a count can run on",
+		Long:    longHelp("devices"),
 		Example: "  nqueens devices\n  nqueens devices --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

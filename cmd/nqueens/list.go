@@ -24,18 +24,9 @@ type listFlags struct {
 func listCmd() *cobra.Command {
 	var f listFlags
 	cmd := &cobra.Command{
-		Use:   "list N",
-		Short: "Stream every solution of the N×N board",
-		Long: `list prints every solution in lexicographic order, one per line as the
-column of each row's queen ("1 3 0 2"); --format board (or --board) prints
-boards separated by blank lines, as solve's --format does; --json one
-object per line. Solutions stream as the search
-finds them (one search, in order): memory stays flat however many there
-are, and a closed pipe (| head) ends the listing quietly. The first line
-comes when the search finds the lexicographically first solution: at once
-up to N = 30 or so (list 30 | head -1: 0.8 s here), but that search grows
-fast past it (list 64 --limit 2 prints nothing in 10 minutes; 'nqueens
-solve N' constructs a solution of any N at once).`,
+		Use:     "list N",
+		Short:   "Stream every solution of the N×N board",
+		Long:    longHelp("list"),
 		Example: "  nqueens list 8\n  nqueens list 10 | wc -l\n  nqueens list 12 --format board --limit 3\n  nqueens list 8 --place 0:0",
 		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -17,13 +17,9 @@ import (
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	started := false // set once flags and arguments are parsed
 	root := &cobra.Command{
-		Use:   "nqueens",
-		Short: "Count the solutions of the n-queens problem on every CPU core",
-		Long: `nqueens counts the ways to place n queens on an n×n board so that no two
-attack each other, using every CPU core.
-
-Exit codes: 0 success, 1 failure, 2 bad input or usage,
-130 interrupted (SIGINT), 138 SIGUSR1, 143 terminated (SIGTERM).`,
+		Use:           "nqueens",
+		Short:         "Count the solutions of the n-queens problem on every CPU core",
+		Long:          longHelp("root"),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          cobra.ArbitraryArgs,
@@ -33,9 +29,9 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				if s := cli.SuggestCommand(cmd, args[0]); s != "" {
-					return cli.Usagef("unknown command %q (did you mean %s? commands: count, plan, merge, status, table, bench, solve, list, verify, devices, version, completion)", args[0], s)
+					return cli.Usagef("unknown command %q (did you mean %s? commands: %s)", args[0], s, cli.CommandNames(cmd))
 				}
-				return cli.Usagef("unknown command %q (commands: count, plan, merge, status, table, bench, solve, list, verify, devices, version, completion; see --help)", args[0])
+				return cli.Usagef("unknown command %q (commands: %s; see --help)", args[0], cli.CommandNames(cmd))
 			}
 			return cmd.Help()
 		},
@@ -63,7 +59,7 @@ Exit codes: 0 success, 1 failure, 2 bad input or usage,
 				if s := cli.SuggestCommand(root, args[0]); s != "" {
 					return cli.Usagef("unknown help topic %q (did you mean nqueens help %s?)", topic, s)
 				}
-				return cli.Usagef("unknown help topic %q (commands: count, plan, merge, status, table, bench, solve, list, verify, devices, version, completion)", topic)
+				return cli.Usagef("unknown help topic %q (commands: %s)", topic, cli.CommandNames(root))
 			}
 			return target.Help()
 		},

@@ -22,20 +22,9 @@ func solveCmd() *cobra.Command {
 	var asJSON bool
 	var pieces cli.Pieces
 	cmd := &cobra.Command{
-		Use:   "solve N",
-		Short: "Print one solution of the N×N board",
-		Long: fmt.Sprintf(`solve prints one solution: as a board (default; one row per line, squares
-separated by spaces, ". Q . ."), as the column of each row's queen
-(--format columns: "1 3 0 2"), or as JSON (--json).
-
-Without --place the solution comes from an explicit construction, instantly
-for any N from 4 up to %d (boards print up to N = %d). With --place the
-search finds the first solution in lexicographic order that holds the
-placed queens (N up to %d; the n-queens completion problem is NP-complete,
-so large boards with unlucky placements can take long). N = 2 and 3 have no
-solution: exit 1. --torus constructs queens whose diagonals wrap around
-(row r's in column 2r mod N, for N coprime to 6; other N have none);
---piece solves other pieces' boards by search (see count --help).`, partition.MaxSolveN, report.MaxBoardN, nqueens.MaxN),
+		Use:     "solve N",
+		Short:   "Print one solution of the N×N board",
+		Long:    longHelp("solve"),
 		Example: "  nqueens solve 8\n  nqueens solve 1000000 --format columns > big.txt\n  nqueens solve 8 --place 0:0,1:4",
 		Args:    cli.ExactArgs(1, "one board size N"),
 		RunE: func(cmd *cobra.Command, args []string) error {

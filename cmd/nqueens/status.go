@@ -12,22 +12,15 @@ import (
 
 func statusCmd() *cobra.Command {
 	var asJSON, perShard bool
-	var audit auditFlag
+	var audit cli.AuditFlags
 	cmd := &cobra.Command{
-		Use:   "status FILE|DIR...",
-		Short: "Report on a count in progress from its journals and shard files",
-		Long: `status reads the journals and shard files of one count in progress (a
-cluster run, or one machine's journal; a directory: every *.result and
-*.journal file under it, at any depth), with merge's checks except that
-tasks may be missing, and prints per shard and in total: tasks counted of
-those planned, the estimated share of the work done, which shards have no
-file yet, and a rate and an ETA from the journals that record when they
-started (the rate is averaged since then, pauses included). --audit
-FRACTION recounts a random sample of the tasks found first, as merge's.`,
+		Use:     "status FILE|DIR...",
+		Short:   "Report on a count in progress from its journals and shard files",
+		Long:    longHelp("status"),
 		Example: "  nqueens status n22-*.journal n22-*.result\n  nqueens status n28-join/\n  nqueens status --json shard*.journal",
 		Args:    cli.MinArgs("status takes one or more shard files or journals (see --help)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rep, err := readFiles(cmd, args, audit, nqueens.Status)
+			rep, err := cli.ReadFiles(cmd, args, audit, nqueens.Status)
 			if err != nil {
 				return err
 			}
@@ -39,6 +32,6 @@ FRACTION recounts a random sample of the tasks found first, as merge's.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().BoolVar(&perShard, "per-shard", false, fmt.Sprintf("list every shard, one a line (by default from %d shards on only the summary: done, in progress and missing shards as ranges)", report.MaxShardLines))
-	audit.register(cmd.Flags())
+	audit.Register(cmd.Flags())
 	return cmd
 }

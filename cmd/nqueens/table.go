@@ -28,29 +28,9 @@ type tableFlags struct {
 func tableCmd() *cobra.Command {
 	var f tableFlags
 	cmd := &cobra.Command{
-		Use:   "table FROM TO",
-		Short: "Print the counts for every n from FROM to TO",
-		Long: `table prints one row per n from FROM to TO, as each is counted, with the
-total, unique, point-symmetric and rot90-symmetric counts, the method and
-the seconds taken.
-
-Formats (--format):
-  text      aligned columns (default)
-  csv       comma-separated with a header row
-  json      one object per line, as count --json prints it (counts as
-            exact decimal strings)
-  markdown  a Markdown table
-  bfile     an OEIS b-file of one sequence (--seq): "n a(n)" lines after
-            "#" comment lines; total (A000170) starts at n = 0, unique
-            (A002562), point (A032522) and rot90 (A033148) at n = 1
-
---piece superqueen|king|knight|rook and --torus count other pieces (see
-count --help): the total alone; --format bfile writes superqueens
-(A051223, from n = 1), kings (A002464, from n = 0), rooks (A000142, from
-n = 0) and queens on the torus (A051906, from n = 1).
-
---meta adds workers, nodes, nodes_per_second, cpu, go_version and date
-columns to csv (scripts/results.sh uses it to write results.csv).`,
+		Use:     "table FROM TO",
+		Short:   "Print the counts for every n from FROM to TO",
+		Long:    longHelp("table"),
 		Example: "  nqueens table 1 14\n  nqueens table 0 16 --format bfile --seq total > b000170.txt\n  nqueens table 4 12 --format markdown\n  nqueens table 1 16 --piece superqueen --format bfile > b051223.txt\n  nqueens table 1 21 --format csv --memory 8GiB",
 		Args:    cli.ExactArgs(2, "FROM and TO"),
 		RunE: func(cmd *cobra.Command, args []string) error {

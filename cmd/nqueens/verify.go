@@ -15,26 +15,9 @@ import (
 func verifyCmd() *cobra.Command {
 	var pieces cli.Pieces
 	cmd := &cobra.Command{
-		Use:   "verify [BOARD...]",
-		Short: "Check boards: is each a solution?",
-		Long: fmt.Sprintf(`verify reads boards from its arguments (one board each) or, without
-arguments, from stdin (boards separated by blank lines). A board is rows of
-'.' and 'Q', with or without spaces between squares, the 0-based column of
-each row's queen ("1 3 0 2" or "1,3,0,2"), or its queens' squares as
---place takes them, one a row ("b1,d2,a3,c4": column a.., row 1..; or
-"0:1,1:3,2:0,3:2"). For each board it prints "valid"
-or "invalid: " and the first conflict reading from the top ("rows 2 and 5
-share a diagonal").
-
---piece and --torus check other pieces' boards ('Q' marks a piece):
-"rows 0 and 1 are a knight's move apart".
-
-Stdin is read one board at a time: a board of rows is refused as soon as
-it has more rows than its first row has squares, or a row of another
-length; any board past %d rows or columns (the largest solve writes)
-as soon as it passes that.
-
-Exit codes: 0 all boards valid, 1 some invalid, 2 unreadable input.`, boardtext.MaxN),
+		Use:     "verify [BOARD...]",
+		Short:   "Check boards: is each a solution?",
+		Long:    longHelp("verify"),
 		Example: "  nqueens verify '1 3 0 2'\n  nqueens solve 8 | nqueens verify\n  nqueens list 6 --board | nqueens verify",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := cli.CheckEmpty(cmd, "piece"); err != nil {

@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"syscall"
 	"testing"
 	"time"
@@ -243,5 +246,27 @@ func TestMemoryWords(t *testing.T) {
 		var stderr bytes.Buffer
 		assert.Equal(t, ExitUsage, ExitCode(Word(tc.me, true), &stderr))
 		assert.Equal(t, tc.line, stderr.String())
+	}
+}
+
+// TestOptionFlags checks that every option the library's messages name
+// (a "WithX" literal in its source) has its flag, but WithStopNow, which
+// no flag sets (the command's signals do).
+func TestOptionFlags(t *testing.T) {
+	assert.Equal(t, "WithShard", OptionName(nqueens.WithShard))
+	files, err := filepath.Glob("../../../../*.go")
+	require.NoError(t, err)
+	named := map[string]bool{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, m := range regexp.MustCompile(`"(With[A-Za-z]+)"`).FindAllSubmatch(src, -1) {
+			named[string(m[1])] = true
+		}
+	}
+	require.Contains(t, named, "WithDevice", "the library's source was read")
+	delete(named, "WithStopNow")
+	for name := range named {
+		assert.Contains(t, optionFlags, name, "the library names %s in its messages", name)
 	}
 }

@@ -62,6 +62,18 @@ func CommandTable(root *cobra.Command) string {
 	return b.String()
 }
 
+// CommandNames lists root's commands a user may run, "help" aside, as
+// a message names them: "bench, completion, count, …".
+func CommandNames(root *cobra.Command) string {
+	var names []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() && c.Name() != "help" {
+			names = append(names, c.Name())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
 // UpdateReadme replaces the command table of the README at path with
 // table.
 func UpdateReadme(path, table string) error {

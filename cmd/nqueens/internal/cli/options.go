@@ -123,9 +123,13 @@ func DeviceFlag(fs *pflag.FlagSet, p *string) {
 	fs.StringVar(p, "device", "cpu", "where to count: cpu, opencl (the first OpenCL device, a GPU if any), opencl:N, opencl:all, or all (every OpenCL device beside the CPU workers); devices count queens by join (auto's choice from n = 12), sym or mirror")
 }
 
+// OnDevice reports whether --device's value spec counts on a device
+// (anything but cpu, the default).
+func OnDevice(spec string) bool { return spec != "" && spec != "cpu" }
+
 // DeviceTuningFlag adds --device-tuning to fs.
 func DeviceTuningFlag(fs *pflag.FlagSet, p *string) {
-	fs.StringVar(p, "device-tuning", "", "how a device runs the join: key=value pairs, comma-separated, of group (work-group size), block (patterns a work-group's table holds: 32..512, a power of two), items (items a work-item takes a step), batch (patterns a launch holds), hosts (host goroutines listing tasks per device), list and sort (who lists the halves and who sorts those the host lists: 1 the host, 2 the device, 0 the host on a CPU device), cut (cut a launch's large jobs into pieces: 1 never, 2 always, 0 except on a CPU device); e.g. group=256,block=128")
+	fs.StringVar(p, "device-tuning", "", "how a device runs the join: key=value pairs, comma-separated, of group (work-group size), block (patterns a work-group's table holds: 32..512, a power of two), items (items a work-item takes a step), batch (patterns a launch holds), hosts (host goroutines listing tasks per device), list and sort (who lists the halves and who sorts those the host lists: 1 the host, 2 the device, 0 the host on a CPU device), cut (cut a launch's large jobs into pieces: 1 never, 2 always, 0 except on a CPU device), popcount (the matching's counts: 32 or 64 bits, 0 64 on a CPU device); e.g. group=256,block=128")
 }
 
 // PlaceFlag adds --place to fs.

@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"reflect"
+	"runtime"
 	"strings"
 
 	"github.com/dustin/go-humanize"
@@ -13,11 +15,30 @@ import (
 )
 
 // optionFlags are the flags that set the library's options: the one place
-// where the command words the library's rules.
-var optionFlags = map[string]string{
-	"WithMethod": "--method", "WithWorkers": "-j", "WithMemory": "--memory", "WithPiece": "--piece", "WithTorus": "--torus",
-	"WithPlaced": "--place", "WithCheck": "--verify", "WithGrace": "--grace", "WithSample": "--sample",
-	"WithShard": "--shard", "WithDevice": "--device", "WithDeviceTuning": "--device-tuning", "WithShardFile": "--out", "WithJournalFile": "--checkpoint", "WithProgress": "--progress",
+// where the command words the library's rules. They are keyed by the
+// option's function (the library's messages name an option by it), so
+// that an option renamed in the library fails to compile here.
+var optionFlags = byOption(map[string]any{
+	"--method": nqueens.WithMethod, "-j": nqueens.WithWorkers, "--memory": nqueens.WithMemory, "--piece": nqueens.WithPiece,
+	"--torus": nqueens.WithTorus, "--place": nqueens.WithPlaced, "--verify": nqueens.WithCheck, "--grace": nqueens.WithGrace,
+	"--sample": nqueens.WithSample, "--shard": nqueens.WithShard, "--device": nqueens.WithDevice, "--device-tuning": nqueens.WithDeviceTuning,
+	"--out": nqueens.WithShardFile, "--checkpoint": nqueens.WithJournalFile, "--progress": nqueens.WithProgress,
+})
+
+// byOption keys flags by their option's name ("WithMethod").
+func byOption(flags map[string]any) map[string]string {
+	m := make(map[string]string, len(flags))
+	for flag, option := range flags {
+		m[OptionName(option)] = flag
+	}
+	return m
+}
+
+// OptionName is the name of the library's option function option, as its
+// messages give it ("WithShard").
+func OptionName(option any) string {
+	name := runtime.FuncForPC(reflect.ValueOf(option).Pointer()).Name()
+	return name[strings.LastIndexByte(name, '.')+1:]
 }
 
 // message is err's message, with the library's options named by the
