@@ -77,12 +77,12 @@ func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opt
 	if err := c.devicePlan(recount); err != nil {
 		return 0, err
 	}
-	devs, workers, _, closeDevs, err := c.openDevices()
+	devs, err := c.openDevices()
 	if err != nil {
 		return 0, err
 	}
-	defer closeDevs()
-	_, err = engine.Run(runCtx, recount, engine.Options{Workers: workers, Devices: devs, Tuning: c.joinTuning, Memory: c.memory, OnResult: func(r engine.Result) {
+	defer devs.Close()
+	_, err = engine.Run(runCtx, recount, engine.Options{Workers: devs.workers, Devices: devs.list, Tuning: c.joinTuning, Memory: c.memory, OnResult: func(r engine.Result) {
 		k := r.Task
 		got := want[k]
 		if r.Task = got.Task; r != got && bad == nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/opencl"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -109,36 +110,48 @@ func (c *config) devicePlan(plan *partition.Plan) error {
 	return nil
 }
 
-// openDevices opens the devices c names; close releases them. The CPU
-// workers run beside them only for "all".
-func (c *config) openDevices() (devs []engine.Device, workers int, names []string, close func(), err error) {
-	close = func() {}
-	if c.device == "" {
-		return nil, c.workers, nil, close, nil
+// devices are a count's devices, opened: the engine's back ends, their
+// names, and the CPU workers that count beside them. Close releases them.
+type devices struct {
+	list    []backend.Device
+	names   []string
+	workers int // the CPU workers beside them (-1: none; with no device, the config's)
+	opened  []*opencl.Device
+}
+
+// Close releases the devices.
+func (ds *devices) Close() {
+	for _, d := range ds.opened {
+		d.Close()
 	}
-	spec, workers := c.device, -1
+	ds.opened = nil
+}
+
+// openDevices opens the devices c names (none for the CPU); the CPU
+// workers run beside them only for "all".
+func (c *config) openDevices() (*devices, error) {
+	ds := &devices{workers: c.workers}
+	if c.device == "" {
+		return ds, nil
+	}
+	spec := c.device
+	ds.workers = -1
 	if spec == "all" {
-		spec, workers = "opencl:all", c.workers
+		spec, ds.workers = "opencl:all", c.workers
 	}
 	infos, err := opencl.Select(spec)
 	if err != nil {
-		return nil, 0, nil, close, fmt.Errorf("device %s: %w", c.device, err)
-	}
-	var opened []*opencl.Device
-	close = func() {
-		for _, d := range opened {
-			d.Close()
-		}
+		return nil, fmt.Errorf("device %s: %w", c.device, err)
 	}
 	for _, info := range infos {
 		d, err := opencl.Open(info)
 		if err != nil {
-			close()
-			return nil, 0, nil, func() {}, fmt.Errorf("device %s: %s: %w", c.device, info.Name, err)
+			ds.Close()
+			return nil, fmt.Errorf("device %s: %s: %w", c.device, info.Name, err)
 		}
-		opened = append(opened, d)
-		devs = append(devs, d)
-		names = append(names, d.Name())
+		ds.opened = append(ds.opened, d)
+		ds.list = append(ds.list, d)
+		ds.names = append(ds.names, d.Name())
 	}
-	return devs, workers, names, close, nil
+	return ds, nil
 }

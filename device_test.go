@@ -19,7 +19,7 @@ import (
 // fails it where NQUEENS_REQUIRE_OPENCL is set (CI, which installs pocl).
 func needDevice(t *testing.T) {
 	t.Helper()
-	infos, err := opencl.List()
+	infos, err := opencl.Devices()
 	if len(infos) > 0 {
 		return
 	}

@@ -239,11 +239,11 @@ func (c *config) deviceCost(ctx context.Context, e *Cost) error {
 	if err := c.devicePlan(plan); err != nil {
 		return err
 	}
-	devs, _, names, closeDevs, err := c.openDevices()
+	devs, err := c.openDevices()
 	if err != nil {
 		return err
 	}
-	defer closeDevs()
+	defer devs.Close()
 	var onCPU, onDevice engine.Kept
 	skip := make([]bool, len(tasks))
 	count := func(from, to int, devices bool) (time.Duration, error) {
@@ -252,7 +252,7 @@ func (c *config) deviceCost(ctx context.Context, e *Cost) error {
 		}
 		opt := engine.Options{Workers: 1, Skip: skip, Memory: c.memory, Keep: &onCPU}
 		if devices {
-			opt = engine.Options{Workers: -1, Devices: devs, Tuning: c.joinTuning, Skip: skip, Memory: c.memory, Keep: &onDevice}
+			opt = engine.Options{Workers: -1, Devices: devs.list, Tuning: c.joinTuning, Skip: skip, Memory: c.memory, Keep: &onDevice}
 		}
 		start := time.Now()
 		_, err := engine.Run(ctx, plan, opt)
@@ -287,7 +287,7 @@ func (c *config) deviceCost(ctx context.Context, e *Cost) error {
 	}
 	ratio := dev.Seconds() / cpu.Seconds()
 	e.DeviceSeconds, e.DeviceSecondsLow, e.DeviceSecondsHigh = e.CoreSeconds*ratio, e.CoreSecondsLow*ratio, e.CoreSecondsHigh*ratio
-	e.Devices, e.DeviceBoard, e.DeviceTime, e.DeviceCPUTime = names, m, dev, cpu
+	e.Devices, e.DeviceBoard, e.DeviceTime, e.DeviceCPUTime = devs.names, m, dev, cpu
 	return nil
 }
 

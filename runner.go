@@ -107,7 +107,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	if err := c.devicePlan(plan); err != nil {
 		return Counts{}, err
 	}
-	devs, workers, devNames, closeDevs, err := c.openDevices()
+	devs, err := c.openDevices()
 	if err != nil {
 		return Counts{}, err
 	}
@@ -116,10 +116,10 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	var engineDone <-chan struct{}
 	defer func() {
 		if engineDone == nil {
-			closeDevs()
+			devs.Close()
 			return
 		}
-		go func() { <-engineDone; closeDevs() }()
+		go func() { <-engineDone; devs.Close() }()
 	}()
 	l := newLedger(plan)
 	h := header(plan)
@@ -147,7 +147,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		jw.start()
 	}
 	var prof *engine.JoinProfile // where a device join's time went
-	if len(devs) > 0 && plan.Method == partition.Join {
+	if len(devs.list) > 0 && plan.Method == partition.Join {
 		prof = new(engine.JoinProfile)
 	}
 	ran := make(chan struct{})
@@ -158,7 +158,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		defer close(ran)
 		// The engine calls OnResult under its own lock, one result at a
 		// time.
-		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: workers, Devices: devs, Tuning: c.joinTuning, Profile: prof, Skip: slices.Clone(l.have), Memory: c.memory, Keep: c.keep, OnResult: func(r engine.Result) {
+		_, engineErr = engine.Run(runCtx, plan, engine.Options{Workers: devs.workers, Devices: devs.list, Tuning: c.joinTuning, Profile: prof, Skip: slices.Clone(l.have), Memory: c.memory, Keep: c.keep, OnResult: func(r engine.Result) {
 			if over.Load() {
 				return
 			}
@@ -202,7 +202,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 		return Counts{}, err
 	}
 	counts.Resumed, counts.Shard, counts.Shards, counts.Notes = resumed, c.shard, c.shards, notes
-	counts.Workers, counts.Devices, counts.DeviceJoin = max(0, workers), devNames, prof
+	counts.Workers, counts.Devices, counts.DeviceJoin = max(0, devs.workers), devs.names, prof
 	counts.Elapsed = time.Since(start)
 	if plan.Method == partition.Join {
 		counts.MemoryLimit = c.memoryLimit()

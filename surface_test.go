@@ -17,19 +17,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSurface keeps the root package one screen of 'go doc': at most 60
-// entries as 'go doc -short' lists them (a const or var block is one, a
-// type one, each function one). What only the command needs lives in
-// cmd/nqueens or internal/. (44 until CountShards and ShardPaths, the
-// campaign's ranges of shards, came; 46 until each call took options of
-// its own type, seven interfaces for the one Option, Uint became the
-// engine's and Method, Piece and Square the planner's; 49 until the
-// cost model's Model and Forecast; 51 until the seven option types by
-// their calls were exported, so that each With* function's signature
-// names the calls that take it; 58 until DirFiles, the campaign
-// directory's listing, moved from the command beside ShardPaths; 59
-// until WithDeviceTuning, the device join's tuning, which a GPU campaign
-// sets.)
+// TestSurface keeps the root package, the library's one import, one
+// screen of 'go doc': at most 60 entries as 'go doc -short' lists them (a
+// const or var block is one, a type one, each function one). What only
+// the command needs lives in cmd/nqueens or internal/; the types it
+// shares with the planner and the engine are aliases, not copies.
 func TestSurface(t *testing.T) {
 	fset := token.NewFileSet()
 	pkgs, err := parser.ParseDir(fset, ".", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
@@ -56,6 +48,64 @@ func TestSurface(t *testing.T) {
 	// library's, not copies of them; no other type is another package's
 	// under a second name.
 	assert.Equal(t, []string{"MemoryError", "Method", "Piece", "Square"}, aliases)
+}
+
+// TestLowerSurface keeps what engine and partition export to what the
+// library and the command need: the exported names (constants,
+// variables, functions and types, each a name) and methods of each, at
+// most as many as the caps. The device's wire format and the back ends'
+// interfaces are internal/backend's; the kernels' tuning types and test
+// seams are unexported.
+func TestLowerSurface(t *testing.T) {
+	for _, c := range []struct {
+		dir            string
+		names, methods int
+	}{
+		{"engine", 38, 20},
+		{"partition", 77, 29},
+	} {
+		names, methods := exported(t, c.dir)
+		assert.LessOrEqual(t, len(names), c.names, "%s's exported names: %v", c.dir, names)
+		assert.LessOrEqual(t, len(methods), c.methods, "%s's exported methods: %v", c.dir, methods)
+	}
+}
+
+// exported lists the package in dir's exported names and methods
+// (Type.Method), tests aside.
+func exported(t *testing.T, dir string) (names, methods []string) {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	require.NoError(t, err)
+	require.Len(t, pkgs, 1)
+	for _, pkg := range pkgs {
+		p := doc.New(pkg, dir, 0)
+		values := func(vs []*doc.Value) {
+			for _, v := range vs {
+				for _, n := range v.Names {
+					if ast.IsExported(n) {
+						names = append(names, n)
+					}
+				}
+			}
+		}
+		values(p.Consts)
+		values(p.Vars)
+		for _, f := range p.Funcs {
+			names = append(names, f.Name)
+		}
+		for _, ty := range p.Types {
+			names = append(names, ty.Name)
+			values(ty.Consts)
+			values(ty.Vars)
+			for _, f := range ty.Funcs {
+				names = append(names, f.Name)
+			}
+			for _, m := range ty.Methods {
+				methods = append(methods, ty.Name+"."+m.Name)
+			}
+		}
+	}
+	return names, methods
 }
 
 // TestTiers keeps the top-level internal/ below the library: no package

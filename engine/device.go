@@ -7,11 +7,12 @@ import (
 	"math/bits"
 	"sync/atomic"
 
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/partition"
 )
 
 // This file is the engine's side of accelerators for the backtracking
-// methods (the join's is joindevice.go). A Device searches many
+// methods (the join's is joindevice.go). A backend.Searcher searches many
 // starts at once with the same two kernels as the CPU, walk (walkGo) and
 // the banned search (nextGo, with classification for sym's Classify
 // tasks): the same pruning and the same node counts, so that a task's
@@ -22,108 +23,58 @@ import (
 // starts into its Result. Tasks too small to cut (three rows or fewer left
 // below the cut) are counted on the host with the CPU kernels.
 
-// Device is an accelerator that runs the search kernels over a batch of
-// starts and the join's sort and matching over a batch of sides: the
-// OpenCL back end (internal/opencl) is one; a CUDA back end would be
-// another. Search and Join fill their batch's Out; either may be called
-// again once it returns, never concurrently.
-type Device interface {
-	// Name names the device for messages and reports ("NVIDIA H200
-	// (OpenCL 3.0 CUDA)").
-	Name() string
-	// Search counts the completions of every start of the batch.
-	Search(ctx context.Context, b *Batch) error
-	// Join counts the disjoint pairs of every block of the join batch
-	// (see [JoinBatch]) into b.Out.
-	Join(ctx context.Context, b *JoinBatch) error
-	// List lists the sides of a batch the device lists itself
-	// (b.OnDevice) and fills b.Listed; Join then sorts and matches them.
-	List(ctx context.Context, b *JoinBatch) error
-}
-
 // ErrDevice is wrapped by the errors of devices and of plans they cannot
 // count.
 var ErrDevice = errors.New("device")
 
-// Start modes: how a start's completions count.
-const (
-	ModeWalk     = 0 // walk: no bans, each completion counts 1
-	ModeBanned   = 1 // the banned search: each completion counts 1
-	ModeClassify = 2 // the banned search: each completion is classified
-)
-
-// Batch is one launch of a device, in arrays of one entry per start (a
-// device copies them as they are). Start k is the state after a push of
-// the kernels' loop at row Row, the row every task is cut at (its first
-// free row): the columns taken
-// (Cols, bits n..63 set), the diagonals aligned to that row (LD, RD), the
-// untried squares of its first level (Posib), and in Mode its mode
-// (ModeWalk, ModeBanned, ModeClassify), bit 2 set for a flipped Classify
-// task, and above bit 8 the index of its bans in Bans (64 words each: row
-// r's banned squares). Path holds, a byte per row, the columns of the
-// queens of rows 0..Row-1 (one word a start: starts lie above row 8). Out
-// receives 5 words a start: completions (the total, for a Classify start
-// the classified total), unique, point-symmetric, rot90-symmetric and
-// nodes.
-type Batch struct {
-	N                    int
-	Bans                 []uint64
-	Cols, LD, RD, Posib  []uint64
-	Row                  int // the row of every start: cutRow(N)
-	Mode                 []uint32
-	Path                 []uint64
-	Out                  []uint64
-	task                 []int32 // the task of each start, an index into the batch's tasks
+// searchBatch is a Searcher's batch (backend.SearchBatch) with what the
+// host keeps of it: the task of each start (an index into the batch's
+// tasks), where each task's bans are in Bans, what expand counted on the
+// host per batch task, and the plan's task indices in the batch.
+type searchBatch struct {
+	backend.SearchBatch
+	task                 []int32
 	banIndex             map[*partition.Bans]uint32
-	hostNodes, hostTotal []uint64 // per batch task: what expand counted on the host
-	tasks                []int    // the plan's task indices in this batch
+	hostNodes, hostTotal []uint64
+	tasks                []int
 }
-
-// Len is the number of starts.
-func (b *Batch) Len() int { return len(b.Cols) }
-
-// DeviceMaxN is the largest board the device kernels count: their stacks
-// and paths hold 32 rows.
-const DeviceMaxN = 32
-
-// deviceRows is how many rows a start leaves to the device at least;
-// below it the host counts the task itself.
-const deviceRows = 4
 
 // CheckDevicePlan returns an error unless a device can count the plan:
 // queens by the mirror, sym or join method, without placed queens, n ≤
-// [DeviceMaxN]. Pieces and placed queens stay on the CPU.
+// 32 (the device kernels' rows). Pieces and placed queens stay on the CPU.
 func CheckDevicePlan(plan *partition.Plan) error {
 	switch {
 	case !plan.Rules().Queen():
 		return fmt.Errorf("%w: %s boards count on the CPU only", ErrDevice, partition.BoardName(plan.Piece, plan.Torus))
 	case len(plan.Placed) > 0:
 		return fmt.Errorf("%w: placed queens count on the CPU only", ErrDevice)
-	case plan.N > DeviceMaxN:
-		return fmt.Errorf("%w: n = %d is beyond the device kernels' %d rows", ErrDevice, plan.N, DeviceMaxN)
+	case plan.N > backend.MaxN:
+		return fmt.Errorf("%w: n = %d is beyond the device kernels' %d rows", ErrDevice, plan.N, backend.MaxN)
 	}
 	return nil
 }
 
-// cutRow is the row at which tasks of the n×n board are cut into starts:
-// deep enough for millions of starts (n = 20 by sym: about 30 million at
-// row 7), shallow enough that a start is worth a work-item and its path
-// fits a word (rows below 8), and leaving at least deviceRows rows.
-func cutRow(n int) int {
-	r := 7
-	if n <= 17 {
-		r = 6
+// checkRoles checks that each device runs what the plan's tasks need: the
+// join's kernels (a backend.Joiner) for a plan with join tasks, the
+// search kernels (a backend.Searcher) for any other.
+func checkRoles(plan *partition.Plan, devices []backend.Device) error {
+	join := needsMemory(plan)
+	for _, d := range devices {
+		_, joins := d.(backend.Joiner)
+		_, searches := d.(backend.Searcher)
+		switch {
+		case join && !joins:
+			return fmt.Errorf("%w %s: it does not run the join (accepted there: --method sym or mirror)", ErrDevice, d.Name())
+		case !join && !searches:
+			return fmt.Errorf("%w %s: it runs the join alone (accepted there: --method join)", ErrDevice, d.Name())
+		}
 	}
-	return min(r, n-deviceRows)
+	return nil
 }
-
-// DeviceLevels is how many rows a start of the n×n board can leave below
-// it, the depth of a device kernel's stack: starts lie at the cut row.
-func DeviceLevels(n int) int { return max(0, n-cutRow(n)) }
 
 // add cuts task i of the plan into starts appended to b, or counts it on
 // the host when it is too small to cut, returning that result and false.
-func (b *Batch) add(plan *partition.Plan, i int) (Result, bool) {
+func (b *searchBatch) add(plan *partition.Plan, i int) (Result, bool) {
 	t := &plan.Tasks[i]
 	n := plan.N
 	s := emptyStart(n)
@@ -157,9 +108,9 @@ func (b *Batch) add(plan *partition.Plan, i int) (Result, bool) {
 		b.Bans = append(b.Bans, t.Bans[:]...)
 		b.banIndex[t.Bans] = ban
 	}
-	mode := uint32(ModeBanned)
+	mode := uint32(backend.ModeBanned)
 	if t.Kind == partition.Classify {
-		mode = ModeClassify
+		mode = uint32(backend.ModeClassify)
 		if t.Flip {
 			mode |= 4
 		}
@@ -171,7 +122,7 @@ func (b *Batch) add(plan *partition.Plan, i int) (Result, bool) {
 // expandWalk is walk's entry and walkGo's loop down to row cut: the
 // starts it would push at row cut go to the batch, everything above is
 // counted here, node for node as walk counts it.
-func (b *Batch) expandWalk(s start, cut int, k int32) {
+func (b *searchBatch) expandWalk(s start, cut int, k int32) {
 	free := ^s.Cols
 	switch {
 	case free == 0:
@@ -198,20 +149,20 @@ func (b *Batch) expandWalk(s start, cut int, k int32) {
 // walkLevel runs walkGo's loop from s (three rows or more left), whose
 // untried squares are posib, down to row cut, where the starts go to the
 // batch.
-func (b *Batch) walkLevel(s start, posib uint64, cut int, k int32) {
-	sols, nodes := walkCut(s, posib, cut, func(child start, next uint64) { b.push(child, next, 0, k, ModeWalk) })
+func (b *searchBatch) walkLevel(s start, posib uint64, cut int, k int32) {
+	sols, nodes := walkCut(s, posib, cut, func(child start, next uint64) { b.push(child, next, 0, k, uint32(backend.ModeWalk)) })
 	b.hostTotal[k] += sols
 	b.hostNodes[k] += nodes
 }
 
 // expandBanned is walkBanned's entry and its loop (nextGo) down to row
 // cut, where the starts go to the batch; path holds the columns of the
-// rows above s. No board completes above the cut: it leaves deviceRows
+// rows above s. No board completes above the cut: it leaves four
 // rows.
-func (b *Batch) expandBanned(ban *partition.Bans, s start, path uint64, cut int, k int32, mode uint32) {
+func (b *searchBatch) expandBanned(ban *partition.Bans, s start, path uint64, cut int, k int32, mode uint32) {
 	row := s.Row
 	if ^s.Cols == 0 || ^s.Cols&(^s.Cols-1) == 0 {
-		panic("engine: a banned task cut with fewer than two rows left") // cut leaves deviceRows rows
+		panic("engine: a banned task cut with fewer than two rows left") // backend.CutRow leaves four rows
 	}
 	below := ^(s.Cols | s.LD<<1 | s.RD>>1 | ban[(row+1)&63])
 	if below == 0 {
@@ -224,7 +175,7 @@ func (b *Batch) expandBanned(ban *partition.Bans, s start, path uint64, cut int,
 	bs.lv[1] = bannedLevel{cols: s.Cols, dls: s.LD << 1, drs: s.RD >> 1, row: uint64(row)}
 	for bs.nextGo() {
 		if !bs.atCut {
-			panic("engine: a banned task completed above the cut") // cut leaves deviceRows rows
+			panic("engine: a banned task completed above the cut") // backend.CutRow leaves four rows
 		}
 		p := path
 		for r := row; r < cut; r++ {
@@ -236,7 +187,7 @@ func (b *Batch) expandBanned(ban *partition.Bans, s start, path uint64, cut int,
 }
 
 // push appends a start for the device.
-func (b *Batch) push(s start, posib uint64, path uint64, k int32, mode uint32) {
+func (b *searchBatch) push(s start, posib uint64, path uint64, k int32, mode uint32) {
 	b.Cols = append(b.Cols, s.Cols)
 	b.LD = append(b.LD, s.LD)
 	b.RD = append(b.RD, s.RD)
@@ -248,10 +199,10 @@ func (b *Batch) push(s start, posib uint64, path uint64, k int32, mode uint32) {
 
 // reset empties b for the next batch of the n×n board, keeping its
 // arrays.
-func (b *Batch) reset(n int) {
+func (b *searchBatch) reset(n int) {
 	b.N = n
 	b.Bans, b.Cols, b.LD, b.RD, b.Posib = b.Bans[:0], b.Cols[:0], b.LD[:0], b.RD[:0], b.Posib[:0]
-	b.Row = cutRow(n)
+	b.Row = backend.CutRow(n)
 	b.Mode, b.Path, b.Out, b.task = b.Mode[:0], b.Path[:0], b.Out[:0], b.task[:0]
 	b.hostNodes, b.hostTotal, b.tasks = b.hostNodes[:0], b.hostTotal[:0], b.tasks[:0]
 	clear(b.banIndex)
@@ -259,7 +210,7 @@ func (b *Batch) reset(n int) {
 
 // results sums the device's counts of each start, and what the host
 // counted, into one Result per task of the batch.
-func (b *Batch) results(plan *partition.Plan) []Result {
+func (b *searchBatch) results(plan *partition.Plan) []Result {
 	rs := make([]Result, len(b.tasks))
 	for k := range b.tasks {
 		rs[k] = Result{Task: b.tasks[k], Total: b.hostTotal[k], Nodes: b.hostNodes[k]}
@@ -289,8 +240,8 @@ const batchStarts = 1 << 20
 // runDevice feeds dev from the run's queue (order, next) until it is
 // empty or ctx is done: it takes tasks until a batch holds batchStarts
 // starts, launches it, and reports each task's result.
-func runDevice(ctx context.Context, dev Device, plan *partition.Plan, order []int, next *atomic.Int64, report func(Result)) error {
-	var b Batch
+func runDevice(ctx context.Context, dev backend.Searcher, plan *partition.Plan, order []int, next *atomic.Int64, report func(Result)) error {
+	var b searchBatch
 	for ctx.Err() == nil {
 		b.reset(plan.N)
 		empty := false
@@ -305,7 +256,7 @@ func runDevice(ctx context.Context, dev Device, plan *partition.Plan, order []in
 			}
 		}
 		if b.Len() > 0 {
-			if err := dev.Search(ctx, &b); err != nil {
+			if err := dev.Search(ctx, &b.SearchBatch); err != nil {
 				if ctx.Err() != nil {
 					return nil // stopped: the batch's tasks are counted again on resume
 				}

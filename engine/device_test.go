@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -16,19 +17,19 @@ import (
 type hostDevice struct{ launches int }
 
 func (d *hostDevice) Name() string { return "host" }
-func (d *hostDevice) Search(_ context.Context, b *Batch) error {
+func (d *hostDevice) Search(_ context.Context, b *backend.SearchBatch) error {
 	d.launches++
 	searchHost(b)
 	return nil
 }
 
-func (d *hostDevice) Join(_ context.Context, b *JoinBatch) error {
+func (d *hostDevice) Join(_ context.Context, b *backend.JoinBatch) error {
 	d.launches++
 	joinHost(b)
 	return nil
 }
 
-func (d *hostDevice) List(_ context.Context, b *JoinBatch) error {
+func (d *hostDevice) ListHalves(_ context.Context, b *backend.JoinBatch) error {
 	listTwin(b)
 	return nil
 }
@@ -37,19 +38,19 @@ func (d *hostDevice) List(_ context.Context, b *JoinBatch) error {
 // each listing that spares the middle queens, joined with every south
 // placement that shares no diagonal with it or with them, the half-board's
 // pattern put in the slot's next place and counted in its bucket.
-func listTwin(b *JoinBatch) {
+func listTwin(b *backend.JoinBatch) {
 	b.Pats = slices.Grow(b.Pats[:0], b.Room)[:b.Room]
-	b.Listed = append(b.Listed[:0], make([]uint32, len(b.Slots)/slotWords*bucketBounds)...)
-	for l := range len(b.Listings) / listingWords {
-		job := b.Listings[listingWords*l:][:listingWords]
-		sl := b.Slots[slotWords*job[4]:][:slotWords]
+	b.Listed = append(b.Listed[:0], make([]uint32, len(b.Slots)/backend.SlotWords*backend.Bounds)...)
+	for l := range len(b.Listings) / backend.ListingWords {
+		job := b.Listings[backend.ListingWords*l:][:backend.ListingWords]
+		sl := b.Slots[backend.SlotWords*job[4]:][:backend.SlotWords]
 		base, fr := int(uint32(sl[0])), sl[1]
 		north := frame{b1: uint(fr & 255), b2: uint(fr >> 8 & 255)}
 		south := frame{b1: uint(fr >> 16 & 255), b2: uint(fr >> 24 & 255)}
 		w := window{lo: uint(fr >> 32 & 255), width: uint(fr >> 40 & 255)}
 		w.mask = 1<<w.width - 1
 		m0, a0 := uint(fr>>48&255), uint(fr>>56)
-		out := b.Listed[bucketBounds*job[4]:][:bucketBounds]
+		out := b.Listed[backend.Bounds*job[4]:][:backend.Bounds]
 		for _, a := range b.Lists[job[0] : job[0]+job[1]] {
 			a1, a2 := north.unpack(a)
 			if a1&sl[2]|a2&sl[3] != 0 {
@@ -75,7 +76,7 @@ func listTwin(b *JoinBatch) {
 // matching by brute force, each block's patterns against every item of
 // the buckets it is matched with, a pair counted (with its weight) when
 // the two share no bit.
-func joinHost(b *JoinBatch) {
+func joinHost(b *backend.JoinBatch) {
 	sorted := make([]uint64, len(b.Pats))
 	if b.Sorted() {
 		copy(sorted, b.Pats)
@@ -83,8 +84,8 @@ func joinHost(b *JoinBatch) {
 	next := slices.Clone(b.Bounds)
 	for s := range len(b.Sorts) / 4 {
 		job := b.Sorts[4*s : 4*s+4]
-		part := b.Parts[partWords*job[0]:][:partWords]
-		cur := next[part[2]+job[1]*bucketBounds:][:bucketBounds]
+		part := b.Parts[backend.PartWords*job[0]:][:backend.PartWords]
+		cur := next[part[2]+job[1]*backend.Bounds:][:backend.Bounds]
 		cut, m0, a0 := uint8(part[3]), uint(part[5]&255), uint(part[5]>>8&255)
 		q := part[4]
 		sq := squeeze{lo1: uint(q & 255), hi1: uint(q >> 8 & 255), lo2: uint(q >> 16 & 255), hi2: uint(q >> 24)}
@@ -97,10 +98,10 @@ func joinHost(b *JoinBatch) {
 	}
 	b.Out = append(b.Out[:0], make([]uint64, b.Blocks())...)
 	for j := range b.Blocks() {
-		job := b.Jobs[jobWords*j:][:jobWords]
-		part := b.Parts[partWords*job[2]:][:partWords]
+		job := b.Jobs[backend.JobWords*j:][:backend.JobWords]
+		part := b.Parts[backend.PartWords*job[2]:][:backend.PartWords]
 		block := sorted[job[0] : job[0]+job[1]]
-		bounds := b.Bounds[part[2]+bucketBounds:][:bucketBounds]
+		bounds := b.Bounds[part[2]+backend.Bounds:][:backend.Bounds]
 		v, cut, long := uint8(job[3]), uint8(part[3]), part[3]>>8&1 != 0
 		lo, hi := job[4], job[5] // the job's range of the items, in the buckets' order
 		rest := cut &^ v
@@ -150,7 +151,7 @@ func TestDeviceJoinTasks(t *testing.T) {
 			{List: byHost, Sort: byHost, Batch: 1 << 16}, {List: byHost, Sort: byHost, Batch: 64, Block: 64}, {List: byDevice, Sort: byHost, Batch: 64}} {
 			dev := &hostDevice{}
 			got := map[int]Result{}
-			c, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []Device{dev}, Tuning: tune,
+			c, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []backend.Device{dev}, Tuning: tune,
 				OnResult: func(r Result) { got[r.Task] = r }})
 			require.NoError(t, err)
 			assert.Equal(t, want, got, "n=%d tuning %+v", n, tune)
@@ -179,13 +180,13 @@ func TestDeviceJoinPasses(t *testing.T) {
 	for i := range skip {
 		skip[i] = i%29 != 0 || plan.Tasks[i].Cost < most/3
 	}
-	memory := MinMemory(plan, 2) + 2*joinBatchBytes(DefaultJoinTuning.withDefaults())
+	memory := minMemory(plan, 2) + 2*joinBatchBytes(DefaultJoinTuning.withDefaults())
 	want := map[int]Result{}
 	_, err = Run(context.Background(), plan, Options{Workers: 1, Skip: skip, Memory: memory, OnResult: func(r Result) { want[r.Task] = r }})
 	require.NoError(t, err)
 	for _, mem := range []int64{memory, 0} {
 		got := map[int]Result{}
-		_, err = Run(context.Background(), plan, Options{Workers: -1, Skip: skip, Memory: mem, Devices: []Device{&hostDevice{}},
+		_, err = Run(context.Background(), plan, Options{Workers: -1, Skip: skip, Memory: mem, Devices: []backend.Device{&hostDevice{}},
 			Tuning: JoinTuning{Hosts: 2}, OnResult: func(r Result) { got[r.Task] = r }})
 		require.NoError(t, err)
 		require.NotEmpty(t, want)
@@ -207,11 +208,11 @@ func TestDeviceTasks(t *testing.T) {
 			plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: m})
 			require.NoError(t, err)
 			for i := range plan.Tasks {
-				var b Batch
+				var b searchBatch
 				b.reset(n)
 				got, cut := b.add(plan, i)
 				if cut {
-					searchHost(&b)
+					searchHost(&b.SearchBatch)
 					rs := b.results(plan)
 					require.Len(t, rs, 1)
 					got = rs[0]
@@ -234,7 +235,7 @@ func TestDeviceRun(t *testing.T) {
 			for _, workers := range []int{-1, 2} {
 				dev := &hostDevice{}
 				var results int
-				c, err := Run(context.Background(), plan, Options{Workers: workers, Devices: []Device{dev}, OnResult: func(Result) { results++ }})
+				c, err := Run(context.Background(), plan, Options{Workers: workers, Devices: []backend.Device{dev}, OnResult: func(Result) { results++ }})
 				require.NoError(t, err)
 				assert.Equal(t, UintOf(known.Total[n]), c.Total, "n=%d %s workers %d", n, m, workers)
 				assert.Equal(t, len(plan.Tasks), results, "n=%d %s: one result a task", n, m)
@@ -249,13 +250,13 @@ func TestDeviceRun(t *testing.T) {
 // searchHost is the device kernels in Go, on the host: what a device
 // computes for a batch, start by start, with walkGo and nextGo; the tests
 // check it against the CPU's tasks.
-func searchHost(b *Batch) {
+func searchHost(b *backend.SearchBatch) {
 	b.Out = append(b.Out[:0], make([]uint64, 5*b.Len())...)
 	for j := range b.Cols {
 		o := b.Out[5*j : 5*j+5 : 5*j+5]
 		s := start{Row: b.Row, Cols: b.Cols[j], LD: b.LD[j], RD: b.RD[j]}
 		mode := b.Mode[j]
-		if mode&3 == ModeWalk {
+		if backend.Mode(mode&3) == backend.ModeWalk {
 			o[0], o[4] = walkGo(s, b.Posib[j])
 			continue
 		}
@@ -266,7 +267,7 @@ func searchHost(b *Batch) {
 		for r := 0; r < s.Row; r++ {
 			bs.board[r&63] = 1 << ((b.Path[j] >> (8 * r)) & 0xff)
 		}
-		if mode&3 == ModeBanned {
+		if backend.Mode(mode&3) == backend.ModeBanned {
 			bs.weight = 1
 		}
 		bs.flip = mode&4 != 0
@@ -334,12 +335,12 @@ func TestParseJoinTuning(t *testing.T) {
 // past the array there).
 func TestPlaceAtTheEnd(t *testing.T) {
 	f := &joinFeeder{js: newJoinScratch(minJoinChunk), pending: []pendingTask{{open: true}}}
-	f.b.Tuning = DefaultJoinTuning
+	f.b.Tuning = DefaultJoinTuning.launch()
 	f.b.Pats = make([]uint64, 10, 710)
 	const ne, nw = 600, 100 // two blocks east, one west: the west side is transposed
 	require.Less(t, matchCost(nw, ne), matchCost(ne, nw))
 	f.place(newSieve(16, newWindow(16)), 10, ne, nw, 5)
-	require.Len(t, f.b.Parts, partWords)
+	require.Len(t, f.b.Parts, backend.PartWords)
 	assert.Equal(t, []uint32{10 + ne, 10}, f.b.Parts[:2], "T, then I")
 	assert.Len(t, f.b.Pats, 710)
 }
@@ -351,9 +352,9 @@ type splitDevice struct {
 	pieces int
 }
 
-func (d *splitDevice) Join(ctx context.Context, b *JoinBatch) error {
+func (d *splitDevice) Join(ctx context.Context, b *backend.JoinBatch) error {
 	for j := range b.Blocks() {
-		if b.Jobs[jobWords*j+4] > 0 {
+		if b.Jobs[backend.JobWords*j+4] > 0 {
 			d.pieces++
 		}
 	}
@@ -370,7 +371,7 @@ func TestShapedJobs(t *testing.T) {
 		plan, err := partition.Make(context.Background(), partition.Job{N: 13, Method: partition.Join})
 		require.NoError(t, err)
 		d := &splitDevice{}
-		c, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []Device{d}, Tuning: JoinTuning{List: list, Sort: byHost, Hosts: 2, Batch: 1 << 16}})
+		c, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []backend.Device{d}, Tuning: JoinTuning{List: list, Sort: byHost, Hosts: 2, Batch: 1 << 16}})
 		require.NoError(t, err)
 		total, ok := c.Total.Uint64()
 		require.True(t, ok)
@@ -387,40 +388,40 @@ func TestShapedJobs(t *testing.T) {
 func TestSizeBatch(t *testing.T) {
 	def := DefaultJoinTuning.Batch
 	for _, c := range []struct {
-		tr    DeviceTraits
+		tr    backend.Traits
 		hosts int
 		want  int
 	}{
-		{DeviceTraits{}, 4, def},
-		{DeviceTraits{OnCPU: true, ComputeUnits: 2}, 4, def},
-		{DeviceTraits{ComputeUnits: 132, Memory: 141 << 30, MaxAlloc: 35 << 30}, 16, def}, // an H200
-		{DeviceTraits{ComputeUnits: 40}, 4, 2 << 20},
-		{DeviceTraits{ComputeUnits: 8}, 4, minBatch},
-		{DeviceTraits{ComputeUnits: 132, MaxAlloc: 8 << 20}, 4, 1 << 20},
-		{DeviceTraits{ComputeUnits: 132, Memory: 1 << 30}, 16, 1 << 21},
-		{DeviceTraits{Memory: 1 << 20}, 16, 1 << 16}, // the bound's floor: joinKernels refuses it
+		{backend.Traits{}, 4, def},
+		{backend.Traits{OnCPU: true, ComputeUnits: 2}, 4, def},
+		{backend.Traits{ComputeUnits: 132, Memory: 141 << 30, MaxAlloc: 35 << 30}, 16, def}, // an H200
+		{backend.Traits{ComputeUnits: 40}, 4, 2 << 20},
+		{backend.Traits{ComputeUnits: 8}, 4, minBatch},
+		{backend.Traits{ComputeUnits: 132, MaxAlloc: 8 << 20}, 4, 1 << 20},
+		{backend.Traits{ComputeUnits: 132, Memory: 1 << 30}, 16, 1 << 21},
+		{backend.Traits{Memory: 1 << 20}, 16, 1 << 16}, // the bound's floor: joinKernels refuses it
 	} {
 		assert.Equal(t, c.want, sizeBatch(c.tr, c.hosts), "%+v, %d hosts", c.tr, c.hosts)
 	}
-	gpu := &tracedDevice{traits: DeviceTraits{ComputeUnits: 40, MaxGroup: 100}}
-	r := JoinTuning{}.resolve([]Device{gpu})
+	gpu := &tracedDevice{traits: backend.Traits{ComputeUnits: 40, MaxGroup: 100}}
+	r := JoinTuning{}.resolve([]backend.Device{gpu})
 	assert.Equal(t, 96, r.Group, "group within the device's largest, a multiple of 32")
 	assert.Equal(t, 2<<20, r.forDevice(gpu).Batch)
 	assert.Equal(t, byDevice, r.forDevice(gpu).List)
 	assert.Equal(t, 32, r.forDevice(gpu).Popcount)
-	assert.Equal(t, 1<<18, JoinTuning{Batch: 1 << 18}.resolve([]Device{gpu}).forDevice(gpu).Batch, "a batch given is kept")
-	cpu := &tracedDevice{traits: DeviceTraits{OnCPU: true, ComputeUnits: 2}}
+	assert.Equal(t, 1<<18, JoinTuning{Batch: 1 << 18}.resolve([]backend.Device{gpu}).forDevice(gpu).Batch, "a batch given is kept")
+	cpu := &tracedDevice{traits: backend.Traits{OnCPU: true, ComputeUnits: 2}}
 	assert.Equal(t, JoinTuning{Group: 128, Block: 256, Items: 1, Batch: def, Hosts: 3, List: byHost, Sort: byHost, Cut: cutNever, Popcount: 64},
-		JoinTuning{Hosts: 3}.resolve([]Device{cpu}).forDevice(cpu))
+		JoinTuning{Hosts: 3}.resolve([]backend.Device{cpu}).forDevice(cpu))
 }
 
 // tracedDevice is hostDevice telling traits.
 type tracedDevice struct {
 	hostDevice
-	traits DeviceTraits
+	traits backend.Traits
 }
 
-func (d *tracedDevice) Traits() DeviceTraits { return d.traits }
+func (d *tracedDevice) Traits() backend.Traits { return d.traits }
 
 // TestLaunchTails lists a sample of n = 20's tasks (one shard of 64) for
 // a device that lists and cuts, at the default batch, and checks that
@@ -436,7 +437,7 @@ func TestLaunchTails(t *testing.T) {
 	require.NoError(t, err)
 	d := &simDevice{concurrent: true}
 	var prof JoinProfile
-	_, err = Run(context.Background(), plan, Options{Workers: -1, Devices: []Device{d}, Tuning: JoinTuning{List: byDevice, Cut: cutAlways, Hosts: 2}, Profile: &prof})
+	_, err = Run(context.Background(), plan, Options{Workers: -1, Devices: []backend.Device{d}, Tuning: JoinTuning{List: byDevice, Cut: cutAlways, Hosts: 2}, Profile: &prof})
 	require.NoError(t, err)
 	require.NotEmpty(t, d.tails)
 	worst := slices.Max(d.tails)

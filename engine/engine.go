@@ -30,6 +30,7 @@ import (
 	"github.com/klauspost/cpuid/v2"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -123,7 +124,7 @@ type Options struct {
 	// plan's. Empty or nil, every task runs.
 	Skip []bool
 	// Memory bounds, in bytes, what the run may take; 0 means
-	// [DefaultMemory]. Run refuses a limit below [MinMemory] (the plan's
+	// [DefaultMemory]. Run refuses a limit below [minMemory] (the plan's
 	// tasks and their results, the join's smallest buffers) with a
 	// [*MemoryError]; the join's buffers and cache are sized to it (a
 	// smaller limit makes the join slower, never larger). While a join
@@ -137,7 +138,7 @@ type Options struct {
 	// same queue a batch at a time as each finishes (so a fast device
 	// takes more). With devices, Workers may be -1: no CPU worker. A plan
 	// a device cannot count ([CheckDevicePlan]) is an error.
-	Devices []Device
+	Devices []backend.Device
 	// Tuning is how the devices run the join (zero knobs: their
 	// defaults, [DefaultJoinTuning]); Tuning.Hosts host goroutines per
 	// device list and sort its tasks, beside any CPU workers.
@@ -307,6 +308,9 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 		if err := CheckDevicePlan(plan); err != nil {
 			return Counts{}, err
 		}
+		if err := checkRoles(plan, opt.Devices); err != nil {
+			return Counts{}, err
+		}
 	}
 	if len(opt.Skip) > 0 && len(opt.Skip) != len(plan.Tasks) {
 		return Counts{}, fmt.Errorf("%w: Skip holds %d tasks, the plan %d", ErrPlan, len(opt.Skip), len(plan.Tasks))
@@ -331,7 +335,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	tune := opt.Tuning.resolve(opt.Devices)
 	hosts, batches := DeviceSide(join, len(opt.Devices), opt.Tuning) // a device join's host goroutines, per device
 	listers := workers + hosts*len(opt.Devices)                      // goroutines that list join tasks
-	need := MinMemory(plan, max(1, listers)) + batches
+	need := minMemory(plan, max(1, listers)) + batches
 	if err := Fit(plan.N, plan.Method, listers, len(plan.Tasks), max(1, plan.Shards), limit, need); err != nil {
 		if me, ok := err.(*MemoryError); ok {
 			me.Hosts = hosts * len(opt.Devices)
@@ -390,7 +394,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 		w := cpu + d*perDevice
 		if !join {
 			g.Go(func() error {
-				return runDevice(gctx, dev, plan, order, &next, func(r Result) { report(w, r) })
+				return runDevice(gctx, dev.(backend.Searcher), plan, order, &next, func(r Result) { report(w, r) })
 			})
 			continue
 		}
@@ -404,7 +408,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 					keep.give(js)
 				}
 			}()
-			return runJoinDevice(gctx, dev, plan, order, &next, feeders, tune, opt.Profile, func(h int, r Result) { report(w+h, r) })
+			return runJoinDevice(gctx, dev.(backend.Joiner), plan, order, &next, feeders, tune, opt.Profile, func(h int, r Result) { report(w+h, r) })
 		})
 	}
 	for w := range sums[:cpu] {
@@ -461,7 +465,7 @@ func NewSampler(plan *partition.Plan, memory int64) (*Sampler, error) {
 	if needsMemory(plan) {
 		thinned = quarterListBytes(plan.N)
 	}
-	if err := Fit(plan.N, plan.Method, 1, len(plan.Tasks), 1, limit, MinMemory(plan, 1)+thinned); err != nil {
+	if err := Fit(plan.N, plan.Method, 1, len(plan.Tasks), 1, limit, minMemory(plan, 1)+thinned); err != nil {
 		return nil, err
 	}
 	s := &Sampler{plan: plan}

@@ -66,3 +66,6 @@ func RunTask(plan *partition.Plan, i int) (Result, error) {
 	r.Task = i
 	return r, nil
 }
+
+// MinMemory is minMemory, for the external tests.
+var MinMemory = minMemory

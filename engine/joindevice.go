@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -68,7 +69,7 @@ type JoinTuning struct {
 	// sides the device lists are sorted there.
 	Sort int
 	// Cut says whether the host cuts a launch's large jobs into pieces
-	// (JoinBatch.shape): 1 never, 2 always; 0, the default, never on a
+	// (joinBatch.shape): 1 never, 2 always; 0, the default, never on a
 	// device that runs on the CPU (where a piece's table costs more than
 	// the tail it saves) and always on any other.
 	Cut int
@@ -93,54 +94,17 @@ const (
 	byDevice = 2
 )
 
-// DeviceTraits are what a device tells of itself that its join's tuning
-// is fitted to where the tuning leaves a knob unset: a zero field tells
-// nothing.
-type DeviceTraits struct {
-	// OnCPU is set for a device that runs on the host's CPU (pocl): the
-	// host then lists and sorts its join's sides and does not cut jobs.
-	OnCPU bool
-	// MaxGroup is its largest work-group: group= takes at most it (a
-	// multiple of [MinJoinGroup]).
-	MaxGroup int
-	// ComputeUnits, Memory and MaxAlloc (its largest buffer, in bytes)
-	// size its batches (see [JoinTuning].Batch).
-	ComputeUnits     int
-	Memory, MaxAlloc uint64
-}
-
-// A Describer is a [Device] that tells its [DeviceTraits].
-type Describer interface {
-	Traits() DeviceTraits
-}
-
 // traitsOf is dev's traits, zero where it tells none.
-func traitsOf(dev Device) DeviceTraits {
-	if d, ok := dev.(Describer); ok {
+func traitsOf(dev backend.Device) backend.Traits {
+	if d, ok := dev.(backend.Describer); ok {
 		return d.Traits()
 	}
-	return DeviceTraits{}
+	return backend.Traits{}
 }
 
 // DefaultJoinTuning is the tuning a device's join runs with unless told
 // otherwise.
 var DefaultJoinTuning = JoinTuning{Group: 128, Block: 256, Items: 1, Batch: 1 << 22}
-
-// MinJoinGroup is the smallest work-group the join kernel takes, and
-// every group= is a multiple of it.
-const MinJoinGroup = 32
-
-// A ConcurrentJoiner is a [Device] whose List and Join several host
-// goroutines may call at once, each with a batch of its own: it keeps
-// each batch's buffers apart and runs their commands in turn, so that
-// one goroutine's launch overlaps the others' listing and planning. The
-// host goroutines then launch without the lock that otherwise lets one
-// launch at a time, and each releases its batch's buffers when it is
-// done (ReleaseBatch).
-type ConcurrentJoiner interface {
-	JoinsConcurrently() bool
-	ReleaseBatch(b *JoinBatch)
-}
 
 // The bounds of each tuning knob.
 var joinTuningBounds = [...]struct {
@@ -148,7 +112,7 @@ var joinTuningBounds = [...]struct {
 	lo, hi   int
 	multiple int // -1: a power of two
 }{
-	{"group", MinJoinGroup, 1024, MinJoinGroup},
+	{"group", backend.MinGroup, 1024, backend.MinGroup},
 	{"block", 32, 512, -1}, // a power of two: the kernel's table entry is one vector
 	{"items", 1, 8, 1},
 	{"batch", 1 << 16, 1 << 28, 1},
@@ -222,14 +186,14 @@ func multipleOf(m int) string {
 // unset, at most the largest work-group of every device that tells it
 // (DeviceTraits.MaxGroup). batch, list, sort and cut stay as given until
 // forDevice.
-func (t JoinTuning) resolve(devices []Device) JoinTuning {
+func (t JoinTuning) resolve(devices []backend.Device) JoinTuning {
 	r := t.withDefaults()
 	r.Hosts = t.hostsFor(len(devices))
 	r.Batch = t.Batch
 	if t.Group == 0 {
 		for _, d := range devices {
-			if g := traitsOf(d).MaxGroup; g >= MinJoinGroup {
-				r.Group = min(r.Group, g&^(MinJoinGroup-1))
+			if g := traitsOf(d).MaxGroup; g >= backend.MinGroup {
+				r.Group = min(r.Group, g&^(backend.MinGroup-1))
 			}
 		}
 	}
@@ -247,7 +211,7 @@ func (t JoinTuning) hostsFor(devices int) int {
 // device's elsewhere; cut, where auto, never on the CPU and always
 // elsewhere; popcount, where auto, 64 on the CPU and 32 elsewhere;
 // batch, where unset, sized from its traits (sizeBatch).
-func (r JoinTuning) forDevice(dev Device) JoinTuning {
+func (r JoinTuning) forDevice(dev backend.Device) JoinTuning {
 	tr := traitsOf(dev)
 	onCPU := tr.OnCPU
 	if r.Batch == 0 {
@@ -270,16 +234,11 @@ func (r JoinTuning) forDevice(dev Device) JoinTuning {
 	return r
 }
 
-// KernelDefines are the join kernels' compiler defines that the tuning t,
-// resolved for the device, sets beside its sizes: CUT=1 where the kernel
-// must match each job's range of its block's items alone (t cuts jobs:
-// JoinTuning.Cut; 0: every item), POPCOUNT its counts' width.
-func KernelDefines(t JoinTuning) string {
-	cut := 0
-	if t.Cut == cutAlways {
-		cut = 1
-	}
-	return fmt.Sprintf("-DCUT=%d -DPOPCOUNT=%d", cut, cmp.Or(t.Popcount, 64))
+// launch is r, resolved for a device (forDevice), as the device's
+// kernels are built and launched with it.
+func (r JoinTuning) launch() backend.Tuning {
+	return backend.Tuning{Group: r.Group, Block: r.Block, Items: r.Items, Batch: r.Batch,
+		HostSorts: r.Sort == byHost, Cut: r.Cut == cutAlways, Popcount: r.Popcount}
 }
 
 // Batch sizing: a launch should hold enough jobs to fill every compute
@@ -302,7 +261,7 @@ const (
 // 16 bytes a pattern), in a buffer each no larger than the device
 // allocates, and the goroutines' batches at most half the device's
 // memory (the quarter lists and the runtime take the rest).
-func sizeBatch(tr DeviceTraits, hosts int) int {
+func sizeBatch(tr backend.Traits, hosts int) int {
 	batch := DefaultJoinTuning.Batch
 	if tr.ComputeUnits > 0 && !tr.OnCPU {
 		batch = min(batch, max(minBatch, 1<<bits.Len(uint(tr.ComputeUnits*batchPerUnit-1))))
@@ -340,116 +299,18 @@ func (t JoinTuning) String() string {
 	return strings.Join(parts, ",")
 }
 
-// JoinBatch is one launch of a device's join: the sides of many join
-// tasks as the host listed them (or, with OnDevice, the quarter lists
-// the device lists them from), how to sort each into the sieve's buckets,
-// and the blocks to match. A part is one pair of sides (a way of
-// a task, or a piece of one whose sides did not fit the host's buffers):
-// the side whose blocks are transposed into tables (T) and the other
-// (the items, I).
-//
-// The device runs two kernels (three with OnDevice: List lists the sides
-// first). The first sorts each side by bucket: each
-// sort job (Sorts) takes up to [JoinSortChunk] patterns of one side of a
-// part and moves each, squeezed (the cut's bits taken out, see
-// squeeze.apply), to the next free place of its bucket (the bucket of
-// pattern x is keyAt(x, m0, a0) & cut; a bucket's places start at its
-// bound and are taken in any order). The second matches: each job (Jobs)
-// is a block of at most Tuning.Block sorted T patterns of one bucket v,
-// counted against every sorted item of the buckets u ⊆ cut &^ v of its
-// part, each pair weighted by longWeight(v, u) where the part says so,
-// else 1.
-type JoinBatch struct {
-	// N is the board's size; Tuning what the device was asked to run with.
-	N      int
-	Tuning JoinTuning
-	// Pats holds each part's two sides as listed, part after part; the
-	// sorted sides (on the device) take the same places.
-	Pats []uint64
-	// Parts holds partWords words a part: the first pattern of its T side
-	// and of its I side in Pats, its first index in Bounds, the cut | 1<<8 with long
-	// weights | the table chunks of a squeezed pattern<<16, the squeeze
-	// (each run's first bit and the first bit above it: lo1 | hi1<<8 |
-	// lo2<<16 | hi2<<24) and the key's shifts m0 | a0<<8 (see keyAt).
-	Parts []uint32
-	// Bounds holds 2×257 indices a part: where each of its 256 T buckets
-	// begins in Pats, and the end; then the same of its I buckets.
-	Bounds []uint32
-	// Sorts holds 4 words a sort job: its part, its side (0 T, 1 I), its
-	// first pattern and how many it takes.
-	Sorts []uint32
-	// Jobs holds 4 words a block: its first sorted pattern in Pats, how
-	// many patterns it holds, its part and its bucket v.
-	Jobs []uint32
-	// Out receives a word a job: its weighted count of disjoint pairs.
-	Out []uint64
-
-	// OnDevice is set when the device lists the sides itself (List, then
-	// Join): Pats is then the device's alone, Room patterns long, and
-	// Lists, Listings and Slots say what to list. Lists holds quarter
-	// placements (packed as quarterList.places). Slots holds slotWords
-	// words a side: its first place in Pats | its room<<32, the frames
-	// (north b1 | b2<<8 | south b1<<16 | b2<<24 | the window's lo<<32 |
-	// width<<40 | the key's m0<<48 | a0<<56), and the middle queens'
-	// diagonals ban1 and ban2. Listings holds listingWords words a group
-	// of north placements: its first in Lists and how many, the first of
-	// the south placements they pair with and how many, and the slot. List
-	// fills Listed, bucketBounds words a slot: how many patterns it holds,
-	// then how many of them fall in each of the 256 buckets (keyAt's 8
-	// bits, before a cut).
-	OnDevice bool
-	Room     int
-	Lists    []uint64
-	Listings []uint32
-	Slots    []uint64
-	Listed   []uint32
-
-	// Write and Kernel are what the device's List and Join took to copy
-	// the batch to the device, and to run the kernels and read their
-	// results back (each adds its own; a device that cannot tell them
-	// apart leaves Write zero).
-	Write, Kernel time.Duration
-	// Stages are the device's own times for the batch's commands, where
-	// its runtime reports them (each List and Join adds its own); Copied
-	// the bytes they copied to the device and back.
-	Stages DeviceStages
-	Copied int64
-
-	owner []int32  // the feeder's pending task of each job
-	mult  []uint64 // the weight of each job's way
+// joinBatch is a Joiner's batch (backend.JoinBatch) with what the host
+// keeps of it: each job's pending task (of its feeder) and the weight of
+// its way.
+type joinBatch struct {
+	backend.JoinBatch
+	owner []int32
+	mult  []uint64
 }
-
-// partWords is the words of a part in JoinBatch.Parts.
-const partWords = 8
-
-// JoinSortChunk is the most patterns one sort job of a [JoinBatch] takes.
-const JoinSortChunk = 4096
-
-// JoinDefines are a [JoinBatch]'s layout as the device's kernels take it,
-// compiler defines: the words of a part, of a part's bucket bounds (one
-// side's), of a side the device lists (a slot) and of a listing, and the
-// patterns of a sort job. The layout is written here alone.
-func JoinDefines() string {
-	return fmt.Sprintf("-DPARTWORDS=%d -DBOUNDS=%d -DSLOTWORDS=%d -DLISTINGWORDS=%d -DSORTCHUNK=%d",
-		partWords, bucketBounds, slotWords, listingWords, JoinSortChunk)
-}
-
-// NumSorts is how many sort jobs b holds; NumSlots how many sides the
-// device lists, NumListings how many listings; ListedWords the words
-// List returns for them.
-func (b *JoinBatch) NumSorts() int    { return len(b.Sorts) / sortWords }
-func (b *JoinBatch) NumSlots() int    { return len(b.Slots) / slotWords }
-func (b *JoinBatch) NumListings() int { return len(b.Listings) / listingWords }
-func (b *JoinBatch) ListedWords() int { return b.NumSlots() * bucketBounds }
-
-// sortWords and jobWords are the words of a sort job and of a join job
-// (its first sorted pattern, how many, its part, its bucket v, the range
-// of the items it matches, two words of padding: the kernel reads a uint8).
-const sortWords, jobWords = 4, 8
 
 // itemBlocks is the items its blocks are matched against, summed over
 // the blocks.
-func (b *JoinBatch) itemBlocks() int64 {
+func (b *joinBatch) itemBlocks() int64 {
 	var s int64
 	for j := range b.Blocks() {
 		s += b.jobItems(j)
@@ -459,16 +320,16 @@ func (b *JoinBatch) itemBlocks() int64 {
 
 // jobItems is how many items job j matches against its block: its range
 // of the items of every bucket u ⊆ cut &^ v of its part's I side.
-func (b *JoinBatch) jobItems(j int) int64 {
-	job := b.Jobs[jobWords*j:][:jobWords]
+func (b *joinBatch) jobItems(j int) int64 {
+	job := b.Jobs[backend.JobWords*j:][:backend.JobWords]
 	return int64(job[5] - job[4])
 }
 
 // blockItems is how many items a block of bucket v of part matches: those
 // of every bucket u ⊆ cut &^ v of the part's I side.
-func (b *JoinBatch) blockItems(part, v uint32) uint32 {
-	p := b.Parts[partWords*part:][:partWords]
-	bounds := b.Bounds[p[2]+bucketBounds:][:bucketBounds]
+func (b *joinBatch) blockItems(part, v uint32) uint32 {
+	p := b.Parts[backend.PartWords*part:][:backend.PartWords]
+	bounds := b.Bounds[p[2]+backend.Bounds:][:backend.Bounds]
 	cut := uint8(p[3])
 	rest := cut &^ uint8(v)
 	var s uint32
@@ -491,11 +352,11 @@ var minJobItems int64 = 256
 // writing its chunks' 64 entries a chunk, 8 vectors each, takes each of
 // a 128-work-item group's work-items about as many local-memory accesses
 // as 4 items' lookups. A work-group's time grows with its job's items
-// plus this (JoinBatch.jobCost). A variable: the tests lower it.
+// plus this (joinBatch.jobCost). A variable: the tests lower it.
 var tableItems int64 = 512
 
 // jobCost is job j's modelled time, in items: its items and its table.
-func (b *JoinBatch) jobCost(j int) int64 { return b.jobItems(j) + tableItems }
+func (b *joinBatch) jobCost(j int) int64 { return b.jobItems(j) + tableItems }
 
 // shape sets each job's range of items, the whole of its block's, and,
 // where cut is set (not on a device that runs on the CPU, where a job's
@@ -507,7 +368,7 @@ func (b *JoinBatch) jobCost(j int) int64 { return b.jobItems(j) + tableItems }
 // bucket had held a launch's whole time on one work-group). Each piece
 // pays a table, so a launch of many small jobs is cut little. The
 // pieces' counts add up in the task's total as the jobs' do.
-func (b *JoinBatch) shape(cut bool) {
+func (b *joinBatch) shape(cut bool) {
 	n := b.Blocks()
 	if n == 0 {
 		return
@@ -516,7 +377,7 @@ func (b *JoinBatch) shape(cut bool) {
 	// where the device listed the sides too).
 	var total int64
 	for j := range n {
-		job := b.Jobs[jobWords*j:][:jobWords]
+		job := b.Jobs[backend.JobWords*j:][:backend.JobWords]
 		job[4], job[5] = 0, b.blockItems(job[2], job[3])
 		total += b.jobItems(j)
 	}
@@ -555,7 +416,7 @@ func (b *JoinBatch) shape(cut bool) {
 	jobs, owner, mult := b.Jobs, b.owner, b.mult
 	b.Jobs, b.owner, b.mult = make([]uint32, 0, len(jobs)+len(jobs)/4), make([]int32, 0, len(owner)), make([]uint64, 0, len(mult))
 	for j := range n {
-		job := jobs[jobWords*j:][:jobWords]
+		job := jobs[backend.JobWords*j:][:backend.JobWords]
 		lo, items := int64(job[4]), int64(job[5]-job[4])
 		pieces := max(1, (items+limit-1)/limit)
 		for k := range pieces {
@@ -566,28 +427,20 @@ func (b *JoinBatch) shape(cut bool) {
 	}
 }
 
-// Blocks is the number of jobs.
-func (b *JoinBatch) Blocks() int { return len(b.Jobs) / jobWords }
-
 // patterns is how many patterns b holds.
-func (b *JoinBatch) patterns() int { return len(b.Pats) }
+func (b *joinBatch) patterns() int { return len(b.Pats) }
 
 // reset empties b, keeping its arrays.
-func (b *JoinBatch) reset() {
+func (b *joinBatch) reset() {
 	b.Pats, b.Parts, b.Bounds = b.Pats[:0], b.Parts[:0], b.Bounds[:0]
 	b.Sorts, b.Jobs, b.Out, b.owner, b.mult = b.Sorts[:0], b.Jobs[:0], b.Out[:0], b.owner[:0], b.mult[:0]
 	b.Lists, b.Listings, b.Slots, b.Listed, b.Room, b.OnDevice = b.Lists[:0], b.Listings[:0], b.Slots[:0], b.Listed[:0], 0, false
 }
 
-// Sorted reports whether the host sorted the sides (Tuning.Sort, where
-// the host lists): each part's sides are then in Pats as the sort leaves
-// them, in their buckets and squeezed, and Sorts is empty.
-func (b *JoinBatch) Sorted() bool { return !b.OnDevice && b.Tuning.Sort == byHost }
-
-// JoinChunks returns the most table chunks a join pattern of the n×n
+// joinChunks returns the most table chunks a join pattern of the n×n
 // board has, and the chunks of one squeezed by the widest cut (four bits
 // of each direction): what a device's join kernel is built for.
-func JoinChunks(n int) (most, squeezed int) {
+func joinChunks(n int) (most, squeezed int) {
 	bits := 2 * int(newWindow(n).width)
 	return patternChunks(bits), patternChunks(max(0, bits-8))
 }
@@ -604,9 +457,6 @@ func appendDoubling(s, xs []uint64) []uint64 {
 	}
 	return append(s, xs...)
 }
-
-// bucketBounds is the bounds a part stores per side: 256 buckets.
-const bucketBounds = 257
 
 // JoinProfile is where a device join's time went, summed over its host
 // goroutines and launches: listing the sides (halfJoin, the quarter
@@ -670,11 +520,12 @@ type pendingTask struct {
 // joinFeeder is one host goroutine of a device's join: it lists and sorts
 // tasks into its batch and launches the batch on the device when full.
 type joinFeeder struct {
-	dev     Device
+	dev     backend.Joiner
 	lock    *sync.Mutex // the device: one launch at a time (nil: a ConcurrentJoiner's)
 	ctx     context.Context
 	js      *joinScratch
-	b       JoinBatch
+	tune    JoinTuning // the run's tuning, resolved for the device
+	b       joinBatch
 	pending []pendingTask
 	mult    uint64 // the weight of the way being listed
 	report  func(Result)
@@ -725,7 +576,7 @@ func (f *joinFeeder) task(plan *partition.Plan, i int) {
 // copied in (part).
 func (f *joinFeeder) way(n int, t *partition.Task, w *joinWay, qc *quarterCache) {
 	js, b := f.js, &f.b
-	if b.Tuning.List == byDevice && f.wayOnDevice(n, t, w, qc) {
+	if f.tune.List == byDevice && f.wayOnDevice(n, t, w, qc) {
 		return
 	}
 	if b.OnDevice {
@@ -866,9 +717,9 @@ func (f *joinFeeder) buckets() *buckets {
 
 // whole sets b's bounds to one bucket (0) of each side: no cut.
 func (b *buckets) whole(nT, nI int) {
-	clear(b.startT[:bucketBounds])
-	clear(b.startI[:bucketBounds])
-	for u := 1; u < bucketBounds; u++ {
+	clear(b.startT[:backend.Bounds])
+	clear(b.startI[:backend.Bounds])
+	for u := 1; u < backend.Bounds; u++ {
 		b.startT[u], b.startI[u] = nT, nI
 	}
 }
@@ -879,12 +730,12 @@ func (b *buckets) whole(nT, nI int) {
 // pending task owner's way of weight mult.
 func (f *joinFeeder) addPart(sv sieve, t0, nT, i0, nI int, cut uint8, sq squeeze, chunks int, owner int32, mult uint64) {
 	b, bk := &f.b, f.buckets()
-	part := uint32(len(b.Parts) / partWords)
+	part := uint32(len(b.Parts) / backend.PartWords)
 	bound := uint32(len(b.Bounds))
-	for u := range bucketBounds {
+	for u := range backend.Bounds {
 		b.Bounds = append(b.Bounds, uint32(t0+bk.startT[u]))
 	}
-	for u := range bucketBounds {
+	for u := range backend.Bounds {
 		b.Bounds = append(b.Bounds, uint32(i0+bk.startI[u]))
 	}
 	flags := uint32(cut) | uint32(chunks)<<16
@@ -898,8 +749,8 @@ func (f *joinFeeder) addPart(sv sieve, t0, nT, i0, nI int, cut uint8, sq squeeze
 		if b.Sorted() {
 			break
 		}
-		for p := r[0]; p < r[0]+r[1]; p += JoinSortChunk {
-			b.Sorts = append(b.Sorts, part, uint32(side), uint32(p), uint32(min(JoinSortChunk, r[0]+r[1]-p)))
+		for p := r[0]; p < r[0]+r[1]; p += backend.SortChunk {
+			b.Sorts = append(b.Sorts, part, uint32(side), uint32(p), uint32(min(backend.SortChunk, r[0]+r[1]-p)))
 		}
 	}
 	block := b.Tuning.Block
@@ -927,11 +778,11 @@ func (f *joinFeeder) flush() {
 		}
 		ran := time.Now()
 		f.prof.Wait += ran.Sub(waited)
-		b.Write, b.Kernel, b.Stages, b.Copied = 0, 0, DeviceStages{}, 0
+		b.Write, b.Kernel, b.Stages, b.Copied = 0, 0, backend.Stages{}, 0
 		var err error
 		var planned time.Duration
 		if b.OnDevice {
-			err = f.dev.List(f.ctx, b)
+			err = f.dev.ListHalves(f.ctx, &b.JoinBatch)
 			if err == nil {
 				began := time.Now()
 				f.finish(f.js.cache.sv)
@@ -943,7 +794,7 @@ func (f *joinFeeder) flush() {
 		}
 		if err == nil && b.Blocks() > 0 {
 			b.shape(f.cut)
-			err = f.dev.Join(f.ctx, b)
+			err = f.dev.Join(f.ctx, &b.JoinBatch)
 		}
 		if f.lock != nil {
 			f.lock.Unlock()
@@ -953,7 +804,7 @@ func (f *joinFeeder) flush() {
 		f.prof.ItemBlocks += b.itemBlocks()
 		f.prof.Write += b.Write
 		f.prof.Kernel += cmp.Or(b.Kernel, time.Since(ran)-b.Write-planned)
-		f.prof.Stages.Add(b.Stages)
+		f.prof.Stages.Add(DeviceStages(b.Stages))
 		f.prof.Copied += b.Copied
 		if err != nil {
 			if f.ctx.Err() == nil {
@@ -981,12 +832,12 @@ func (f *joinFeeder) flush() {
 // runJoinDevice feeds dev join tasks from the run's queue (order, next)
 // until it is empty or the run stops: tune.Hosts goroutines each list
 // tasks into a batch of their own and launch it when it is full.
-func runJoinDevice(ctx context.Context, dev Device, plan *partition.Plan, order []int, next *atomic.Int64,
+func runJoinDevice(ctx context.Context, dev backend.Joiner, plan *partition.Plan, order []int, next *atomic.Int64,
 	feeders []*joinScratch, tune JoinTuning, prof *JoinProfile, report func(host int, r Result)) error {
 	var lock sync.Mutex
 	tune = tune.forDevice(dev)
 	devLock := &lock
-	cj, concurrent := dev.(ConcurrentJoiner)
+	cj, concurrent := dev.(backend.ConcurrentJoiner)
 	if concurrent && cj.JoinsConcurrently() {
 		devLock = nil
 	}
@@ -994,12 +845,13 @@ func runJoinDevice(ctx context.Context, dev Device, plan *partition.Plan, order 
 	var profMu sync.Mutex
 	for h, js := range feeders {
 		f := &joinFeeder{dev: dev, lock: devLock, ctx: gctx, js: js, report: func(r Result) { report(h, r) }, cut: tune.Cut == cutAlways}
-		f.b.N, f.b.Tuning = plan.N, tune
+		f.b.N, f.b.Tuning, f.tune = plan.N, tune.launch(), tune
+		f.b.Chunks, f.b.Squeezed = joinChunks(plan.N)
 		js.feed = f
 		g.Go(func() error {
 			defer func() {
 				if concurrent {
-					cj.ReleaseBatch(&f.b)
+					cj.ReleaseBatch(&f.b.JoinBatch)
 				}
 				js.feed = nil
 				if prof != nil {

@@ -8,21 +8,15 @@ package engine
 // with its south placements, writes the half-boards' patterns into the
 // side's slot and counts them by bucket; the host then plans each pair of
 // sides' sieve from those counts (buckets.planFrom), and the device sorts
-// and matches them as it does sides the host listed (JoinBatch). A way
+// and matches them as it does sides the host listed (backend.JoinBatch). A way
 // larger than a batch has a batch of its own; one past maxListedWay is
 // listed on the host.
 
 import (
 	"time"
 
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/partition"
-)
-
-// slotWords is the words of a slot in JoinBatch.Slots, listingWords of a
-// listing in JoinBatch.Listings.
-const (
-	slotWords    = 4
-	listingWords = 6
 )
 
 // maxListedWay is the most room (north–south pairs, both sides) of a way
@@ -110,7 +104,7 @@ func (f *joinFeeder) wayOnDevice(n int, t *partition.Task, w *joinWay, qc *quart
 // with room for pairs patterns, and returns its slot.
 func (f *joinFeeder) slot(hj *halfJoin, sv sieve, pairs uint64) int {
 	b := &f.b
-	s := len(b.Slots) / slotWords
+	s := len(b.Slots) / backend.SlotWords
 	nBase := uint32(len(b.Lists))
 	sBase := nBase + uint32(len(hj.north.places))
 	b.Lists = append(append(b.Lists, hj.north.places...), hj.south.places...)
@@ -133,7 +127,7 @@ func (f *joinFeeder) finish(sv sieve) {
 	b, bk := &f.b, f.buckets()
 	for _, lw := range f.listed {
 		tS, iS := lw.slots[0], lw.slots[1]
-		nT, nI := int(b.Listed[tS*bucketBounds]), int(b.Listed[iS*bucketBounds])
+		nT, nI := int(b.Listed[tS*backend.Bounds]), int(b.Listed[iS*backend.Bounds])
 		if matchCost(nI, nT) < matchCost(nT, nI) {
 			tS, iS, nT, nI = iS, tS, nI, nT
 		}
@@ -143,7 +137,7 @@ func (f *joinFeeder) finish(sv sieve) {
 		}
 		bk.shift = 0
 		for k := range 256 {
-			bk.hT[k], bk.hI[k] = int(b.Listed[tS*bucketBounds+1+k]), int(b.Listed[iS*bucketBounds+1+k])
+			bk.hT[k], bk.hI[k] = int(b.Listed[tS*backend.Bounds+1+k]), int(b.Listed[iS*backend.Bounds+1+k])
 		}
 		cut, sq, chunks := uint8(0), squeeze{}, lw.chunks
 		if sv.ok && bk.planFrom(sv, nT, nI, chunks) {
@@ -151,7 +145,7 @@ func (f *joinFeeder) finish(sv sieve) {
 		} else {
 			bk.whole(nT, nI)
 		}
-		t0, i0 := int(uint32(b.Slots[tS*slotWords])), int(uint32(b.Slots[iS*slotWords]))
+		t0, i0 := int(uint32(b.Slots[tS*backend.SlotWords])), int(uint32(b.Slots[iS*backend.SlotWords]))
 		f.addPart(sv, t0, nT, i0, nI, cut, sq, chunks, lw.owner, lw.mult)
 	}
 }

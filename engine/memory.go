@@ -11,6 +11,7 @@ import (
 	"github.com/KimMachineGun/automemlimit/memlimit"
 	"github.com/dustin/go-humanize"
 
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -19,7 +20,7 @@ import (
 // their results (per task), for the join the pattern buffers of each
 // worker and the cache of quarter placements, which grow with the board
 // and are sized to the limit, and for each device its batch of starts
-// (DeviceBytes). The backtracking kernels use their stacks alone.
+// (deviceBytes). The backtracking kernels use their stacks alone.
 
 // MemoryError is returned when a memory limit is below what a count
 // needs: by [Run] for its plan and workers, and by callers that check a
@@ -182,9 +183,9 @@ func MaxTasks(n int, method partition.Method, workers int, limit int64) int {
 	return int(max(0, free/taskBytes))
 }
 
-// MinMemory is the least memory limit with which [Run] accepts the plan on
+// minMemory is the least memory limit with which [Run] accepts the plan on
 // the given number of workers ([Need] of its tasks).
-func MinMemory(plan *partition.Plan, workers int) int64 {
+func minMemory(plan *partition.Plan, workers int) int64 {
 	method := plan.Method
 	if !needsMemory(plan) {
 		method = partition.Sym // no join tasks: no join buffers
@@ -208,17 +209,17 @@ func SweepBytes(n int) int64 {
 	return 4*sets*(int64(n+1)*int64(n+1)*8+8) + 4<<uint(n)
 }
 
-// DeviceBytes is what a device takes on the host while it counts: its
+// deviceBytes is what a device takes on the host while it counts: its
 // batch of starts (batchStarts of them, about 88 bytes each, with room
 // for a batch to grow past it by one task's starts).
-const DeviceBytes = 2 * batchStarts * 88
+const deviceBytes = 2 * batchStarts * 88
 
 // joinBatchBytes is what one host goroutine of a device's join takes for
 // its batch besides its listing buffers: the patterns of both sides (8
 // bytes each, their arrays up to twice as long as they hold while they
 // grow), the blocks, the sort jobs and the buckets' bounds.
 func joinBatchBytes(t JoinTuning) int64 {
-	return 2*8*int64(t.Batch) + int64(t.Batch)/int64(t.Block)*(16+8+4+8) + int64(t.Batch)/JoinSortChunk*16 + 2*bucketBounds*4*1024
+	return 2*8*int64(t.Batch) + int64(t.Batch)/int64(t.Block)*(16+8+4+8) + int64(t.Batch)/backend.SortChunk*16 + 2*backend.Bounds*4*1024
 }
 
 // DeviceSide is what devices add to a run's memory: the host goroutines
@@ -230,7 +231,7 @@ func DeviceSide(join bool, devices int, t JoinTuning) (hosts int, bytes int64) {
 	case devices == 0:
 		return 0, 0
 	case !join:
-		return 0, int64(devices) * DeviceBytes
+		return 0, int64(devices) * deviceBytes
 	}
 	hosts = t.hostsFor(devices)
 	return hosts, int64(hosts*devices) * joinBatchBytes(t.withDefaults())

@@ -122,7 +122,7 @@ func TestProbe(t *testing.T) {
 		k = 5
 	}
 	sp := &partition.Plan{N: 20, Method: partition.Join, Tasks: p.Tasks[len(p.Tasks)/2:][:k], Shards: 1}
-	small, err := NewSampler(sp, MinMemory(sp, 1)+quarterListBytes(sp.N))
+	small, err := NewSampler(sp, minMemory(sp, 1)+quarterListBytes(sp.N))
 	require.NoError(t, err)
 	require.Equal(t, minJoinChunk, small.js.chunk)
 	big, err := NewSampler(sp, 0)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -36,7 +37,7 @@ type simDevice struct {
 }
 
 func (d *simDevice) Name() string { return "simulated GPU" }
-func (d *simDevice) Search(context.Context, *Batch) error {
+func (d *simDevice) Search(context.Context, *backend.SearchBatch) error {
 	return fmt.Errorf("the simulated device joins only")
 }
 
@@ -62,20 +63,21 @@ func (d *simDevice) run(units int64, compute func()) {
 // List lists the batch's sides by the listing kernel's Go twin, within
 // the command's time: the units are the patterns a listing yields, which
 // the sides' room bounds from above.
-func (d *simDevice) List(_ context.Context, b *JoinBatch) error {
+func (d *simDevice) ListHalves(_ context.Context, b *backend.JoinBatch) error {
 	var room int64
 	for s := range b.NumSlots() {
-		room += int64(uint32(b.Slots[slotWords*s] >> 32))
+		room += int64(uint32(b.Slots[backend.SlotWords*s] >> 32))
 	}
 	d.run(room, func() { listTwin(b) })
 	return nil
 }
 
-func (d *simDevice) Join(_ context.Context, b *JoinBatch) error {
+func (d *simDevice) Join(_ context.Context, b *backend.JoinBatch) error {
 	b.Out = append(b.Out[:0], make([]uint64, b.Blocks())...)
 	var most, sum int64
+	jb := joinBatch{JoinBatch: *b} // its jobs, for the host's cost model
 	for j := range b.Blocks() {
-		cost := b.jobCost(j)
+		cost := jb.jobCost(j)
 		most, sum = max(most, cost), sum+cost
 	}
 	d.mu.Lock()
@@ -88,8 +90,8 @@ func (d *simDevice) Join(_ context.Context, b *JoinBatch) error {
 	return nil
 }
 
-func (d *simDevice) JoinsConcurrently() bool { return d.concurrent }
-func (d *simDevice) ReleaseBatch(*JoinBatch) {}
+func (d *simDevice) JoinsConcurrently() bool         { return d.concurrent }
+func (d *simDevice) ReleaseBatch(*backend.JoinBatch) {}
 
 // TestSimulatedPipeline runs the device join against the simulated GPU
 // with the device listing, in a device-bound run (the device's modelled
@@ -112,7 +114,7 @@ func TestSimulatedPipeline(t *testing.T) {
 	run := func(d *simDevice) (time.Duration, JoinProfile) {
 		var prof JoinProfile
 		began := time.Now()
-		_, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []Device{d}, Tuning: tune, Profile: &prof})
+		_, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []backend.Device{d}, Tuning: tune, Profile: &prof})
 		require.NoError(t, err)
 		return time.Since(began), prof
 	}

@@ -35,7 +35,7 @@ func FuzzParseShards(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		a, b, m, err := ParseShards(s)
-		i, m1, err1 := ParseShard(s)
+		i, m1, err1 := parseShard(s)
 		if err1 == nil && (err != nil || a != i || b != i || m != m1) {
 			t.Fatalf("%q: ParseShard %d/%d, ParseShards %d-%d/%d, %v", s, i, m1, a, b, m, err)
 		}
@@ -57,7 +57,7 @@ func FuzzParseShard(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		i, m, err := ParseShard(s)
+		i, m, err := parseShard(s)
 		if err != nil {
 			if len(err.Error()) > 300 {
 				t.Fatalf("message of %d bytes", len(err.Error()))

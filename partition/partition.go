@@ -16,10 +16,10 @@ import (
 // of a uint64 per column.
 const MaxN = 64
 
-// Version identifies the planning rules. It changes whenever a plan for the
+// version identifies the planning rules. It changes whenever a plan for the
 // same n and method would come out different, so stored task IDs from an
 // older version are never mistaken for current ones.
-const Version = 3
+const version = 3
 
 // Kind tells the engine which kernel a task needs.
 type Kind uint8

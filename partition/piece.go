@@ -31,21 +31,21 @@ const (
 // boards are searched.
 const MaxSweepN = 18
 
-// Pieces lists the pieces, queen first.
-var Pieces = []Piece{Queen, Superqueen, King, Knight, Rook}
+// pieces lists the pieces, queen first.
+var pieces = []Piece{Queen, Superqueen, King, Knight, Rook}
 
-// PieceNames lists the pieces' names, comma-separated, for messages.
-func PieceNames() string { return joinNames(Pieces) }
+// pieceNames lists the pieces' names, comma-separated, for messages.
+func pieceNames() string { return joinNames(pieces) }
 
 // ParsePiece returns the piece named s; the empty name is [Queen].
 func ParsePiece(s string) (Piece, error) {
 	if s == "" {
 		return Queen, nil
 	}
-	if p, ok := named(s, Pieces); ok {
+	if p, ok := named(s, pieces); ok {
 		return p, nil
 	}
-	return "", jobError("Piece", "", ErrPiece, "%s is not a piece (accepted: %s)", Name{"Piece", msg.Quote(s)}, PieceNames())
+	return "", jobError("Piece", "", ErrPiece, "%s is not a piece (accepted: %s)", Name{"Piece", msg.Quote(s)}, pieceNames())
 }
 
 // Rules are a board's attacks as the kernels apply them row by row, with

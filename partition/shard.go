@@ -72,8 +72,8 @@ func ParseShards(s string) (first, last, m int, err error) {
 	return first, last, m, nil
 }
 
-// ParseShard parses "I/M": shard I (0-based) of M.
-func ParseShard(s string) (i, m int, err error) {
+// parseShard parses "I/M": shard I (0-based) of M.
+func parseShard(s string) (i, m int, err error) {
 	first, last, m, err := ParseShards(s)
 	if err != nil || first != last {
 		return 0, 0, fmt.Errorf("%w: %s (accepted: %s, e.g. 0/8)", ErrShard, msg.Quote(s), ShardAccepted)

@@ -159,7 +159,7 @@ type fingerprinter struct {
 
 func newFingerprinter(p *Plan) *fingerprinter {
 	f := &fingerprinter{h: sha256.New(), buf: make([]byte, 0, 8192)}
-	f.buf = binary.LittleEndian.AppendUint64(f.buf, Version)
+	f.buf = binary.LittleEndian.AppendUint64(f.buf, version)
 	f.buf = binary.LittleEndian.AppendUint64(f.buf, uint64(p.N))
 	f.buf = append(f.buf, p.Method...)
 	f.buf = append(f.buf, 0)

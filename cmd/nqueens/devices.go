@@ -21,7 +21,7 @@ func devicesCmd() *cobra.Command {
 		Example: "  nqueens devices\n  nqueens devices --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			infos, err := opencl.List()
+			infos, err := opencl.Devices()
 			if err != nil {
 				return err
 			}

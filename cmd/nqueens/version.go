@@ -26,7 +26,7 @@ func versionCmd() *cobra.Command {
 			}
 			m := machine.Detect()
 			devices := "none (no OpenCL device)"
-			switch infos, err := opencl.List(); {
+			switch infos, err := opencl.Devices(); {
 			case err != nil:
 				devices = "none (" + err.Error() + ")"
 			case len(infos) > 0:

@@ -3,8 +3,14 @@
 // libOpenCL.so.1) is loaded when a device is first asked for, with purego
 // and no cgo, so the binary builds with CGO_ENABLED=0 and runs where no
 // OpenCL exists; the binding is the twenty-odd calls a count needs. A
-// [Device] runs the engine's search kernels (search.cl) over a batch of
-// starts: it is an [engine.Device].
+// [Device] is a back end (internal/backend) of both kinds: a Searcher,
+// which runs the backtracking kernels (search.cl, walk and the banned
+// search, the CPU's own) over a batch of starts, and a Joiner, which runs
+// the join's kernels (join.cl: the listing of the half-boards from the
+// quarter lists, their sort into the sieve's buckets, and the matching of
+// each block's table against the other side's buckets) over a batch of
+// join tasks, several batches queued at once. [Devices] lists the
+// platforms' devices.
 package opencl
 
 import (
@@ -39,6 +45,7 @@ type (
 const (
 	clSuccess               = 0
 	clDeviceNotFound        = -1
+	clPlatformNotFoundKHR   = -1001 // the ICD loader found no platform
 	clPlatformName          = 0x0902
 	clPlatformVendor        = 0x0903
 	clPlatformVersion       = 0x0901

@@ -12,7 +12,7 @@ import (
 
 	"github.com/dustin/go-humanize"
 
-	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/backend"
 )
 
 // source is the search kernels in OpenCL C.
@@ -25,14 +25,24 @@ var source string
 //go:embed join.cl
 var joinSource string
 
+// Kind is a device's type as the runtime reports it.
+type Kind string
+
+// The kinds of device.
+const (
+	GPU   Kind = "gpu"
+	CPU   Kind = "cpu" // a CPU runtime, such as pocl
+	Other Kind = "other"
+)
+
 // Info describes a device as the runtime reports it.
 type Info struct {
-	Index         int    `json:"index"` // its place in [List], what "opencl:N" names
+	Index         int    `json:"index"` // its place in [Devices], what "opencl:N" names
 	Platform      string `json:"platform"`
 	PlatformVer   string `json:"platform_version"`
 	Name          string `json:"name"`
 	Vendor        string `json:"vendor"`
-	Type          string `json:"type"` // "gpu", "cpu" or "other"
+	Type          Kind   `json:"type"`
 	ComputeUnits  int    `json:"compute_units"`
 	ClockMHz      int    `json:"clock_mhz"`
 	Memory        uint64 `json:"memory_bytes"`
@@ -50,17 +60,17 @@ func (i Info) String() string {
 	return fmt.Sprintf("%s (%s, %s)", i.Name, i.Platform, i.DeviceVersion)
 }
 
-// List returns every device of every platform, in the runtime's order;
+// Devices returns every device of every platform, in the runtime's order;
 // [ErrNoRuntime] where no OpenCL runtime can be loaded. A runtime without
 // a platform or device gives an empty list.
-func List() ([]Info, error) {
+func Devices() ([]Info, error) {
 	defer keepSignals()() // the runtime starts here
 	if err := load(); err != nil {
 		return nil, err
 	}
 	var np uint32
 	switch code := cl.getPlatformIDs(0, nil, &np); {
-	case code == -1001 || np == 0: // no ICD installed
+	case code == clPlatformNotFoundKHR || np == 0: // no ICD installed
 		return nil, nil
 	case code != clSuccess:
 		return nil, check("clGetPlatformIDs", code)
@@ -101,12 +111,12 @@ func List() ([]Info, error) {
 			cl.getDeviceInfo(d, clDeviceGlobalMemSize, 8, unsafe.Pointer(&mem), nil)
 			var maxAlloc uint64
 			cl.getDeviceInfo(d, clDeviceMaxMemAlloc, 8, unsafe.Pointer(&maxAlloc), nil)
-			typ := "other"
+			typ := Other
 			switch {
 			case kind&clDeviceTypeGPU != 0:
-				typ = "gpu"
+				typ = GPU
 			case kind&clDeviceTypeCPU != 0:
-				typ = "cpu"
+				typ = CPU
 			}
 			out = append(out, Info{Index: len(out), Platform: pname, PlatformVer: pver, Name: infoString(dget, clDeviceName),
 				Vendor: infoString(dget, clDeviceVendor), Type: typ, ComputeUnits: int(units), ClockMHz: int(clock), Memory: mem,
@@ -118,10 +128,10 @@ func List() ([]Info, error) {
 }
 
 // Select returns the devices a spec names: "opencl" the first device (a
-// GPU if there is one), "opencl:N" device N of [List], "opencl:all" every
+// GPU if there is one), "opencl:N" device N of [Devices], "opencl:all" every
 // device.
 func Select(spec string) ([]Info, error) {
-	all, err := List()
+	all, err := Devices()
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +143,7 @@ func Select(spec string) ([]Info, error) {
 	switch arg {
 	case "":
 		for _, d := range all {
-			if d.Type == "gpu" {
+			if d.Type == GPU {
 				return []Info{d}, nil
 			}
 		}
@@ -149,7 +159,7 @@ func Select(spec string) ([]Info, error) {
 }
 
 // Device is an opened OpenCL device with the search kernel built for it:
-// an [engine.Device]. Close releases it.
+// an backend.Searcher and backend.Joiner. Close releases it.
 type Device struct {
 	info   Info
 	ctx    clContext
@@ -161,7 +171,7 @@ type Device struct {
 	// the programs, each batch's buffers (sets) and the kernels'
 	// arguments from their setting to their launch (join.go).
 	mu   sync.Mutex
-	sets map[*engine.JoinBatch]*bufSet
+	sets map[*backend.JoinBatch]*bufSet
 	// profile is set where NQUEENS_OPENCL_PROFILE asks for the join's
 	// commands to be timed by their events (profile.go).
 	profile bool
@@ -242,7 +252,7 @@ func Open(info Info) (*Device, error) {
 }
 
 // kernel returns the search kernel built for the n×n board (n = 0: any
-// board up to engine.DeviceMaxN), building it on first use: its stacks
+// board up to backend.MaxN), building it on first use: its stacks
 // sized to the levels a start of that board can have.
 func (d *Device) kernel(n int) (clKernel, error) {
 	if b, ok := d.built[n]; ok {
@@ -250,7 +260,7 @@ func (d *Device) kernel(n int) (clKernel, error) {
 	}
 	opts := "-cl-std=CL1.2"
 	if n > 0 {
-		opts += fmt.Sprintf(" -DROWS=%d -DSTACK=%d", n, engine.DeviceLevels(n)+2)
+		opts += fmt.Sprintf(" -DROWS=%d -DSTACK=%d", n, backend.Levels(n)+2)
 	}
 	b, err := d.build(source, opts, "search")
 	if err != nil {
@@ -304,11 +314,11 @@ func firstLines(s string, k int) string {
 }
 
 // Traits tells the engine what the join's tuning is fitted to
-// (engine.Describer): whether the device runs on the CPU (pocl), its
+// (backend.Describer): whether the device runs on the CPU (pocl), its
 // largest work-group, compute units and memory.
-func (d *Device) Traits() engine.DeviceTraits {
+func (d *Device) Traits() backend.Traits {
 	i := d.info
-	return engine.DeviceTraits{OnCPU: i.Type == "cpu", MaxGroup: i.MaxGroup, ComputeUnits: i.ComputeUnits, Memory: i.Memory, MaxAlloc: i.MaxAlloc}
+	return backend.Traits{OnCPU: i.Type == CPU, MaxGroup: i.MaxGroup, ComputeUnits: i.ComputeUnits, Memory: i.Memory, MaxAlloc: i.MaxAlloc}
 }
 
 // Name names the device: its name, platform and OpenCL version.
@@ -385,7 +395,7 @@ func (d *Device) buffer(s *bufSet, k int, size uintptr, flags uint64) error {
 
 // Search runs the kernel over the batch's starts and reads their sums
 // back into b.Out.
-func (d *Device) Search(_ context.Context, b *engine.Batch) error {
+func (d *Device) Search(_ context.Context, b *backend.SearchBatch) error {
 	count := b.Len()
 	if count == 0 {
 		b.Out = b.Out[:0]
@@ -449,24 +459,25 @@ func (d *Device) Search(_ context.Context, b *engine.Batch) error {
 	return err
 }
 
-// joinKernels returns the join's kernels built for the n×n board and the
-// tuning t, building them on first use; a tuning the device cannot run
-// (its work-group or local memory too large) is an error naming it.
-func (d *Device) joinKernels(n int, t engine.JoinTuning) (joins, error) {
-	chunks, squeezed := engine.JoinChunks(n)
+// joinKernels returns the join's kernels built for b's board (its
+// chunks) and tuning, building them on first use; a tuning the device
+// cannot run (its work-group or local memory too large) is an error
+// naming it.
+func (d *Device) joinKernels(b *backend.JoinBatch) (joins, error) {
+	t, n, chunks := b.Tuning, b.N, b.Chunks
 	sortG, listG := d.groupOf(sortGroup), d.groupOf(listGroup)
 	opts := fmt.Sprintf("-cl-std=CL1.2 %s %s -DCHUNKS=%d -DSQUEEZED=%d -DBLOCK=%d -DGROUP=%d -DITEMS=%d -DSORTGROUP=%d -DLISTGROUP=%d",
-		engine.JoinDefines(), engine.KernelDefines(t), chunks, squeezed, t.Block, t.Group, t.Items, sortG, listG)
+		backend.LayoutDefines(), t.Defines(), chunks, b.Squeezed, t.Block, t.Group, t.Items, sortG, listG)
 	if j, ok := d.joins[opts]; ok {
 		return j, nil
 	}
 	switch most := d.info.MaxGroup; {
-	case most > 0 && most < engine.MinJoinGroup:
-		return joins{}, fmt.Errorf("the device's largest work-group, %d, is below the join's smallest, %d (--method sym counts on it)", most, engine.MinJoinGroup)
+	case most > 0 && most < backend.MinGroup:
+		return joins{}, fmt.Errorf("the device's largest work-group, %d, is below the join's smallest, %d (--method sym counts on it)", most, backend.MinGroup)
 	case most > 0 && t.Group > most:
-		accepted := fmt.Sprintf("group=%d to %d, a multiple of %d", engine.MinJoinGroup, most&^(engine.MinJoinGroup-1), engine.MinJoinGroup)
-		if most < 2*engine.MinJoinGroup {
-			accepted = fmt.Sprintf("group=%d only", engine.MinJoinGroup)
+		accepted := fmt.Sprintf("group=%d to %d, a multiple of %d", backend.MinGroup, most&^(backend.MinGroup-1), backend.MinGroup)
+		if most < 2*backend.MinGroup {
+			accepted = fmt.Sprintf("group=%d only", backend.MinGroup)
 		}
 		return joins{}, fmt.Errorf("the tuning's group=%d is above the device's largest work-group, %d (accepted here: %s)", t.Group, most, accepted)
 	}
@@ -485,28 +496,28 @@ func (d *Device) joinKernels(n int, t engine.JoinTuning) (joins, error) {
 		return joins{}, fmt.Errorf("the tuning's block=%d needs %d bytes of local memory at n = %d, the device has %d (a smaller block fits)",
 			t.Block, need, n, d.info.LocalMemory)
 	}
-	b, err := d.build(joinSource, opts, "join")
+	pr, err := d.build(joinSource, opts, "join")
 	if err != nil {
 		return joins{}, err
 	}
 	var code int32
-	sort := cl.createKernel(b.program, cString("sort"), &code)
+	sort := cl.createKernel(pr.program, cString("sort"), &code)
 	if err := check("clCreateKernel", code); err != nil {
-		cl.releaseKernel(b.kernel)
-		cl.releaseProgram(b.program)
+		cl.releaseKernel(pr.kernel)
+		cl.releaseProgram(pr.program)
 		return joins{}, err
 	}
-	list := cl.createKernel(b.program, cString("list"), &code)
+	list := cl.createKernel(pr.program, cString("list"), &code)
 	if err := check("clCreateKernel", code); err != nil {
 		cl.releaseKernel(sort)
-		cl.releaseKernel(b.kernel)
-		cl.releaseProgram(b.program)
+		cl.releaseKernel(pr.kernel)
+		cl.releaseProgram(pr.program)
 		return joins{}, err
 	}
 	if d.joins == nil {
 		d.joins = map[string]joins{}
 	}
-	j := joins{program: b.program, list: list, sort: sort, join: b.kernel, sortGroup: sortG, listGroup: listG}
+	j := joins{program: pr.program, list: list, sort: sort, join: pr.kernel, sortGroup: sortG, listGroup: listG}
 	d.joins[opts] = j
 	return j, nil
 }

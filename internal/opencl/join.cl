@@ -1,5 +1,5 @@
 // The join kernels of nqueens: the listing of the sides, the sieve's sort
-// and the matching of the join method on a device (engine/joindevice.go, engine.JoinBatch, whose
+// and the matching of the join method on a device (engine/joindevice.go, backend.JoinBatch, whose
 // Go twin joinHost is in engine/device_test.go).
 //
 // sort: a work-group takes one sort job (up to SORTCHUNK patterns of one
@@ -20,7 +20,7 @@
 // Built per board and tuning: CHUNKS, the most chunks a pattern of the
 // board has; SQUEEZED, the chunks of one without the widest cut's bits; BLOCK, the patterns of a block (32, 64, 128, 256 or 512);
 // GROUP, the join's work-group size; ITEMS, the items a work-item takes
-// per step. The batch's layout, engine.JoinDefines: PARTWORDS, the words
+// per step. The batch's layout, backend.LayoutDefines: PARTWORDS, the words
 // of a part; BOUNDS, a side's bucket bounds (256 buckets and the end);
 // SLOTWORDS and LISTINGWORDS, the words of a listed side and of a
 // listing; SORTCHUNK, the most patterns of a sort job.
@@ -47,7 +47,7 @@
 #define ITEMS 1
 #endif
 #if !defined(PARTWORDS) || !defined(BOUNDS) || !defined(SLOTWORDS) || !defined(LISTINGWORDS) || !defined(SORTCHUNK)
-#error "the batch's layout comes from engine.JoinDefines"
+#error "the batch's layout comes from backend.LayoutDefines"
 #endif
 #ifndef CUT
 #define CUT 0 // 1: a job matches only its range of its block's items (JoinTuning.Cut)

@@ -7,11 +7,11 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/backend"
 )
 
 // The join on the device. Several host goroutines (the engine's feeders)
-// call List and Join at once, each with a batch of its own: each batch
+// call ListHalves and Join at once, each with a batch of its own: each batch
 // has its own buffers on the device (a bufSet), and one goroutine at a
 // time sets the kernels' arguments and enqueues its batch's commands on
 // the device's in-order queue, copies included and none of them blocking;
@@ -20,13 +20,13 @@ import (
 // ([Device.JoinsConcurrently]), instead of idling through the host's work
 // between launches.
 
-// JoinsConcurrently reports that several goroutines may call List and
-// Join at once, each with its own batch (engine.ConcurrentJoiner).
+// JoinsConcurrently reports that several goroutines may call ListHalves and
+// Join at once, each with its own batch (backend.ConcurrentJoiner).
 func (d *Device) JoinsConcurrently() bool { return true }
 
 // ReleaseBatch frees the buffers the device holds for b, once the host
-// goroutine that fills it is done (engine.ConcurrentJoiner).
-func (d *Device) ReleaseBatch(b *engine.JoinBatch) {
+// goroutine that fills it is done (backend.ConcurrentJoiner).
+func (d *Device) ReleaseBatch(b *backend.JoinBatch) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if s := d.sets[b]; s != nil {
@@ -36,9 +36,9 @@ func (d *Device) ReleaseBatch(b *engine.JoinBatch) {
 }
 
 // setOf returns b's buffers, made on first use. d.mu is held.
-func (d *Device) setOf(b *engine.JoinBatch) *bufSet {
+func (d *Device) setOf(b *backend.JoinBatch) *bufSet {
 	if d.sets == nil {
-		d.sets = map[*engine.JoinBatch]*bufSet{}
+		d.sets = map[*backend.JoinBatch]*bufSet{}
 	}
 	s := d.sets[b]
 	if s == nil {
@@ -62,8 +62,8 @@ func (d *Device) setArgs(s *bufSet, k clKernel, bufs ...int) error {
 
 // start returns the kernels for b's board and tuning and b's buffers.
 // d.mu is held.
-func (d *Device) start(b *engine.JoinBatch) (joins, *bufSet, error) {
-	k, err := d.joinKernels(b.N, b.Tuning)
+func (d *Device) start(b *backend.JoinBatch) (joins, *bufSet, error) {
+	k, err := d.joinKernels(b)
 	if err != nil {
 		return joins{}, nil, err
 	}
@@ -73,7 +73,7 @@ func (d *Device) start(b *engine.JoinBatch) (joins, *bufSet, error) {
 // write queues the copy of size bytes at ptr into the set's buffer buf,
 // made at least that large with flags, and counts them in b.Copied. d.mu
 // is held.
-func (d *Device) write(s *bufSet, b *engine.JoinBatch, buf int, ptr unsafe.Pointer, size uintptr, flags uint64) error {
+func (d *Device) write(s *bufSet, b *backend.JoinBatch, buf int, ptr unsafe.Pointer, size uintptr, flags uint64) error {
 	if err := d.buffer(s, buf, size, flags); err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func (d *Device) write(s *bufSet, b *engine.JoinBatch, buf int, ptr unsafe.Point
 
 // wait waits for the set's last command (the last of its events) and
 // adds the times of its commands to stages.
-func (d *Device) wait(s *bufSet, stages *engine.DeviceStages) error {
+func (d *Device) wait(s *bufSet, stages *backend.Stages) error {
 	last := s.events[len(s.events)-1].ev
 	err := check("clWaitForEvents", cl.waitForEvents(1, &last))
 	d.collect(s, stages)
@@ -97,7 +97,7 @@ func (d *Device) wait(s *bufSet, stages *engine.DeviceStages) error {
 // join kernel over its blocks, and reads their counts back into b.Out.
 // Its time, copies included, is b.Kernel (b.Write stays zero: the copies
 // are queued with the kernels; profiling tells them apart).
-func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
+func (d *Device) Join(_ context.Context, b *backend.JoinBatch) error {
 	jobs := b.Blocks()
 	b.Out = append(b.Out[:0], make([]uint64, jobs)...)
 	if jobs == 0 {
@@ -115,7 +115,7 @@ func (d *Device) Join(_ context.Context, b *engine.JoinBatch) error {
 
 // enqueueJoin queues the batch's copies, its sort and join kernels and
 // the read of their counts, and returns its buffers.
-func (d *Device) enqueueJoin(b *engine.JoinBatch, jobs int) (*bufSet, error) {
+func (d *Device) enqueueJoin(b *backend.JoinBatch, jobs int) (*bufSet, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	k, s, err := d.start(b)
@@ -138,7 +138,7 @@ func (d *Device) enqueueJoin(b *engine.JoinBatch, jobs int) (*bufSet, error) {
 	}
 	switch {
 	case b.OnDevice:
-		pats = b.Room // listed there by List
+		pats = b.Room // listed there by ListHalves
 		inputs = inputs[1:]
 	case b.Sorted(): // the host sorted the sides: they go where the sort kernel would leave them
 		inputs[0] = input{joinSorted, unsafe.Pointer(&b.Pats[0]), uintptr(8 * len(b.Pats))}
@@ -149,7 +149,7 @@ func (d *Device) enqueueJoin(b *engine.JoinBatch, jobs int) (*bufSet, error) {
 	for _, in := range inputs {
 		flags := uint64(clMemReadOnly)
 		if in.buf == joinNext || in.buf == joinPats || in.buf == joinSorted {
-			flags = clMemReadWrite // List writes pats, sort sorted
+			flags = clMemReadWrite // ListHalves writes pats, sort sorted
 		}
 		if err := d.write(s, b, in.buf, in.ptr, in.size, flags); err != nil {
 			return nil, err
@@ -186,10 +186,10 @@ func (d *Device) enqueueJoin(b *engine.JoinBatch, jobs int) (*bufSet, error) {
 	return s, err
 }
 
-// List runs the listing kernel over the batch's listings, into the
+// ListHalves runs the listing kernel over the batch's listings, into the
 // batch's pats on the device, and reads the slots' sizes and bucket
 // counts back into b.Listed; its time is b.Kernel, as Join's.
-func (d *Device) List(_ context.Context, b *engine.JoinBatch) error {
+func (d *Device) ListHalves(_ context.Context, b *backend.JoinBatch) error {
 	b.Listed = append(b.Listed[:0], make([]uint32, b.ListedWords())...)
 	if b.NumListings() == 0 || b.NumSlots() == 0 {
 		return nil
@@ -206,7 +206,7 @@ func (d *Device) List(_ context.Context, b *engine.JoinBatch) error {
 
 // enqueueList queues the listing's copies, its kernel and the read of
 // what it listed, and returns the batch's buffers.
-func (d *Device) enqueueList(b *engine.JoinBatch) (*bufSet, error) {
+func (d *Device) enqueueList(b *backend.JoinBatch) (*bufSet, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	k, s, err := d.start(b)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/partition"
@@ -36,7 +37,7 @@ func requireDevice(t *testing.T) *Device {
 // TestList lists the devices; every one has a name.
 func TestList(t *testing.T) {
 	requireDevice(t)
-	infos, err := List()
+	infos, err := Devices()
 	require.NoError(t, err)
 	require.NotEmpty(t, infos)
 	for i, d := range infos {
@@ -70,7 +71,7 @@ func TestSearchTasks(t *testing.T) {
 			_, err = engine.Run(context.Background(), plan, engine.Options{Workers: 1, Skip: skip,
 				OnResult: func(r engine.Result) { onCPU[r.Task] = r }})
 			require.NoError(t, err)
-			c, err := engine.Run(context.Background(), plan, engine.Options{Workers: -1, Skip: skip, Devices: []engine.Device{d},
+			c, err := engine.Run(context.Background(), plan, engine.Options{Workers: -1, Skip: skip, Devices: []backend.Device{d},
 				OnResult: func(r engine.Result) {
 					assert.Equal(t, onCPU[r.Task], r, "n=%d %s task %s", n, m, plan.Tasks[r.Task].ID)
 				}})
@@ -97,7 +98,7 @@ func TestCounts(t *testing.T) {
 		if n%2 == 0 {
 			workers = 1 // the device beside a CPU worker
 		}
-		c, err := engine.Run(context.Background(), plan, engine.Options{Workers: workers, Devices: []engine.Device{d}})
+		c, err := engine.Run(context.Background(), plan, engine.Options{Workers: workers, Devices: []backend.Device{d}})
 		require.NoError(t, err)
 		assert.Equal(t, engine.UintOf(known.Total[n]), c.Total, "n=%d total", n)
 		assert.Equal(t, engine.UintOf(known.Unique[n]), c.Unique, "n=%d unique", n)
@@ -108,7 +109,7 @@ func TestCounts(t *testing.T) {
 		}
 		plan, err = partition.Make(context.Background(), partition.Job{N: n, Method: partition.Mirror})
 		require.NoError(t, err)
-		c, err = engine.Run(context.Background(), plan, engine.Options{Workers: -1, Devices: []engine.Device{d}})
+		c, err = engine.Run(context.Background(), plan, engine.Options{Workers: -1, Devices: []backend.Device{d}})
 		require.NoError(t, err)
 		assert.Equal(t, engine.UintOf(known.Total[n]), c.Total, "n=%d mirror", n)
 	}
@@ -124,7 +125,7 @@ func joinOnBoth(t *testing.T, d *Device, plan *partition.Plan, skip []bool, tune
 	_, err := engine.Run(context.Background(), plan, engine.Options{Skip: skip, OnResult: func(r engine.Result) { onCPU[r.Task] = r }})
 	require.NoError(t, err)
 	onDevice := map[int]engine.Result{}
-	c, err := engine.Run(context.Background(), plan, engine.Options{Workers: -1, Skip: skip, Devices: []engine.Device{d}, Tuning: tune,
+	c, err := engine.Run(context.Background(), plan, engine.Options{Workers: -1, Skip: skip, Devices: []backend.Device{d}, Tuning: tune,
 		OnResult: func(r engine.Result) { onDevice[r.Task] = r }})
 	require.NoError(t, err)
 	require.Equal(t, len(onCPU), len(onDevice), "n=%d: tasks counted", plan.N)

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/backend"
 )
 
 // Two diagnostics for a device's first measurements (scripts/device-check.sh
@@ -18,7 +18,7 @@ import (
 //   - NQUEENS_OPENCL_PROFILE=1 creates each device's queue with profiling
 //     and times every command of a join's launches by its events: the
 //     copies to the device, the list, sort and join kernels, the copies
-//     back (engine.DeviceStages, count --json's device_stages).
+//     back (backend.Stages, count --json's device_stages).
 //   - NQUEENS_OPENCL_BUILD_LOG=DIR writes each program's build options and
 //     log to DIR (NAME-HASH.log); on NVIDIA the build adds -cl-nv-verbose,
 //     whose log gives each kernel's registers and spills.
@@ -57,7 +57,7 @@ func (d *Device) event(s *bufSet, st stage, want bool) uintptr {
 // collect adds the device's time of each of the set's events to stages
 // (the queue has run them: the launch waited for its last) and releases
 // them.
-func (d *Device) collect(s *bufSet, stages *engine.DeviceStages) {
+func (d *Device) collect(s *bufSet, stages *backend.Stages) {
 	for _, e := range s.events {
 		if e.ev == 0 {
 			continue

@@ -10,7 +10,7 @@
 // can have below it), so the stacks take no more private memory than the
 // board needs.
 //
-// A start (engine.Batch), all at row row0: cols, ld, rd, posib; mode: bits 0-1 the mode
+// A start (backend.SearchBatch), all at row row0: cols, ld, rd, posib; mode: bits 0-1 the mode
 // (0 walk, 1 banned count, 2 banned classify), bit 2 flipped, bits 8- the
 // index of its bans (64 words each); path: the columns of rows 0..row-1, a
 // byte each, one word a start (starts lie above row 8). out: 5 words a start: completions, unique,
@@ -18,7 +18,7 @@
 
 #define FULL (~(uint)0)
 #ifndef ROWS
-#define ROWS 32        // the board's rows, at most engine.DeviceMaxN
+#define ROWS 32        // the board's rows, at most backend.MaxN
 #endif
 #ifndef STACK
 #define STACK (ROWS + 2)
