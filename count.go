@@ -106,7 +106,7 @@ func (c *config) readBack(plan *partition.Plan) (Counts, bool, error) {
 // checked counts the board of counts again with the other method
 // ([WithCheck]) and returns counts that say so, or [ErrMismatch].
 func (c *config) checked(ctx context.Context, counts Counts) (Counts, error) {
-	other := c.board()
+	other := c.forCheck()
 	other.method = Method(partition.Other(partition.Method(counts.Method)))
 	plan, err := other.plan(ctx, counts.N)
 	if err != nil {
@@ -123,14 +123,14 @@ func (c *config) checked(ctx context.Context, counts Counts) (Counts, error) {
 	return counts, nil
 }
 
-// board is a config for another count of c's board (a check's): the
+// forCheck is a config for another count of c's board (a check's): the
 // board, its pieces and shard, the workers, memory, device and stopping;
 // nothing of where c's counts go (journal, files, progress), which are
 // the first count's alone. Fields are taken, not blanked, so that an
 // option added later stays out of the second count unless named here.
-func (c *config) board() config {
-	return config{method: c.method, workers: c.workers, memory: c.memory, placed: c.placed, shard: c.shard, shards: c.shards,
-		grace: c.grace, now: c.now, piece: c.piece, torus: c.torus, device: c.device, given: c.given}
+func (c *config) forCheck() config {
+	return config{board: c.board, resources: resources{workers: c.workers, memory: c.memory, device: c.device},
+		journalling: journalling{shard: c.shard, shards: c.shards, grace: c.grace, now: c.now}, given: c.given}
 }
 
 // Table counts every board from n = from to to, in order, yielding each

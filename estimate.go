@@ -113,6 +113,15 @@ func WithSample(d time.Duration) EstimateOption {
 // sampleSeed fixes the sample: the same tasks in the same order each time.
 const sampleSeed = 0x6e7175656e73
 
+// The tests' seams into Estimate: the seed its sample is drawn with (0:
+// sampleSeed), to check its interval over many samples, and the least
+// thinning of a sampled join task (0: none), to reach the parts whatever
+// the machine's speed.
+var (
+	drawSeed  uint64
+	leastThin int
+)
+
 // maxSample bounds the tasks a sample draws (and holds).
 const maxSample = 1 << 16
 
@@ -231,7 +240,7 @@ func (c *config) deviceCost(ctx context.Context, e *Cost) error {
 	if err != nil {
 		return err
 	}
-	tasks, _, err := pl.Sample(maxSample, cmp.Or(c.seed, sampleSeed))
+	tasks, _, err := pl.Sample(maxSample, cmp.Or(drawSeed, sampleSeed))
 	if err != nil {
 		return c.planError(ctx, m, err)
 	}
@@ -372,7 +381,7 @@ func (c *config) planError(ctx context.Context, n int, err error) error {
 // thinned so that its part takes about a [unitsWanted]th of a pass, and
 // its whole time is estimated from the part's.
 func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost) error {
-	tasks, total, err := pl.Sample(maxSample, cmp.Or(c.seed, sampleSeed))
+	tasks, total, err := pl.Sample(maxSample, cmp.Or(drawSeed, sampleSeed))
 	if err != nil {
 		return c.planError(ctx, e.N, err)
 	}
@@ -450,13 +459,13 @@ func (c *config) firstPass(ctx context.Context, s *engine.Sampler, tasks []parti
 	unit := c.sample / 2 / unitsWanted
 	var sc float64 // the costs of the tasks so far
 	var so tally
-	thin := max(firstThin(n), c.minThin)
+	thin := max(firstThin(n), leastThin)
 	for i := range tasks {
 		if i > 0 && time.Since(start) >= c.sample/2 {
 			break
 		}
 		if i > 0 {
-			thin = max(c.minThin, so.thin(so.total()/sc*float64(tasks[i].Cost), unit.Seconds()))
+			thin = max(leastThin, so.thin(so.total()/sc*float64(tasks[i].Cost), unit.Seconds()))
 		}
 		p, ok, err := probeWithin(ctx, s, i, thin, cutoff-time.Since(start))
 		if err != nil {

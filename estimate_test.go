@@ -65,7 +65,9 @@ func TestEstimate(t *testing.T) {
 	// Tasks sampled in parts (forced here: which tasks are long for a
 	// sample depends on the machine's speed): an estimate, and with more
 	// than one task an interval that holds it, wider for the parts.
-	e, err = Estimate(ctx, 18, WithSample(300*time.Millisecond), withMinThin(4))
+	leastThin = 4
+	e, err = Estimate(ctx, 18, WithSample(300*time.Millisecond))
+	leastThin = 0
 	require.NoError(t, err)
 	assert.Positive(t, e.Sampled)
 	assert.Positive(t, e.SampledParts, "%+v", e)
@@ -331,8 +333,10 @@ func BenchmarkEstimateInterval(b *testing.B) {
 			truth += pr.Elapsed.Seconds()
 		}
 		held := 0
+		defer func(s uint64) { drawSeed = s }(drawSeed)
 		for seed := uint64(1); seed <= samples; seed++ {
-			e, err := Estimate(ctx, n, WithSample(300*time.Millisecond), withSeed(seed))
+			drawSeed = seed
+			e, err := Estimate(ctx, n, WithSample(300*time.Millisecond))
 			require.NoError(b, err)
 			in := e.CoreSecondsLow <= truth && truth <= e.CoreSecondsHigh
 			if in {
@@ -343,16 +347,4 @@ func BenchmarkEstimateInterval(b *testing.B) {
 		b.ReportMetric(float64(held), "held/20")
 		b.ReportMetric(truth, "count-core-s")
 	}
-}
-
-// withMinThin makes [Estimate] sample every join task in parts thinned
-// k-fold at least: the tests' way to reach the parts whatever the time.
-func withMinThin(k int) EstimateOption {
-	return estimateOnly{set: set{"withMinThin", func(c *config) { c.minThin = k }}}
-}
-
-// withSeed makes [Estimate] draw its sample with seed s instead of
-// sampleSeed: the tests' way to check its interval over many samples.
-func withSeed(s uint64) EstimateOption {
-	return estimateOnly{set: set{"withSeed", func(c *config) { c.seed = s }}}
 }

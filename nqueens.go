@@ -267,32 +267,50 @@ type (
 )
 
 type config struct {
-	method  Method
-	workers int
-	memory  int64
-	placed  []Square
-	// progress is called after each finished task.
-	progress   func(Progress)
-	journal    journal
-	jname      string
-	jpath      string // WithJournalFile
-	outPath    string // WithShardFile
-	shard      int
-	shards     int
-	out        io.Writer
-	grace      time.Duration
-	now        <-chan struct{}
-	check      bool
-	piece      Piece
-	torus      bool
-	sample     time.Duration     // Estimate's
-	minThin    int               // Estimate's least thinning of a sampled task (tests)
-	seed       uint64            // Estimate's sample seed: 0 for sampleSeed (tests)
+	board
+	resources
+	journalling
+	sample time.Duration // Estimate's
+	given  opt           // the options given
+}
+
+// board is what a count counts: the method, the queens placed, the
+// piece and the torus.
+type board struct {
+	method Method
+	placed []Square
+	piece  Piece
+	torus  bool
+}
+
+// resources are where a count runs and what it may take: the CPU
+// workers, the memory limit, the devices and their tuning, and the join's
+// buffers and cache kept from shard to shard (CountShards').
+type resources struct {
+	workers    int
+	memory     int64
 	device     string            // WithDevice's spec; "" for the CPU
 	tuning     string            // WithDeviceTuning's spec
 	joinTuning engine.JoinTuning // and what it says
-	keep       *engine.Kept      // CountShards': the join's buffers and cache from shard to shard
-	given      opt               // the options given
+	keep       *engine.Kept
+}
+
+// journalling is how a count records and reports its progress and stops:
+// its journal, its shard and shard file, the progress callback (after
+// each finished task), the grace and stop channel of a stop, and the
+// second count of WithCheck.
+type journalling struct {
+	progress func(Progress)
+	journal  journal
+	jname    string
+	jpath    string // WithJournalFile
+	outPath  string // WithShardFile
+	shard    int
+	shards   int
+	out      io.Writer
+	grace    time.Duration
+	now      <-chan struct{}
+	check    bool
 }
 
 // opt names an option given, for the rules that depend on whether it
@@ -446,7 +464,7 @@ func WithStopNow(now <-chan struct{}) RunOption {
 // newConfig applies opts, the options of call, over the defaults and
 // checks them.
 func newConfig[O option](call string, opts []O) (*config, error) {
-	c := &config{method: Auto, shards: 1, grace: DefaultGrace}
+	c := &config{board: board{method: Auto}, journalling: journalling{shards: 1, grace: DefaultGrace}}
 	given := make(map[string]int, len(opts))
 	for k, o := range opts {
 		if any(o) == nil {

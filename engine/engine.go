@@ -290,30 +290,54 @@ func checkTask(n int, t *partition.Task) error {
 // stop within a block of work and are dropped, and Run returns ctx's error
 // with the counts of the tasks that did finish. Invalid input (a plan no kernel can run, a worker
 // count below 1, a Skip of another length than the plan's, a memory limit too small) is
-// an error before any task starts. (One function: the checks, the memory
-// split between workers and devices, the queue and the errgroup share one
-// run's state, and each part is a few lines.)
+// an error before any task starts.
+//
+// Run is three steps: validate (the checks and the queue), sizeRun (the
+// memory split between workers and devices, and the join's cache) and
+// schedule (the goroutines).
 func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error) {
-	if err := check(plan); err != nil {
+	q, err := validate(plan, opt)
+	if err != nil || len(q.order) == 0 && len(opt.Devices) > 0 {
 		return Counts{}, err
+	}
+	sz, err := sizeRun(plan, opt, q.workers)
+	if err != nil {
+		return Counts{}, err
+	}
+	defer sz.release()
+	return schedule(ctx, plan, opt, q, sz)
+}
+
+// runQueue is a run's queue: the tasks to count, most costly first, and
+// the CPU workers that take them (0: the devices alone).
+type runQueue struct {
+	order   []int
+	workers int
+}
+
+// validate checks the plan and the options, and orders the tasks to
+// count by decreasing cost.
+func validate(plan *partition.Plan, opt Options) (runQueue, error) {
+	if err := check(plan); err != nil {
+		return runQueue{}, err
 	}
 	workers := cmp.Or(opt.Workers, DefaultWorkers())
 	switch {
 	case workers == -1 && len(opt.Devices) > 0:
 		workers = 0 // the devices alone
 	case workers < 1 || workers > MaxWorkers:
-		return Counts{}, fmt.Errorf("%w (got %d)", ErrWorkers, workers)
+		return runQueue{}, fmt.Errorf("%w (got %d)", ErrWorkers, workers)
 	}
 	if len(opt.Devices) > 0 {
 		if err := CheckDevicePlan(plan); err != nil {
-			return Counts{}, err
+			return runQueue{}, err
 		}
 		if err := checkRoles(plan, opt.Devices); err != nil {
-			return Counts{}, err
+			return runQueue{}, err
 		}
 	}
 	if len(opt.Skip) > 0 && len(opt.Skip) != len(plan.Tasks) {
-		return Counts{}, fmt.Errorf("%w: Skip holds %d tasks, the plan %d", ErrPlan, len(opt.Skip), len(plan.Tasks))
+		return runQueue{}, fmt.Errorf("%w: Skip holds %d tasks, the plan %d", ErrPlan, len(opt.Skip), len(plan.Tasks))
 	}
 	order := make([]int, 0, len(plan.Tasks))
 	for i := range plan.Tasks {
@@ -323,55 +347,75 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 	}
 	tasks := plan.Tasks
 	sort.SliceStable(order, func(a, b int) bool { return tasks[order[a]].Cost > tasks[order[b]].Cost })
-	workers = min(workers, max(1, len(order)))
-	if len(opt.Devices) > 0 && len(order) == 0 {
-		return Counts{}, nil
-	}
+	return runQueue{order: order, workers: min(workers, max(1, len(order)))}, nil
+}
 
-	var qc *quarterCache
-	chunk := defaultJoinChunk
+// runSizes are a run's memory split: the devices' join tuning and host
+// goroutines, each worker's listing chunk, and the join's quarter cache
+// (nil without join tasks); release gives back what the run held.
+type runSizes struct {
+	join    bool // the plan has join tasks
+	tune    JoinTuning
+	hosts   int // a device join's host goroutines, per device
+	chunk   int
+	qc      *quarterCache
+	release func()
+}
+
+// sizeRun splits the run's memory limit between the CPU workers, the
+// devices' host goroutines and their batches, and the join's cache,
+// refusing a limit too small ([*MemoryError]).
+func sizeRun(plan *partition.Plan, opt Options, workers int) (runSizes, error) {
+	sz := runSizes{join: needsMemory(plan), chunk: defaultJoinChunk, release: func() {}}
 	limit := Limit(opt.Memory)
-	join := needsMemory(plan)
-	tune := opt.Tuning.resolve(opt.Devices)
-	hosts, batches := DeviceSide(join, len(opt.Devices), opt.Tuning) // a device join's host goroutines, per device
-	listers := workers + hosts*len(opt.Devices)                      // goroutines that list join tasks
+	sz.tune = opt.Tuning.resolve(opt.Devices)
+	hosts, batches := DeviceSide(sz.join, len(opt.Devices), opt.Tuning)
+	sz.hosts = hosts
+	listers := workers + hosts*len(opt.Devices) // goroutines that list join tasks
 	need := minMemory(plan, max(1, listers)) + batches
 	if err := Fit(plan.N, plan.Method, listers, len(plan.Tasks), max(1, plan.Shards), limit, need); err != nil {
 		if me, ok := err.(*MemoryError); ok {
 			me.Hosts = hosts * len(opt.Devices)
 		}
-		return Counts{}, err
+		return runSizes{}, err
 	}
-	if join {
+	if sz.join {
 		mem, err := planJoinMemory(plan.N, listers, limit-planBytes(plan)-batches)
 		if err != nil {
-			return Counts{}, err
+			return runSizes{}, err
 		}
-		chunk = mem.Chunk
+		sz.chunk = mem.Chunk
 		budget := cmp.Or(opt.quarterBudget, mem.CacheBudget)
 		if opt.Keep != nil {
-			qc = opt.Keep.take(plan.N, chunk, budget)
+			sz.qc = opt.Keep.take(plan.N, sz.chunk, budget)
 		} else {
-			qc = newQuarterCache(plan.N, budget)
+			sz.qc = newQuarterCache(plan.N, budget)
 		}
-		defer holdGCLimit(limit)()
+		sz.release = holdGCLimit(limit)
 	}
+	return sz, nil
+}
+
+// schedule counts the queue's tasks: one goroutine per CPU worker, each
+// taking the next task until none is left (a goroutine grows its stack to
+// the kernels' size once, not once per task, and the cost-ordered queue
+// balances the load dynamically), and one per device, which feeds it (for
+// the join, through its host goroutines). Each worker sums its own
+// results; the sums are added at the end. Join tasks, the long ones, look
+// at stop between blocks of work and end early once ctx is done; a task
+// cut short is not reported.
+func schedule(ctx context.Context, plan *partition.Plan, opt Options, q runQueue, sz runSizes) (Counts, error) {
+	order, tasks := q.order, plan.Tasks
 	var mu sync.Mutex
 	var next atomic.Int64 // index into order of the next task to hand out
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(workers + len(opt.Devices))
-	// One goroutine per worker, each taking the next task until none is
-	// left: a goroutine grows its stack to the kernels' size once, not once
-	// per task, and the cost-ordered queue balances the load dynamically.
-	// Each worker sums its own results; the sums are added at the end.
-	// Join tasks, the long ones, look at stop between blocks of work and
-	// end early once ctx is done; a task cut short is not reported.
+	g.SetLimit(q.workers + len(opt.Devices))
 	var stop atomic.Bool
 	defer context.AfterFunc(gctx, func() { stop.Store(true) })()
 	// A sum per CPU worker, then per device (per host goroutine of a
 	// device's join).
-	cpu := min(workers, len(order))
-	perDevice := max(1, hosts)
+	cpu := min(q.workers, len(order))
+	perDevice := max(1, sz.hosts)
 	sums := make([]Counts, cpu+perDevice*len(opt.Devices))
 	report := func(w int, r Result) {
 		sums[w].Add(r)
@@ -382,23 +426,23 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 		}
 	}
 	var keep *Kept
-	if qc != nil {
+	if sz.qc != nil {
 		keep = opt.Keep
 	}
 	scratch := func() *joinScratch {
-		js := keep.scratchFor(chunk)
-		js.cache, js.stop = qc, &stop
+		js := keep.scratchFor(sz.chunk)
+		js.cache, js.stop = sz.qc, &stop
 		return js
 	}
 	for d, dev := range opt.Devices {
 		w := cpu + d*perDevice
-		if !join {
+		if !sz.join {
 			g.Go(func() error {
 				return runDevice(gctx, dev.(backend.Searcher), plan, order, &next, func(r Result) { report(w, r) })
 			})
 			continue
 		}
-		feeders := make([]*joinScratch, hosts)
+		feeders := make([]*joinScratch, sz.hosts)
 		for h := range feeders {
 			feeders[h] = scratch()
 		}
@@ -408,7 +452,7 @@ func Run(ctx context.Context, plan *partition.Plan, opt Options) (Counts, error)
 					keep.give(js)
 				}
 			}()
-			return runJoinDevice(gctx, dev.(backend.Joiner), plan, order, &next, feeders, tune, opt.Profile, func(h int, r Result) { report(w+h, r) })
+			return runJoinDevice(gctx, dev.(backend.Joiner), plan, order, &next, feeders, sz.tune, opt.Profile, func(h int, r Result) { report(w+h, r) })
 		})
 	}
 	for w := range sums[:cpu] {

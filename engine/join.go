@@ -73,27 +73,46 @@ type joinScratch struct {
 	ways    []joinWay     // the task's ways
 	cache   *quarterCache // shared by the workers of one run
 	stop    *atomic.Bool  // set when the run is cancelled; nil: never
-	feed    *joinFeeder   // a device's feeder, which takes the sides to match; nil: the CPU matches them
+	sink    pairSink      // where the sides go to be matched; nil: the CPU's (cpuSink)
 }
 
-// stopped reports whether the run was cancelled: a join task then ends
-// early with a partial count, which Run drops.
-func (js *joinScratch) stopped() bool {
-	return js.stop != nil && js.stop.Load() || js.feed != nil && js.feed.err != nil
+// A pairSink matches the pairs of sides a join task lists, a pair of
+// sides (a way, or pieces of one) at a time: the CPU's (cpuSink) counts
+// them at once, a device's (joinFeeder) puts them in its batch.
+type pairSink interface {
+	// match counts the disjoint pairs of the east and west patterns (in
+	// js's buffers) and returns their count, or takes them and returns 0
+	// (the device adds their count to the task's result later).
+	match(js *joinScratch, sv sieve, east, west []uint64, chunks int) uint64
+	// failed reports whether the sink failed: the task then stops.
+	failed() bool
 }
 
-// count counts the disjoint pairs of east and west patterns (held in
-// js.east and js.west), or with a feeder puts them in its device's batch
-// and returns 0: the device adds their count to the task's result. The
-// CPU's sort buffers grow to the sides here, where they are used.
-func (js *joinScratch) count(sv sieve, east, west []uint64, chunks int) uint64 {
-	if js.feed != nil {
-		js.feed.part(sv, east, west, chunks)
-		return 0
-	}
+// cpuSink matches sides on the worker's own core. The sort buffers grow
+// to the sides here, where they are used.
+type cpuSink struct{}
+
+func (cpuSink) match(js *joinScratch, sv sieve, east, west []uint64, chunks int) uint64 {
 	js.sortE = grow(js.sortE, len(east), js.east)
 	js.sortW = grow(js.sortW, len(west), js.west)
 	return countSides(js, sv, east, west, chunks)
+}
+
+func (cpuSink) failed() bool { return false }
+
+// stopped reports whether the run was cancelled, or its sink failed: a
+// join task then ends early with a partial count, which Run drops.
+func (js *joinScratch) stopped() bool {
+	return js.stop != nil && js.stop.Load() || js.sink != nil && js.sink.failed()
+}
+
+// count matches the sides east and west (held in js.east and js.west)
+// in the worker's sink, the CPU's where none is set.
+func (js *joinScratch) count(sv sieve, east, west []uint64, chunks int) uint64 {
+	if js.sink == nil {
+		return cpuSink{}.match(js, sv, east, west, chunks)
+	}
+	return js.sink.match(js, sv, east, west, chunks)
 }
 
 func newJoinScratch(chunk int) *joinScratch {

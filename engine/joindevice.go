@@ -635,9 +635,19 @@ func fillInto(hj *halfJoin, room []uint64) (int, bool) {
 	return k, hj.done
 }
 
-// part copies one pair of sides (pieces of a way too large for the
+// match copies one pair of sides (pieces of a way too large for the
 // batch) into the batch, launching the batch first when they would not
-// fit.
+// fit: the feeder is its goroutine's pairSink, and the device adds their
+// count to the task's result.
+func (f *joinFeeder) match(_ *joinScratch, sv sieve, east, west []uint64, chunks int) uint64 {
+	f.part(sv, east, west, chunks)
+	return 0
+}
+
+// failed reports whether the feeder's device failed (pairSink).
+func (f *joinFeeder) failed() bool { return f.err != nil }
+
+// part copies one pair of sides into the batch (match).
 func (f *joinFeeder) part(sv sieve, east, west []uint64, chunks int) {
 	if len(east) == 0 || len(west) == 0 || f.err != nil {
 		return
@@ -847,13 +857,13 @@ func runJoinDevice(ctx context.Context, dev backend.Joiner, plan *partition.Plan
 		f := &joinFeeder{dev: dev, lock: devLock, ctx: gctx, js: js, report: func(r Result) { report(h, r) }, cut: tune.Cut == cutAlways}
 		f.b.N, f.b.Tuning, f.tune = plan.N, tune.launch(), tune
 		f.b.Chunks, f.b.Squeezed = joinChunks(plan.N)
-		js.feed = f
+		js.sink = f
 		g.Go(func() error {
 			defer func() {
 				if concurrent {
 					cj.ReleaseBatch(&f.b.JoinBatch)
 				}
-				js.feed = nil
+				js.sink = nil
 				if prof != nil {
 					profMu.Lock()
 					prof.Hosts = len(feeders)
