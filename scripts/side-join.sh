@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # side-join.sh: the join method side by side with Kluev's quadrant join
-# (built with scripts/build-peers.sh: OUT/kluevN), one thread against
+# (PEERS/kluevN, built by scripts/peers.sh PEERS), one thread against
 # one worker, runs alternated, then nqueens on 2 workers; one CSV line a
 # run, with the peak RSS from /usr/bin/time.
 #
-#   scripts/side-join.sh ANCHORS NQUEENS OUT.csv "N:RUNS ..." [WORKERS2_SIZES]
-#   scripts/side-join.sh /tmp/anc ./nqueens bench/data/side.csv "16:3 17:3 18:3 19:1 20:1" "18 20"
+#   scripts/side-join.sh PEERS NQUEENS OUT.csv "N:RUNS ..." [WORKERS2_SIZES]
+#   scripts/side-join.sh /tmp/peers ./nqueens bench/data/side.csv "16:3 17:3 18:3 19:1 20:1" "18 20"
 set -eu
 anchors=$1; nq=$2; out=$3; plan=$4; two=${5:-}
 commit=$(git rev-parse --short HEAD)

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # side-kernels.sh: the backtracking kernels side by side with the C
 # counters they are measured against, one thread against one worker, runs
-# alternated: m-queens (OUT/mq1 from scripts/build-peers.sh) against
-# --method mirror, Takaken ver3.1 (ANCHORS/takaken, see docs/benchmarking.md, "Speed")
+# alternated: m-queens (PEERS/mq1, built by scripts/peers.sh PEERS) against
+# --method mirror, Takaken ver3.1 (PEERS/takaken, see docs/benchmarking.md, "Speed")
 # against --method sym; then both methods on 2 workers. One CSV line a run,
 # with the machine, Go and gcc versions.
 #
-#   scripts/side-kernels.sh ANCHORS NQUEENS OUT.csv "N:RUNS ..." ["N:RUNS ..." for 2 workers]
-#   scripts/side-kernels.sh /tmp/anc ./nqueens bench/data/side-kernels.csv "16:11 17:3" "16:5 17:3"
+#   scripts/side-kernels.sh PEERS NQUEENS OUT.csv "N:RUNS ..." ["N:RUNS ..." for 2 workers]
+#   scripts/side-kernels.sh /tmp/peers ./nqueens bench/data/side-kernels.csv "16:11 17:3" "16:5 17:3"
 set -eu
 anchors=$1; nq=$2; out=$3; plan=$4; two=${5:-}
 commit=$(git rev-parse --short HEAD)
