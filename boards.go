@@ -6,6 +6,7 @@ import (
 	"iter"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -122,7 +123,7 @@ func List(ctx context.Context, n int, opts ...BoardOption) iter.Seq2[[]int, erro
 // in order, without symmetry.
 func (c *config) mirrorOnly(call string) error {
 	if c.method != Auto && c.method != "" && c.method != Mirror {
-		return optionError("WithMethod", "", "%s lists every solution in order with one search (the mirror method's, without halving), not with %s", call, partition.Name{Of: "WithMethod", Value: string(c.method)})
+		return optionError("WithMethod", "", "%s lists every solution in order with one search (the mirror method's, without halving), not with %s", call, msg.Name{Of: "WithMethod", Value: string(c.method)})
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ func Count(ctx context.Context, n int, opts ...CountOption) (Counts, error) {
 	}
 	if c.shards > 1 && c.out == nil && c.outPath == "" && c.journal == nil && c.jpath == "" {
 		return Counts{}, optionError("WithShard", "", "%s counts a part of the board: keep its counts, to merge them with the other shards', with %s or %s",
-			partition.Name{Of: "WithShard", Value: fmt.Sprintf("%d/%d", c.shard, c.shards)}, partition.Name{Of: "WithShardFile"}, partition.Name{Of: "WithJournalFile"})
+			msg.Name{Of: "WithShard", Value: fmt.Sprintf("%d/%d", c.shard, c.shards)}, msg.Name{Of: "WithShardFile"}, msg.Name{Of: "WithJournalFile"})
 	}
 	plan, err := c.plan(ctx, n)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/backend"
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/opencl"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -52,11 +53,11 @@ func (c *config) checkDevice() error {
 		return nil
 	case c.device == "all" || c.device == "opencl" || c.device == "opencl:all" || deviceIndex(c.device):
 	default:
-		return optionError("WithDevice", "", "%s is not a device (accepted: %s)", partition.Name{Of: "WithDevice", Value: c.device}, deviceSpecs)
+		return optionError("WithDevice", "", "%s is not a device (accepted: %s)", msg.Name{Of: "WithDevice", Value: c.device}, deviceSpecs)
 	}
 	if c.device != "all" && c.given&optWorkers != 0 {
 		return optionError("WithWorkers", "WithDevice", "%s sets the CPU workers, and with %s no CPU worker counts (%s counts on every device beside them)",
-			partition.Name{Of: "WithWorkers", Value: fmt.Sprint(c.workers)}, partition.Name{Of: "WithDevice", Value: c.device}, partition.Name{Of: "WithDevice", Value: "all"})
+			msg.Name{Of: "WithWorkers", Value: fmt.Sprint(c.workers)}, msg.Name{Of: "WithDevice", Value: c.device}, msg.Name{Of: "WithDevice", Value: "all"})
 	}
 	return nil
 }
@@ -91,7 +92,7 @@ func (c *config) checkTuning() error {
 	t, err := engine.ParseJoinTuning(c.tuning)
 	if err != nil {
 		reason := strings.TrimPrefix(err.Error(), engine.ErrDevice.Error()+": ")
-		return optionError("WithDeviceTuning", "", "%s: %s", partition.Name{Of: "WithDeviceTuning", Value: ""}, reason)
+		return optionError("WithDeviceTuning", "", "%s: %s", msg.Name{Of: "WithDeviceTuning", Value: ""}, reason)
 	}
 	c.joinTuning = t
 	return nil
@@ -105,7 +106,7 @@ func (c *config) devicePlan(plan *partition.Plan) error {
 	}
 	if err := engine.CheckDevicePlan(plan); err != nil {
 		reason := strings.TrimPrefix(err.Error(), engine.ErrDevice.Error()+": ")
-		return optionError("WithDevice", "", "%s cannot count this board: %s", partition.Name{Of: "WithDevice", Value: c.device}, reason)
+		return optionError("WithDevice", "", "%s cannot count this board: %s", msg.Name{Of: "WithDevice", Value: c.device}, reason)
 	}
 	return nil
 }

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/resultfile"
-	"github.com/nqueens/nqueens/partition"
 )
 
 // This file is the library's error vocabulary. Messages carry no package
@@ -62,17 +62,17 @@ type OptionError struct {
 	// Option is the option at fault, by its function's name
 	// ("WithWorkers"); Other is the option it contradicts, or "".
 	Option, Other string
-	// Words are the message: each partition.Name in it is an option
+	// Words are the message: each msg.Name in it is an option
 	// (Of: "WithMethod") and the value the caller gave, in its own words
 	// ("sym"; "" where it does not matter).
-	Words partition.Words
+	Words msg.Words
 }
 
-func (e *OptionError) Error() string { return e.Words.Say(goName, partition.Square.String) }
+func (e *OptionError) Error() string { return e.Words.Say(goName, nil) }
 func (e *OptionError) Unwrap() error { return ErrInvalid }
 
 // goName names an option as Go code writes it: "WithMethod(sym)".
-func goName(n partition.Name) string {
+func goName(n msg.Name) string {
 	if n.Value == "" {
 		return n.Of
 	}
@@ -80,9 +80,9 @@ func goName(n partition.Name) string {
 }
 
 // optionError builds an [*OptionError] for option (and other) whose
-// message is format with args (options as partition.Name values).
+// message is format with args (options as msg.Name values).
 func optionError(option, other string, format string, args ...any) error {
-	return &OptionError{Option: option, Other: other, Words: partition.Words{Format: format, Args: args}}
+	return &OptionError{Option: option, Other: other, Words: msg.Words{Format: format, Args: args}}
 }
 
 // nilContext refuses a nil context, which a call would otherwise

@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -492,7 +493,7 @@ func (c *config) rules() error {
 		shardOpt = "WithShardFile"
 	}
 	say := optionError
-	type named = partition.Name
+	type named = msg.Name
 	switch {
 	case c.given&optWorkers == 0:
 		c.workers = engine.DefaultWorkers()

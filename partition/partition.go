@@ -10,6 +10,8 @@ package partition
 import (
 	"context"
 	"fmt"
+
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // MaxN is the largest board a plan can be made for: the kernels use one bit
@@ -217,13 +219,13 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 	if !rules.Queen() {
 		switch {
 		case job.Torus && piece != Queen:
-			return nil, jobError("Torus", "Piece", ErrPieceMode, "%s works with queens only (their diagonals wrap around), not with %s", Name{"Torus", ""}, Name{"Piece", string(piece)})
+			return nil, jobError("Torus", "Piece", ErrPieceMode, "%s works with queens only (their diagonals wrap around), not with %s", msg.Name{Of: "Torus", Value: ""}, msg.Name{Of: "Piece", Value: string(piece)})
 		case job.Method != "" && job.Method != Auto && job.Method != Mirror:
 			what, value := "Piece", string(piece)
 			if piece == Queen {
 				what, value = "Torus", ""
 			}
-			return nil, jobError("Method", what, ErrPieceMode, "%s is counted with %s only (its default), not %s", Name{what, value}, Name{"Method", string(Mirror)}, Name{"Method", string(job.Method)})
+			return nil, jobError("Method", what, ErrPieceMode, "%s is counted with %s only (its default), not %s", msg.Name{Of: what, Value: value}, msg.Name{Of: "Method", Value: string(Mirror)}, msg.Name{Of: "Method", Value: string(job.Method)})
 		}
 		job.Method = Mirror
 	}
@@ -247,7 +249,7 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 		return src, nil
 	case len(job.Placed) > 0 || job.Every:
 		if job.Method != Mirror {
-			return nil, jobError("Method", "Placed", ErrPlacedMethod, "%s works with %s only (its default), not %s", Name{"Placed", ""}, Name{"Method", string(Mirror)}, Name{"Method", string(job.Method)})
+			return nil, jobError("Method", "Placed", ErrPlacedMethod, "%s works with %s only (its default), not %s", msg.Name{Of: "Placed", Value: ""}, msg.Name{Of: "Method", Value: string(Mirror)}, msg.Name{Of: "Method", Value: string(job.Method)})
 		}
 		if err := CheckPlacement(job.N, job.Placed); err != nil {
 			return nil, err

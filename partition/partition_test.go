@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/internal/long"
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -309,10 +310,13 @@ func TestWords(t *testing.T) {
 	assert.Equal(t, "placed works with method mirror only (its default), not method sym", err.Error())
 	opt := je.Words.Rename(func(f string) string { return "With" + f })
 	assert.Equal(t, "WithPlaced: works with WithMethod:mirror only (its default), not WithMethod:sym",
-		opt.Say(func(n partition.Name) string { return n.Of + ":" + n.Value }, partition.Square.String))
+		opt.Say(func(n msg.Name) string { return n.Of + ":" + n.Value }, nil))
 	err = partition.CheckPlacement(8, []partition.Square{{Row: 0, Col: 1}, {Row: 0, Col: 1}})
 	require.ErrorAs(t, err, &je)
 	assert.Equal(t, "placed: square 0:1 is given twice", err.Error())
 	assert.Equal(t, "--place: square b1 is given twice",
-		je.Words.Say(func(partition.Name) string { return "--place" }, func(partition.Square) string { return "b1" }))
+		je.Words.Say(func(msg.Name) string { return "--place" }, func(x any) (string, bool) {
+			_, ok := x.(partition.Square)
+			return "b1", ok
+		}))
 }

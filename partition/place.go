@@ -65,7 +65,7 @@ func parseSquare(tok string) (Square, error) {
 // [DiagonalConflict].
 func CheckPlacement(n int, placed []Square) error {
 	bad := func(format string, args ...any) error {
-		return jobError("Placed", "", ErrPlacement, "%s: "+format, append([]any{Name{"Placed", ""}}, args...)...)
+		return jobError("Placed", "", ErrPlacement, "%s: "+format, append([]any{msg.Name{Of: "Placed", Value: ""}}, args...)...)
 	}
 	for i, a := range placed {
 		if a.Row < 0 || a.Row >= n || a.Col < 0 || a.Col >= n {

@@ -86,3 +86,48 @@ func Ranges(xs []int) string {
 	}
 	return string(b)
 }
+
+// A Name is what a message names: a field of a plan's Job (in the
+// library's messages an option, in the command's a flag) and the value
+// it was given, as text ("" where the value does not matter).
+type Name struct{ Of, Value string }
+
+// Words are a message whose names its reader words: Format's verbs take
+// Args in order, each [Name] written as the reader names it, every other
+// argument as it is (a square by its String: "row:col").
+type Words struct {
+	Format string
+	Args   []any
+}
+
+// Say writes the message, name writing its Names and other, where it is
+// not nil and says so, any other argument (the command writes squares as
+// they were typed).
+func (w Words) Say(name func(Name) string, other func(any) (string, bool)) string {
+	a := make([]any, len(w.Args))
+	for i, x := range w.Args {
+		if v, ok := x.(Name); ok {
+			x = name(v)
+		} else if other != nil {
+			if s, ok := other(x); ok {
+				x = s
+			}
+		}
+		a[i] = x
+	}
+	return fmt.Sprintf(w.Format, a...)
+}
+
+// Rename returns the words with each Name's Of as rename gives it (the
+// library's options for a Job's fields).
+func (w Words) Rename(rename func(string) string) Words {
+	a := make([]any, len(w.Args))
+	for i, x := range w.Args {
+		if n, ok := x.(Name); ok {
+			n.Of = rename(n.Of)
+			x = n
+		}
+		a[i] = x
+	}
+	return Words{Format: w.Format, Args: a}
+}

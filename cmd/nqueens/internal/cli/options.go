@@ -231,7 +231,10 @@ func Placement(s string, n int, queens bool, stderr io.Writer) ([]nqueens.Square
 		for i, tok := range strings.Split(s, ",") {
 			typed[placed[i].String()] = strings.TrimSpace(tok)
 		}
-		return nil, Usagef("%s", je.Words.Say(func(partition.Name) string { return "--place" }, func(sq partition.Square) string { return typed[sq.String()] }))
+		return nil, Usagef("%s", je.Words.Say(func(msg.Name) string { return "--place" }, func(x any) (string, bool) {
+			sq, ok := x.(partition.Square)
+			return typed[sq.String()], ok
+		}))
 	}
 	if a, b, ok := partition.DiagonalConflict(placed); ok && queens {
 		fmt.Fprintf(stderr, "nqueens: note: placed queens %s and %s share a diagonal, so no solution contains both\n", a, b)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
-	"github.com/nqueens/nqueens/partition"
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // optionFlags are the flags that set the library's options: the one place
@@ -51,18 +51,18 @@ func message(err error) string {
 	name := flagOf
 	var r *renamed
 	if errors.As(err, &r) {
-		name = func(n partition.Name) string {
+		name = func(n msg.Name) string {
 			if s, ok := r.names[n.Of]; ok {
 				return s
 			}
 			return flagOf(n)
 		}
 	}
-	return oe.Words.Say(name, partition.Square.String)
+	return oe.Words.Say(name, nil)
 }
 
 // flagOf names an option by its flag, with the value given ("-j 0").
-func flagOf(n partition.Name) string {
+func flagOf(n msg.Name) string {
 	name, ok := optionFlags[n.Of]
 	if !ok {
 		name = n.Of
