@@ -64,6 +64,8 @@ const (
 	clMemReadOnly           = 1 << 2
 	clMemWriteOnly          = 1 << 1
 	clMemReadWrite          = 1 << 0
+	clMemAllocHostPtr       = 1 << 4
+	clMapWrite              = 1 << 1
 	clProgramBuildLog       = 0x1183
 	clDeviceTypeCPU         = 1 << 1
 	clDeviceTypeGPU         = 1 << 2
@@ -101,6 +103,8 @@ var cl struct {
 	profilingInfo       func(e clEvent, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
 	releaseEvent        func(e clEvent) int32
 	waitForEvents       func(n uint32, events *clEvent) int32
+	enqueueMapBuffer    func(q clQueue, m clMem, blocking uint32, flags uint64, offset, size uintptr, nEvents uint32, events, event uintptr, errcode *int32) unsafe.Pointer
+	enqueueUnmap        func(q clQueue, m clMem, ptr unsafe.Pointer, nEvents uint32, events, event uintptr) int32
 }
 
 // libraries are the names the ICD loader goes by; OPENCL_LIBRARY, if set,
@@ -166,6 +170,8 @@ func load() error {
 		reg(&cl.profilingInfo, "clGetEventProfilingInfo")
 		reg(&cl.releaseEvent, "clReleaseEvent")
 		reg(&cl.waitForEvents, "clWaitForEvents")
+		reg(&cl.enqueueMapBuffer, "clEnqueueMapBuffer")
+		reg(&cl.enqueueUnmap, "clEnqueueUnmapMemObject")
 	})
 	return cl.err
 }

@@ -175,6 +175,9 @@ type Device struct {
 	// profile is set where NQUEENS_OPENCL_PROFILE asks for the join's
 	// commands to be timed by their events (profile.go).
 	profile bool
+	// pinned is set where the join's batches are copied to the device
+	// through pinned staging buffers (pinned.go).
+	pinned bool
 }
 
 // bufSet is a set of buffers on the device: the search's, or one batch's
@@ -184,6 +187,7 @@ type bufSet struct {
 	bufs   [20]clMem
 	sizes  [20]uintptr // their sizes in bytes
 	events []timedEvent
+	stage  [20]staging // where pinned, each input's staging buffer (pinned.go)
 }
 
 // joins is the join's program built for one board and tuning: its sort
@@ -237,6 +241,7 @@ func Open(info Info) (*Device, error) {
 	if d.profile = profiling(); d.profile {
 		props = clQueueProfiling
 	}
+	d.pinned = pinnedFor(info)
 	d.queue = cl.createCommandQueue(d.ctx, id, props, &code)
 	if err := check("clCreateCommandQueue", code); err != nil {
 		d.Close()
@@ -329,9 +334,9 @@ func (d *Device) Info() Info { return d.info }
 
 // Close releases the device's objects.
 func (d *Device) Close() error {
-	d.search.release()
+	d.search.release(d.queue)
 	for _, s := range d.sets {
-		s.release()
+		s.release(d.queue)
 	}
 	for _, b := range d.built {
 		cl.releaseKernel(b.kernel)
@@ -353,8 +358,11 @@ func (d *Device) Close() error {
 	return nil
 }
 
-// release releases the set's buffers and events.
-func (s *bufSet) release() {
+// release releases the set's buffers, staging buffers and events.
+func (s *bufSet) release(q clQueue) {
+	for i := range s.stage {
+		s.stage[i].release(q)
+	}
 	for i, m := range s.bufs {
 		if m != 0 {
 			cl.releaseMem(m)

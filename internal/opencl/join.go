@@ -18,7 +18,8 @@ import (
 // it then waits for its last command outside the lock. So the device runs
 // one batch's copies and kernels while the host lists and plans the next
 // ([Device.JoinsConcurrently]), instead of idling through the host's work
-// between launches.
+// between launches. On a GPU each batch's arrays are copied into pinned
+// staging buffers before the lock is taken (pinned.go).
 
 // JoinsConcurrently reports that several goroutines may call ListHalves and
 // Join at once, each with its own batch (backend.ConcurrentJoiner).
@@ -30,7 +31,7 @@ func (d *Device) ReleaseBatch(b *backend.JoinBatch) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if s := d.sets[b]; s != nil {
-		s.release()
+		s.release(d.queue)
 		delete(d.sets, b)
 	}
 }
@@ -117,41 +118,38 @@ func (d *Device) Join(_ context.Context, b *backend.JoinBatch) error {
 // the read of their counts, and returns its buffers.
 func (d *Device) enqueueJoin(b *backend.JoinBatch, jobs int) (*bufSet, error) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	k, s, err := d.start(b)
+	d.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	type input struct {
-		buf  int
-		ptr  unsafe.Pointer
-		size uintptr
-	}
 	pats := len(b.Pats)
+	const ro, rw = clMemReadOnly, clMemReadWrite // ListHalves writes pats, sort next and sorted
 	inputs := []input{
-		{joinPats, nil, uintptr(8 * len(b.Pats))},
-		{joinParts, unsafe.Pointer(&b.Parts[0]), uintptr(4 * len(b.Parts))},
-		{joinBounds, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
-		{joinNext, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds))},
-		{joinSorts, unsafe.Pointer(unsafe.SliceData(b.Sorts)), uintptr(4 * len(b.Sorts))}, // empty when Sorted
-		{joinJobs, unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs))},
+		{joinPats, nil, uintptr(8 * len(b.Pats)), rw},
+		{joinParts, unsafe.Pointer(&b.Parts[0]), uintptr(4 * len(b.Parts)), ro},
+		{joinBounds, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds)), ro},
+		{joinNext, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds)), rw},
+		{joinSorts, unsafe.Pointer(unsafe.SliceData(b.Sorts)), uintptr(4 * len(b.Sorts)), ro}, // empty when Sorted
+		{joinJobs, unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs)), ro},
 	}
 	switch {
 	case b.OnDevice:
 		pats = b.Room // listed there by ListHalves
 		inputs = inputs[1:]
 	case b.Sorted(): // the host sorted the sides: they go where the sort kernel would leave them
-		inputs[0] = input{joinSorted, unsafe.Pointer(&b.Pats[0]), uintptr(8 * len(b.Pats))}
+		inputs[0] = input{joinSorted, unsafe.Pointer(&b.Pats[0]), uintptr(8 * len(b.Pats)), rw}
 		inputs = slices.Delete(inputs, 3, 5)
 	default:
 		inputs[0].ptr = unsafe.Pointer(&b.Pats[0])
 	}
+	if err := d.stage(s, inputs); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	for _, in := range inputs {
-		flags := uint64(clMemReadOnly)
-		if in.buf == joinNext || in.buf == joinPats || in.buf == joinSorted {
-			flags = clMemReadWrite // ListHalves writes pats, sort sorted
-		}
-		if err := d.write(s, b, in.buf, in.ptr, in.size, flags); err != nil {
+		if err := d.write(s, b, in.buf, in.ptr, in.size, in.flags); err != nil {
 			return nil, err
 		}
 	}
@@ -208,22 +206,23 @@ func (d *Device) ListHalves(_ context.Context, b *backend.JoinBatch) error {
 // what it listed, and returns the batch's buffers.
 func (d *Device) enqueueList(b *backend.JoinBatch) (*bufSet, error) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	k, s, err := d.start(b)
+	d.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	for _, in := range []struct {
-		buf   int
-		ptr   unsafe.Pointer
-		size  uintptr
-		flags uint64
-	}{
+	inputs := []input{
 		{joinLists, unsafe.Pointer(&b.Lists[0]), uintptr(8 * len(b.Lists)), clMemReadOnly},
 		{joinListings, unsafe.Pointer(&b.Listings[0]), uintptr(4 * len(b.Listings)), clMemReadOnly},
 		{joinSlots, unsafe.Pointer(&b.Slots[0]), uintptr(8 * len(b.Slots)), clMemReadOnly},
 		{joinListed, unsafe.Pointer(&b.Listed[0]), uintptr(4 * len(b.Listed)), clMemReadWrite},
-	} {
+	}
+	if err := d.stage(s, inputs); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, in := range inputs {
 		if err := d.write(s, b, in.buf, in.ptr, in.size, in.flags); err != nil {
 			return nil, err
 		}

@@ -228,3 +228,30 @@ func TestJoinTunings(t *testing.T) {
 		joinOnBoth(t, d, plan, skip, tn)
 	}
 }
+
+// TestPinnedStaging counts every task of the join plans of n = 12..14 (16
+// in the long run) through pinned staging buffers
+// (NQUEENS_OPENCL_PINNED=1: on a GPU the default, here forced on pocl),
+// the way a GPU runs and with the host listing and sorting, small batches
+// so that the staging buffers are reused and grown, each task's result
+// the CPU's.
+func TestPinnedStaging(t *testing.T) {
+	t.Setenv("NQUEENS_OPENCL_PINNED", "1")
+	d := requireDevice(t)
+	require.True(t, d.pinned)
+	maxN := 14
+	if long.Run() {
+		maxN = 16
+	}
+	for n := 12; n <= maxN; n++ {
+		plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
+		require.NoError(t, err)
+		for _, tune := range []engine.JoinTuning{{List: 2, Sort: 2, Cut: 2, Popcount: 32, Batch: 1 << 16, Hosts: 3}, {Batch: 1 << 16, Hosts: 2}} {
+			c := joinOnBoth(t, d, plan, nil, tune)
+			assert.Equal(t, engine.UintOf(known.Total[n]), c.Total, "n=%d %v", n, tune)
+		}
+	}
+	t.Setenv("NQUEENS_OPENCL_PINNED", "0")
+	d = requireDevice(t)
+	assert.False(t, d.pinned)
+}
