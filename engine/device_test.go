@@ -444,3 +444,20 @@ func TestLaunchTails(t *testing.T) {
 	t.Logf("tail=%.2f (the worst of %d launches; median %.2f), %d jobs a launch", worst, len(d.tails), median(slices.Clone(d.tails)), prof.Blocks/prof.Launches)
 	assert.LessOrEqual(t, worst, 1.2+1e-9)
 }
+
+// TestShipOnce ships a list the cache keeps once a batch, wherever ways
+// use it, and a worker's own list (refilled task by task) every time.
+func TestShipOnce(t *testing.T) {
+	f := &joinFeeder{js: newJoinScratch(minJoinChunk)}
+	kept := &quarterList{places: []uint64{1, 2, 3}}
+	own := &f.js.own[1]
+	own.places = []uint64{7, 8}
+	assert.Equal(t, uint32(0), f.ship(kept))
+	assert.Equal(t, uint32(3), f.ship(own))
+	assert.Equal(t, uint32(0), f.ship(kept), "kept: shipped once")
+	assert.Equal(t, uint32(5), f.ship(own), "own: shipped again")
+	assert.Equal(t, []uint64{1, 2, 3, 7, 8, 7, 8}, f.b.Lists)
+	f.b.reset()
+	clear(f.shipped) // as flush does with the batch
+	assert.Equal(t, uint32(0), f.ship(kept), "a new batch ships it again")
+}

@@ -100,6 +100,17 @@ func (cpuSink) match(js *joinScratch, sv sieve, east, west []uint64, chunks int)
 
 func (cpuSink) failed() bool { return false }
 
+// scratchList reports whether l is one of js's own lists (listed for a
+// task, or thinned for a part of one), which later tasks refill.
+func (js *joinScratch) scratchList(l *quarterList) bool {
+	for i := range js.own {
+		if l == &js.own[i] {
+			return true
+		}
+	}
+	return l == &js.thinned[0] || l == &js.thinned[1]
+}
+
 // stopped reports whether the run was cancelled, or its sink failed: a
 // join task then ends early with a partial count, which Run drops.
 func (js *joinScratch) stopped() bool {

@@ -531,10 +531,11 @@ type joinFeeder struct {
 	report  func(Result)
 	err     error
 	prof    JoinProfile
-	inPart  time.Duration // time spent in part since the task began
-	listed  []listedWay   // the ways in the batch the device lists
-	cut     bool          // large jobs are cut before a launch (Tuning.Cut)
-	sorted  []uint64      // where the host sorts a part's sides (Tuning.Sort)
+	inPart  time.Duration           // time spent in part since the task began
+	listed  []listedWay             // the ways in the batch the device lists
+	shipped map[*quarterList]uint32 // where the batch's Lists hold a kept list (ship)
+	cut     bool                    // large jobs are cut before a launch (Tuning.Cut)
+	sorted  []uint64                // where the host sorts a part's sides (Tuning.Sort)
 }
 
 // task counts task i of the plan: a join task's parts go to the batch, any
@@ -828,6 +829,7 @@ func (f *joinFeeder) flush() {
 	}
 	b.reset()
 	f.listed = f.listed[:0]
+	clear(f.shipped)
 	keep := f.pending[:0]
 	for _, p := range f.pending {
 		if p.open {

@@ -105,9 +105,7 @@ func (f *joinFeeder) wayOnDevice(n int, t *partition.Task, w *joinWay, qc *quart
 func (f *joinFeeder) slot(hj *halfJoin, sv sieve, pairs uint64) int {
 	b := &f.b
 	s := len(b.Slots) / backend.SlotWords
-	nBase := uint32(len(b.Lists))
-	sBase := nBase + uint32(len(hj.north.places))
-	b.Lists = append(append(b.Lists, hj.north.places...), hj.south.places...)
+	nBase, sBase := f.ship(hj.north), f.ship(hj.south)
 	jf := &hj.jf
 	m0, a0, _, _ := sv.shifts()
 	b.Slots = append(b.Slots, uint64(b.Room)|pairs<<32,
@@ -119,6 +117,27 @@ func (f *joinFeeder) slot(hj *halfJoin, sv sieve, pairs uint64) int {
 		b.Listings = append(b.Listings, nBase+nlo, nhi-nlo, sBase+slo, shi-slo, uint32(s), 0)
 	})
 	return s
+}
+
+// ship returns where list l's placements begin in the batch's Lists,
+// appending them unless this batch holds them already: a list the cache
+// keeps does not change, so it is shipped once a batch, whatever ways and
+// tasks use it (a task's east lists serve all its ways); a worker's own
+// list, refilled task by task, every time it is used.
+func (f *joinFeeder) ship(l *quarterList) uint32 {
+	b := &f.b
+	if at, ok := f.shipped[l]; ok {
+		return at
+	}
+	at := uint32(len(b.Lists))
+	b.Lists = append(b.Lists, l.places...)
+	if !f.js.scratchList(l) {
+		if f.shipped == nil {
+			f.shipped = map[*quarterList]uint32{}
+		}
+		f.shipped[l] = at
+	}
+	return at
 }
 
 // finish adds the parts of the ways the device listed, from their sides'
