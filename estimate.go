@@ -173,7 +173,7 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 	// asked), on its host goroutines and batches, as a count adds it.
 	listers, hosts, batches := c.workers, 0, int64(0)
 	if c.device != "" {
-		hosts, batches = engine.DeviceSide(st.Method == partition.Join, 1, c.joinTuning)
+		hosts, batches = engine.DeviceSide(st.Method == partition.Join, 1, false, c.joinTuning)
 		listers = hosts
 		if c.device == "all" {
 			listers += c.workers

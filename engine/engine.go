@@ -369,7 +369,7 @@ func sizeRun(plan *partition.Plan, opt Options, workers int) (runSizes, error) {
 	sz := runSizes{join: needsMemory(plan), chunk: defaultJoinChunk, release: func() {}}
 	limit := Limit(opt.Memory)
 	sz.tune = opt.Tuning.resolve(opt.Devices)
-	hosts, batches := DeviceSide(sz.join, len(opt.Devices), opt.Tuning)
+	hosts, batches := DeviceSide(sz.join, len(opt.Devices), allOnCPU(opt.Devices), opt.Tuning)
 	sz.hosts = hosts
 	listers := workers + hosts*len(opt.Devices) // goroutines that list join tasks
 	need := minMemory(plan, max(1, listers)) + batches

@@ -224,16 +224,18 @@ func joinBatchBytes(t JoinTuning) int64 {
 
 // DeviceSide is what devices add to a run's memory: the host goroutines
 // that list and sort a join's tasks for them (hosts per device: the
-// tuning's, else the CPU's cores shared among the devices) and their
-// batches' bytes; without join tasks, each device's batch of starts.
-func DeviceSide(join bool, devices int, t JoinTuning) (hosts int, bytes int64) {
+// tuning's, else the CPU's cores shared among the devices, twice over
+// unless onCPU says every device runs on the CPU; a device not yet opened
+// counts as one that does not) and their batches' bytes; without join
+// tasks, each device's batch of starts.
+func DeviceSide(join bool, devices int, onCPU bool, t JoinTuning) (hosts int, bytes int64) {
 	switch {
 	case devices == 0:
 		return 0, 0
 	case !join:
 		return 0, int64(devices) * deviceBytes
 	}
-	hosts = t.hostsFor(devices)
+	hosts = t.hostsFor(devices, onCPU)
 	return hosts, int64(hosts*devices) * joinBatchBytes(t.withDefaults())
 }
 
