@@ -61,14 +61,33 @@ func (d *Device) setArgs(s *bufSet, k clKernel, bufs ...int) error {
 	return nil
 }
 
-// start returns the kernels for b's board and tuning and b's buffers.
-// d.mu is held.
+// start returns the kernels for b's board and tuning and b's buffers,
+// under d.mu.
 func (d *Device) start(b *backend.JoinBatch) (joins, *bufSet, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	k, err := d.joinKernels(b)
 	if err != nil {
 		return joins{}, nil, err
 	}
 	return k, d.setOf(b), nil
+}
+
+// send queues the copies of the inputs to the set's buffers: through
+// their staging buffers where pinned (copied in before the lock is
+// taken), then under d.mu, which it returns held unless it fails.
+func (d *Device) send(s *bufSet, b *backend.JoinBatch, inputs []input) error {
+	if err := d.stage(s, inputs); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	for _, in := range inputs {
+		if err := d.write(s, b, in.buf, in.ptr, in.size, in.flags); err != nil {
+			d.mu.Unlock()
+			return err
+		}
+	}
+	return nil
 }
 
 // write queues the copy of size bytes at ptr into the set's buffer buf,
@@ -117,9 +136,7 @@ func (d *Device) Join(_ context.Context, b *backend.JoinBatch) error {
 // enqueueJoin queues the batch's copies, its sort and join kernels and
 // the read of their counts, and returns its buffers.
 func (d *Device) enqueueJoin(b *backend.JoinBatch, jobs int) (*bufSet, error) {
-	d.mu.Lock()
 	k, s, err := d.start(b)
-	d.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -143,16 +160,10 @@ func (d *Device) enqueueJoin(b *backend.JoinBatch, jobs int) (*bufSet, error) {
 	default:
 		inputs[0].ptr = unsafe.Pointer(&b.Pats[0])
 	}
-	if err := d.stage(s, inputs); err != nil {
+	if err := d.send(s, b, inputs); err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
 	defer d.mu.Unlock()
-	for _, in := range inputs {
-		if err := d.write(s, b, in.buf, in.ptr, in.size, in.flags); err != nil {
-			return nil, err
-		}
-	}
 	for _, out := range []struct {
 		buf  int
 		size uintptr
@@ -205,9 +216,7 @@ func (d *Device) ListHalves(_ context.Context, b *backend.JoinBatch) error {
 // enqueueList queues the listing's copies, its kernel and the read of
 // what it listed, and returns the batch's buffers.
 func (d *Device) enqueueList(b *backend.JoinBatch) (*bufSet, error) {
-	d.mu.Lock()
 	k, s, err := d.start(b)
-	d.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -217,16 +226,10 @@ func (d *Device) enqueueList(b *backend.JoinBatch) (*bufSet, error) {
 		{joinSlots, unsafe.Pointer(&b.Slots[0]), uintptr(8 * len(b.Slots)), clMemReadOnly},
 		{joinListed, unsafe.Pointer(&b.Listed[0]), uintptr(4 * len(b.Listed)), clMemReadWrite},
 	}
-	if err := d.stage(s, inputs); err != nil {
+	if err := d.send(s, b, inputs); err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
 	defer d.mu.Unlock()
-	for _, in := range inputs {
-		if err := d.write(s, b, in.buf, in.ptr, in.size, in.flags); err != nil {
-			return nil, err
-		}
-	}
 	if err := d.buffer(s, joinPats, uintptr(8*max(1, b.Room)), clMemReadWrite); err != nil {
 		return nil, err
 	}
