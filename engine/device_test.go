@@ -308,6 +308,7 @@ func TestParseJoinTuning(t *testing.T) {
 		"group=16":    "group=16 is out of bounds (accepted: 32..1024, a multiple of 32)",
 		"items=0":     "items=0 is out of bounds (accepted: 1..8)",
 		"popcount=16": "popcount=16 is out of bounds (accepted: 0..64, a multiple of 32)",
+		"chunk=8":     "chunk=8 is out of bounds (accepted: 6..7)",
 		"warp=32":     `"warp=32" is not a tuning (accepted: group=, block=, items=, batch=, hosts=`,
 		"block":       `"block" is not a tuning`,
 		"block=big":   "block=big is out of bounds",
@@ -411,7 +412,7 @@ func TestSizeBatch(t *testing.T) {
 	assert.Equal(t, 32, r.forDevice(gpu).Popcount)
 	assert.Equal(t, 1<<18, JoinTuning{Batch: 1 << 18}.resolve([]backend.Device{gpu}).forDevice(gpu).Batch, "a batch given is kept")
 	cpu := &tracedDevice{traits: backend.Traits{OnCPU: true, ComputeUnits: 2}}
-	assert.Equal(t, JoinTuning{Group: 128, Block: 256, Items: 1, Batch: def, Hosts: 3, List: byHost, Sort: byHost, Cut: cutNever, Popcount: 64},
+	assert.Equal(t, JoinTuning{Group: 128, Block: 256, Items: 1, Batch: def, Hosts: 3, List: byHost, Sort: byHost, Cut: cutNever, Popcount: 64, Chunk: 6},
 		JoinTuning{Hosts: 3}.resolve([]backend.Device{cpu}).forDevice(cpu))
 }
 

@@ -80,6 +80,11 @@ type JoinTuning struct {
 	// AVX-512 without VPOPCNTDQ, n = 18 took 2.7 → 3.5 s at 32); 0, the
 	// default, 64 on a device that runs on the CPU and 32 on any other.
 	Popcount int
+	// Chunk is the bits of the matching kernel's table chunks: 6 (a
+	// chunk's 64 values, the CPU's) or 7 (128 values: a pattern in fewer
+	// chunks, fewer lookups an item, a table twice as large a chunk); 0,
+	// the default, 6.
+	Chunk int
 }
 
 // Whether a launch's large jobs are cut (JoinTuning.Cut; 0 auto).
@@ -122,15 +127,16 @@ var joinTuningBounds = [...]struct {
 	{"sort", 0, 2, 1},
 	{"cut", 0, 2, 1},
 	{"popcount", 0, 64, 32},
+	{"chunk", 6, 7, 1},
 }
 
 // fields returns t's knobs in joinTuningBounds' order.
-func (t *JoinTuning) fields() [9]*int {
-	return [9]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts, &t.List, &t.Sort, &t.Cut, &t.Popcount}
+func (t *JoinTuning) fields() [10]*int {
+	return [10]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts, &t.List, &t.Sort, &t.Cut, &t.Popcount, &t.Chunk}
 }
 
 // ParseJoinTuning reads a tuning from "key=value" pairs separated by
-// commas (group, block, items, batch, hosts, list, sort, cut, popcount; for instance
+// commas (group, block, items, batch, hosts, list, sort, cut, popcount, chunk; for instance
 // "group=256,block=128"), each knob at most once, with no spaces and no
 // empty pair; "" is the defaults. The knobs it does not name are left
 // zero, which [Run] reads as their defaults (a group within the device's
@@ -140,7 +146,7 @@ func ParseJoinTuning(s string) (JoinTuning, error) {
 	if s == "" {
 		return t, nil
 	}
-	const accepted = "accepted: group=, block=, items=, batch=, hosts=, list=, sort=, cut=, popcount=, each once, separated by commas"
+	const accepted = "accepted: group=, block=, items=, batch=, hosts=, list=, sort=, cut=, popcount=, chunk=, each once, separated by commas"
 	seen := map[string]bool{}
 	for _, kv := range strings.Split(s, ",") {
 		key, value, ok := strings.Cut(kv, "=")
@@ -231,7 +237,8 @@ func allOnCPU(devices []backend.Device) bool {
 // forDevice is the run's tuning r for dev: list and sort, where auto, the
 // host's on a device that runs on the CPU (DeviceTraits.OnCPU) and the
 // device's elsewhere; cut, where auto, never on the CPU and always
-// elsewhere; popcount, where auto, 64 on the CPU and 32 elsewhere;
+// elsewhere; popcount, where auto, 64 on the CPU and 32 elsewhere; chunk
+// 6 where unset;
 // batch, where unset, sized from its traits (sizeBatch).
 func (r JoinTuning) forDevice(dev backend.Device) JoinTuning {
 	tr := traitsOf(dev)
@@ -253,6 +260,7 @@ func (r JoinTuning) forDevice(dev backend.Device) JoinTuning {
 			r.Popcount = 64
 		}
 	}
+	r.Chunk = cmp.Or(r.Chunk, chunkBits)
 	return r
 }
 
@@ -260,7 +268,7 @@ func (r JoinTuning) forDevice(dev backend.Device) JoinTuning {
 // kernels are built and launched with it.
 func (r JoinTuning) launch() backend.Tuning {
 	return backend.Tuning{Group: r.Group, Block: r.Block, Items: r.Items, Batch: r.Batch,
-		HostSorts: r.Sort == byHost, Cut: r.Cut == cutAlways, Popcount: r.Popcount}
+		HostSorts: r.Sort == byHost, Cut: r.Cut == cutAlways, Popcount: r.Popcount, ChunkBits: r.Chunk}
 }
 
 // Batch sizing: a launch should hold enough jobs to fill every compute
@@ -459,12 +467,14 @@ func (b *joinBatch) reset() {
 	b.Lists, b.Listings, b.Slots, b.Listed, b.Room, b.OnDevice = b.Lists[:0], b.Listings[:0], b.Slots[:0], b.Listed[:0], 0, false
 }
 
-// joinChunks returns the most table chunks a join pattern of the n×n
-// board has, and the chunks of one squeezed by the widest cut (four bits
-// of each direction): what a device's join kernel is built for.
-func joinChunks(n int) (most, squeezed int) {
-	bits := 2 * int(newWindow(n).width)
-	return patternChunks(bits), patternChunks(max(0, bits-8))
+// joinChunks returns the most table chunks of bits bits a join pattern
+// of the n×n board has, and the chunks of one squeezed by the widest cut
+// (four bits of each direction): what a device's join kernel is built
+// for.
+func joinChunks(n, bits int) (most, squeezed int) {
+	width := 2 * int(newWindow(n).width)
+	of := func(b int) int { return max(1, (b+bits-1)/bits) }
+	return of(width), of(max(0, width-8))
 }
 
 // appendDoubling appends xs to s, doubling s's array when it must grow:
@@ -880,7 +890,7 @@ func runJoinDevice(ctx context.Context, dev backend.Joiner, plan *partition.Plan
 	for h, js := range feeders {
 		f := &joinFeeder{dev: dev, lock: devLock, ctx: gctx, js: js, report: func(r Result) { report(h, r) }, cut: tune.Cut == cutAlways}
 		f.b.N, f.b.Tuning, f.tune = plan.N, tune.launch(), tune
-		f.b.Chunks, f.b.Squeezed = joinChunks(plan.N)
+		f.b.Chunks, f.b.Squeezed = joinChunks(plan.N, tune.Chunk)
 		js.sink = f
 		g.Go(func() error {
 			defer func() {

@@ -160,17 +160,20 @@ type Tuning struct {
 	Cut bool
 	// Popcount is the width of the matching's counts: 32 or 64.
 	Popcount int
+	// ChunkBits is the bits of a table chunk: 6 or 7.
+	ChunkBits int
 }
 
 // Defines are the kernel's compiler defines that t sets beside its
 // sizes: CUT=1 where the kernel must match each job's range of its
-// block's items alone (0: every item), POPCOUNT its counts' width.
+// block's items alone (0: every item), POPCOUNT its counts' width,
+// CHUNKBITS its table chunks' bits.
 func (t Tuning) Defines() string {
 	cut := 0
 	if t.Cut {
 		cut = 1
 	}
-	return fmt.Sprintf("-DCUT=%d -DPOPCOUNT=%d", cut, t.Popcount)
+	return fmt.Sprintf("-DCUT=%d -DPOPCOUNT=%d -DCHUNKBITS=%d", cut, t.Popcount, t.ChunkBits)
 }
 
 // The words of each record of a [JoinBatch], written here alone.
@@ -220,8 +223,9 @@ func LayoutDefines() string {
 // weight of (v, u) where the part says so, else 1.
 type JoinBatch struct {
 	// N is the board's size; Tuning how the kernels are built and
-	// launched; Chunks the most table chunks a pattern of the board has,
-	// Squeezed those of one squeezed by the widest cut.
+	// launched; Chunks the most table chunks (of Tuning.ChunkBits) a
+	// pattern of the board has, Squeezed those of one squeezed by the
+	// widest cut. A part's chunks in Parts are of 6 bits, the host's.
 	N                int
 	Tuning           Tuning
 	Chunks, Squeezed int

@@ -500,7 +500,7 @@ func (d *Device) joinKernels(b *backend.JoinBatch) (joins, error) {
 		return joins{}, fmt.Errorf("the tuning's batch=%d needs %s of device memory, the device has %s (a batch up to %d fits)",
 			t.Batch, humanize.IBytes(2*sides), humanize.IBytes(d.info.Memory), d.info.Memory/16)
 	}
-	if need := joinLocalBytes(t.Block, chunks, t.Group); d.info.LocalMemory > 0 && need > d.info.LocalMemory {
+	if need := joinLocalBytes(t.Block, chunks, t.ChunkBits, t.Group); d.info.LocalMemory > 0 && need > d.info.LocalMemory {
 		return joins{}, fmt.Errorf("the tuning's block=%d needs %d bytes of local memory at n = %d, the device has %d (a smaller block fits)",
 			t.Block, need, n, d.info.LocalMemory)
 	}
@@ -544,12 +544,12 @@ func (d *Device) groupOf(want int) int {
 }
 
 // joinLocalBytes is the local memory the join kernel takes with blocks of
-// block patterns, chunks chunks a pattern and work-groups of group: the
-// block's bit matrices, its valid patterns, its table and the
-// work-group's sums.
-func joinLocalBytes(block, chunks, group int) uint64 {
+// block patterns, chunks chunks of bits bits a pattern and work-groups
+// of group: the block's bit matrices, its valid patterns, its table and
+// the work-group's sums.
+func joinLocalBytes(block, chunks, bits, group int) uint64 {
 	words := block / 32
-	return uint64(8*block + 4*words + 4*chunks*64*words + 8*group)
+	return uint64(8*block + 4*words + 4*chunks*(1<<bits)*words + 8*group)
 }
 
 // listGroup is the listing kernel's work-group size (LISTGROUP in

@@ -17,8 +17,10 @@
 // shares no bit with the value there. An item ANDs the entries its
 // chunks select and counts the bits left.
 //
-// Built per board and tuning: CHUNKS, the most chunks a pattern of the
-// board has; SQUEEZED, the chunks of one without the widest cut's bits; BLOCK, the patterns of a block (32, 64, 128, 256 or 512);
+// Built per board and tuning: CHUNKBITS, the bits of a table chunk (6 or
+// 7: each chunk's rows are 64 or 128 values); CHUNKS, the most chunks a
+// pattern of the board has; SQUEEZED, the chunks of one without the
+// widest cut's bits; BLOCK, the patterns of a block (32, 64, 128, 256 or 512);
 // GROUP, the join's work-group size; ITEMS, the items a work-item takes
 // per step. The batch's layout, backend.LayoutDefines: PARTWORDS, the words
 // of a part; BOUNDS, a side's bucket bounds (256 buckets and the end);
@@ -52,6 +54,10 @@
 #ifndef CUT
 #define CUT 0 // 1: a job matches only its range of its block's items (JoinTuning.Cut)
 #endif
+#ifndef CHUNKBITS
+#define CHUNKBITS 6 // the bits of a table chunk, 6 or 7 (JoinTuning.Chunk)
+#endif
+#define CHUNKVALS (1u << CHUNKBITS)
 #ifndef POPCOUNT
 #define POPCOUNT 64 // the counts' width (JoinTuning.Popcount)
 #endif
@@ -256,7 +262,7 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	__local vec rows[64];
 	__local uint *const words = (__local uint *)rows;
 	__local vec valid; // bit j of word w: pattern 32w+j is in the block
-	__local vec table[CHUNKS * 64];
+	__local vec table[CHUNKS * CHUNKVALS];
 	__local ulong sums[GROUP];
 
 	const uint lid = get_local_id(0);
@@ -269,7 +275,8 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 #endif
 	__global const uint *part = parts + PARTWORDS * job.s2;
 	const uint cut = part[3] & 255u, long_ = (part[3] >> 8) & 1u;
-	const uint chunks = min((part[3] >> 16) & 255u, (uint)CHUNKS);
+	// The part's chunks of 6 bits (the host's), as chunks of CHUNKBITS.
+	const uint chunks = min((((part[3] >> 16) & 255u) * 6 + CHUNKBITS - 1) / CHUNKBITS, (uint)CHUNKS);
 	// The table's rows: the part's chunks, and at least the SQUEEZED the
 	// matching loop reads (a row past a pattern's bits holds every valid
 	// pattern at value 0, an item's value there).
@@ -308,14 +315,14 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	}
 	// The table: the valid patterns, less those holding a bit of the
 	// value. A work-item fills the 8 entries of a chunk that share a high
-	// half (the value's bits 3-5), a vector of words at a time: the high
-	// half's patterns, then each entry from another by one AND
+	// part (the value's bits from 3 on), a vector of words at a time: the
+	// high part's patterns, then each entry from another by one AND
 	// (engine.buildBlockGo's way), few vectors live at once (a GPU's
 	// registers).
-	for (uint e = lid; e < built * 8; e += GROUP) {
-		const uint k = e / 8, h = e % 8, bit = 6 * k;
+	for (uint e = lid; e < built * (CHUNKVALS / 8); e += GROUP) {
+		const uint k = e / (CHUNKVALS / 8), h = e % (CHUNKVALS / 8), bit = CHUNKBITS * k;
 		vec hi = valid;
-		for (uint b = 0; b < 3; b++) {
+		for (uint b = 0; b < CHUNKBITS - 3; b++) {
 			if ((h >> b & 1) != 0 && bit + 3 + b < 64) {
 				hi &= ~rows[bit + 3 + b];
 			}
@@ -323,7 +330,7 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 		const vec n0 = bit < 64 ? ~rows[bit] : (vec)(~0u);
 		const vec n1 = bit + 1 < 64 ? ~rows[bit + 1] : (vec)(~0u);
 		const vec n2 = bit + 2 < 64 ? ~rows[bit + 2] : (vec)(~0u);
-		__local vec *t = table + k * 64 + h * 8;
+		__local vec *t = table + k * CHUNKVALS + h * 8;
 		const vec e2 = hi & n1, e4 = hi & n2, e6 = e4 & n1;
 		t[0] = hi;
 		t[1] = hi & n0;
@@ -376,16 +383,16 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 					const uint i = base + it * GROUP;
 					if (i < hi) {
 						const ulong x = xs[it];
-						vec acc = table[x & 63];
+						vec acc = table[x & (CHUNKVALS - 1)];
 						// The chunks of the widest cut's patterns, the
 						// usual part: unrolled; then those of a part with
 						// more.
 #pragma unroll
 						for (uint k = 1; k < SQUEEZED; k++) {
-							acc &= table[k * 64 + (uint)((x >> (6 * k)) & 63)];
+							acc &= table[k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1))];
 						}
 						for (uint k = SQUEEZED; k < chunks; k++) {
-							acc &= table[k * 64 + (uint)((x >> (6 * k)) & 63)];
+							acc &= table[k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1))];
 						}
 						c += BITS(acc);
 					}

@@ -204,8 +204,8 @@ func TestJoinSampled(t *testing.T) {
 // TestJoinTunings counts sampled tasks of n = 20 on the device under
 // tunings at the knobs' bounds and between (blocks of one to sixteen
 // words, work-groups from 32 to 1024, several items a step, small
-// batches; the host listing with the device's sort; two of them with
-// -short), each task's result the CPU's.
+// batches, 32-bit counts, 7-bit chunks; the host listing with the
+// device's sort; two of them with -short), each task's result the CPU's.
 func TestJoinTunings(t *testing.T) {
 	d := requireDevice(t)
 	plan, err := partition.Make(context.Background(), partition.Job{N: 20, Method: partition.Join})
@@ -214,8 +214,8 @@ func TestJoinTunings(t *testing.T) {
 	for i := range skip {
 		skip[i] = i%4001 != 7
 	}
-	tunings := []string{"block=32,group=32", "block=64,group=96,items=3,popcount=32", "block=128,group=1024,items=8,popcount=32", "block=512,group=256,items=2,batch=65536,list=1,sort=2,popcount=32",
-		"block=256,group=64,batch=65536,hosts=3,list=2,cut=2"}
+	tunings := []string{"block=32,group=32,chunk=7", "block=64,group=96,items=3,popcount=32", "block=128,group=1024,items=8,popcount=32,chunk=7", "block=512,group=256,items=2,batch=65536,list=1,sort=2,popcount=32",
+		"block=256,group=64,batch=65536,hosts=3,list=2,cut=2,chunk=7"}
 	if testing.Short() {
 		tunings = tunings[3:]
 	}
