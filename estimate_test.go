@@ -189,15 +189,6 @@ func firstErr(seq func(func([]int, error) bool)) error {
 	return nil
 }
 
-func tableErr(seq func(func(Counts, error) bool)) error {
-	for _, err := range seq {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // TestGCLimitRestored: concurrent counts with different memory limits
 // leave the process's soft memory limit as they found it.
 func TestGCLimitRestored(t *testing.T) {

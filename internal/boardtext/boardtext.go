@@ -39,7 +39,6 @@ type Reader struct {
 	cols []int32 // the board's columns as read (4 bytes a row)
 	out  []int   // as Next returns them
 	head []byte  // the current line's first bytes, for messages
-	eof  bool
 }
 
 // NewReader reads boards from r.
