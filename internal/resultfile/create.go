@@ -228,7 +228,8 @@ func removeStale(dir, base string) {
 	for _, e := range entries {
 		name := e.Name()
 		mid, ok := strings.CutPrefix(name, prefix)
-		if mid, ok = strings.CutSuffix(mid, ".tmp"); !ok || mid == "" || strings.Trim(mid, "0123456789abcdef") != "" || !e.Type().IsRegular() {
+		mid, hex := strings.CutSuffix(mid, ".tmp")
+		if !ok || !hex || mid == "" || strings.Trim(mid, "0123456789abcdef") != "" || !e.Type().IsRegular() {
 			continue
 		}
 		os.Remove(filepath.Join(dir, name))

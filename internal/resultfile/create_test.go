@@ -245,3 +245,21 @@ func TestLockNoFollow(t *testing.T) {
 	_, err = os.Lstat(victim)
 	assert.True(t, os.IsNotExist(err), "the link's target was not created")
 }
+
+// TestRemoveStale removes the stale temporary files of one result file
+// (".BASE.HEX.tmp") and nothing else: not another file's, not a file
+// that merely ends in a hex name and ".tmp".
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{".n20.result.1a2b.tmp", ".n21.result.1a2b.tmp", "deadbeef.tmp", ".n20.result.xyz.tmp", "n20.result"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o644))
+	}
+	removeStale(dir, "n20.result")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	assert.ElementsMatch(t, []string{".n21.result.1a2b.tmp", "deadbeef.tmp", ".n20.result.xyz.tmp", "n20.result"}, left)
+}
