@@ -140,7 +140,7 @@ func (t *JoinTuning) fields() [10]*int {
 // "group=256,block=128"), each knob at most once, with no spaces and no
 // empty pair; "" is the defaults. The knobs it does not name are left
 // zero, which [Run] reads as their defaults (a group within the device's
-// largest work-group where it is a [GroupLimiter]).
+// largest work-group where it tells it: backend.Traits.MaxGroup).
 func ParseJoinTuning(s string) (JoinTuning, error) {
 	var t JoinTuning
 	if s == "" {
@@ -191,7 +191,7 @@ func multipleOf(m int) string {
 // resolve is t made concrete for a run on devices: every knob unset at its
 // default, hosts the CPU's cores shared among the devices, and group, where
 // unset, at most the largest work-group of every device that tells it
-// (DeviceTraits.MaxGroup). batch, list, sort and cut stay as given until
+// (backend.Traits.MaxGroup). batch, list, sort, cut, popcount and chunk stay as given until
 // forDevice.
 func (t JoinTuning) resolve(devices []backend.Device) JoinTuning {
 	r := t.withDefaults()
@@ -235,7 +235,7 @@ func allOnCPU(devices []backend.Device) bool {
 }
 
 // forDevice is the run's tuning r for dev: list and sort, where auto, the
-// host's on a device that runs on the CPU (DeviceTraits.OnCPU) and the
+// host's on a device that runs on the CPU (backend.Traits.OnCPU) and the
 // device's elsewhere; cut, where auto, never on the CPU and always
 // elsewhere; popcount, where auto, 64 on the CPU and 32 elsewhere; chunk
 // 6 where unset;
