@@ -49,16 +49,19 @@ func (d *Device) setOf(b *backend.JoinBatch) *bufSet {
 	return s
 }
 
-// setArgs sets a kernel's arguments to the set's buffers bufs, in order.
-// d.mu is held until the kernel is enqueued.
-func (d *Device) setArgs(s *bufSet, k clKernel, bufs ...int) error {
+// launch sets kernel k's arguments to the set's buffers bufs, in order,
+// and queues it over groups work-groups of group work-items, its event
+// the stage's. d.mu is held.
+func (d *Device) launch(s *bufSet, k clKernel, st stage, groups, group int, bufs ...int) error {
 	for i, b := range bufs {
 		m := s.bufs[b]
 		if err := check("clSetKernelArg", cl.setKernelArg(k, uint32(i), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
 			return err
 		}
 	}
-	return nil
+	local := uintptr(group)
+	global := uintptr(groups) * local
+	return check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k, 1, nil, &global, &local, 0, 0, d.event(s, st, false)))
 }
 
 // start returns the kernels for b's board and tuning and b's buffers,
@@ -173,21 +176,11 @@ func (d *Device) enqueueJoin(b *backend.JoinBatch, jobs int) (*bufSet, error) {
 		}
 	}
 	if !b.Sorted() {
-		if err := d.setArgs(s, k.sort, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
-			return nil, err
-		}
-		local := uintptr(k.sortGroup)
-		global := uintptr(b.NumSorts()) * local
-		if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.sort, 1, nil, &global, &local, 0, 0, d.event(s, stageSort, false))); err != nil {
+		if err := d.launch(s, k.sort, stageSort, b.NumSorts(), k.sortGroup, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
 			return nil, err
 		}
 	}
-	if err := d.setArgs(s, k.join, joinSorted, joinParts, joinBounds, joinJobs, joinOut); err != nil {
-		return nil, err
-	}
-	local := uintptr(b.Tuning.Group)
-	global := uintptr(jobs) * local
-	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.join, 1, nil, &global, &local, 0, 0, d.event(s, stageJoin, false))); err != nil {
+	if err := d.launch(s, k.join, stageJoin, jobs, b.Tuning.Group, joinSorted, joinParts, joinBounds, joinJobs, joinOut); err != nil {
 		return nil, err
 	}
 	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, s.bufs[joinOut], 0, 0, uintptr(8*jobs), unsafe.Pointer(&b.Out[0]), 0, 0, d.event(s, stageCopyOut, true)))
@@ -233,12 +226,7 @@ func (d *Device) enqueueList(b *backend.JoinBatch) (*bufSet, error) {
 	if err := d.buffer(s, joinPats, uintptr(8*max(1, b.Room)), clMemReadWrite); err != nil {
 		return nil, err
 	}
-	if err := d.setArgs(s, k.list, joinLists, joinListings, joinSlots, joinPats, joinListed); err != nil {
-		return nil, err
-	}
-	local := uintptr(k.listGroup)
-	global := uintptr(b.NumListings()) * local
-	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k.list, 1, nil, &global, &local, 0, 0, d.event(s, stageList, false))); err != nil {
+	if err := d.launch(s, k.list, stageList, b.NumListings(), k.listGroup, joinLists, joinListings, joinSlots, joinPats, joinListed); err != nil {
 		return nil, err
 	}
 	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, s.bufs[joinListed], 0, 0, uintptr(4*len(b.Listed)), unsafe.Pointer(&b.Listed[0]), 0, 0, d.event(s, stageCopyOut, true)))
