@@ -191,8 +191,8 @@ func multipleOf(m int) string {
 // resolve is t made concrete for a run on devices: every knob unset at its
 // default, hosts the CPU's cores shared among the devices, and group, where
 // unset, at most the largest work-group of every device that tells it
-// (backend.Traits.MaxGroup). batch, list, sort, cut, popcount and chunk stay as given until
-// forDevice.
+// (backend.Traits.MaxGroup). batch, list, sort, cut, popcount and chunk
+// stay as given until forDevice.
 func (t JoinTuning) resolve(devices []backend.Device) JoinTuning {
 	r := t.withDefaults()
 	r.Hosts = t.hostsFor(len(devices), allOnCPU(devices))
@@ -234,12 +234,11 @@ func allOnCPU(devices []backend.Device) bool {
 	return len(devices) > 0
 }
 
-// forDevice is the run's tuning r for dev: list and sort, where auto, the
-// host's on a device that runs on the CPU (backend.Traits.OnCPU) and the
-// device's elsewhere; cut, where auto, never on the CPU and always
-// elsewhere; popcount, where auto, 64 on the CPU and 32 elsewhere; chunk
-// 6 where unset;
-// batch, where unset, sized from its traits (sizeBatch).
+// forDevice is the run's tuning r for dev, each knob left auto or unset
+// made concrete: list and sort the host's on a device that runs on the
+// CPU (backend.Traits.OnCPU) and the device's elsewhere; cut never on the
+// CPU and always elsewhere; popcount 64 on the CPU and 32 elsewhere;
+// chunk 6; batch sized from the device's traits (sizeBatch).
 func (r JoinTuning) forDevice(dev backend.Device) JoinTuning {
 	tr := traitsOf(dev)
 	onCPU := tr.OnCPU
