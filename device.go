@@ -73,10 +73,14 @@ func (c *config) checkDevice() error {
 // device), sort (who sorts the halves the host lists into the sieve's
 // buckets: 1 the host, 2 the device; for both, 0, the default, is the
 // host on a device that runs on the CPU, such as pocl, and the device
-// otherwise) and cut (whether a launch's large jobs are cut into pieces
+// otherwise), cut (whether a launch's large jobs are cut into pieces
 // against ranges of their items: 1 never, 2 always, 0 all but on a
-// device that runs on the CPU). Knobs not named keep their defaults
-// (engine.DefaultJoinTuning). A value out of bounds, a knob given twice,
+// device that runs on the CPU), popcount (the matching's counts, 32 or
+// 64 bits; 0, 64 on a device that runs on the CPU and 32 on any other),
+// chunk (the table's chunks, 6 or 7 bits; 0 is 6) and layout (the table
+// in local memory: 1 vectors, 2 planes; 0, vectors on a device that runs
+// on the CPU and planes on any other). Knobs not named keep their
+// defaults (docs/devices.md). A value out of bounds, a knob given twice,
 // or a tuning without a device to tune ([WithDevice] unset or "cpu") is
 // an [*OptionError]; a tuning the device cannot run (a work-group or table
 // too large for it) fails the count naming the knob. Results never
@@ -89,10 +93,9 @@ func WithDeviceTuning(spec string) ResourceOption {
 
 // checkTuning reads c's device tuning.
 func (c *config) checkTuning() error {
-	t, err := engine.ParseJoinTuning(c.tuning)
+	t, err := backend.ParseKnobs(c.tuning)
 	if err != nil {
-		reason := strings.TrimPrefix(err.Error(), engine.ErrDevice.Error()+": ")
-		return optionError("WithDeviceTuning", "", "%s: %s", msg.Name{Of: "WithDeviceTuning", Value: ""}, reason)
+		return optionError("WithDeviceTuning", "", "%s: %s", msg.Name{Of: "WithDeviceTuning", Value: ""}, err)
 	}
 	c.joinTuning = t
 	return nil

@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
@@ -290,9 +291,9 @@ type board struct {
 type resources struct {
 	workers    int
 	memory     int64
-	device     string            // WithDevice's spec; "" for the CPU
-	tuning     string            // WithDeviceTuning's spec
-	joinTuning engine.JoinTuning // and what it says
+	device     string        // WithDevice's spec; "" for the CPU
+	tuning     string        // WithDeviceTuning's spec
+	joinTuning backend.Knobs // and what it says
 	keep       *engine.Kept
 }
 

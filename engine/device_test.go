@@ -147,8 +147,8 @@ func TestDeviceJoinTasks(t *testing.T) {
 		// Where the host lists, the batch's array takes its full size at
 		// once: the smallest batch the knob allows keeps the race
 		// detector's run short (a default batch took 1.3 s under it).
-		for _, tune := range []JoinTuning{{}, {Block: 32, Batch: 64, Hosts: 3}, {List: byHost, Batch: 1 << 16}, {List: byHost, Batch: 64}, {List: byDevice, Hosts: 2},
-			{List: byHost, Sort: byHost, Batch: 1 << 16}, {List: byHost, Sort: byHost, Batch: 64, Block: 64}, {List: byDevice, Sort: byHost, Batch: 64}} {
+		for _, tune := range []backend.Knobs{{}, {Block: 32, Batch: 64, Hosts: 3}, {List: backend.ByHost, Batch: 1 << 16}, {List: backend.ByHost, Batch: 64}, {List: backend.ByDevice, Hosts: 2},
+			{List: backend.ByHost, Sort: backend.ByHost, Batch: 1 << 16}, {List: backend.ByHost, Sort: backend.ByHost, Batch: 64, Block: 64}, {List: backend.ByDevice, Sort: backend.ByHost, Batch: 64}} {
 			dev := &hostDevice{}
 			got := map[int]Result{}
 			c, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []backend.Device{dev}, Tuning: tune,
@@ -180,14 +180,14 @@ func TestDeviceJoinPasses(t *testing.T) {
 	for i := range skip {
 		skip[i] = i%29 != 0 || plan.Tasks[i].Cost < most/3
 	}
-	memory := minMemory(plan, 2) + 2*joinBatchBytes(DefaultJoinTuning.withDefaults())
+	memory := minMemory(plan, 2) + 2*joinBatchBytes(backend.DefaultKnobs.WithDefaults())
 	want := map[int]Result{}
 	_, err = Run(context.Background(), plan, Options{Workers: 1, Skip: skip, Memory: memory, OnResult: func(r Result) { want[r.Task] = r }})
 	require.NoError(t, err)
 	for _, mem := range []int64{memory, 0} {
 		got := map[int]Result{}
 		_, err = Run(context.Background(), plan, Options{Workers: -1, Skip: skip, Memory: mem, Devices: []backend.Device{&hostDevice{}},
-			Tuning: JoinTuning{Hosts: 2}, OnResult: func(r Result) { got[r.Task] = r }})
+			Tuning: backend.Knobs{Hosts: 2}, OnResult: func(r Result) { got[r.Task] = r }})
 		require.NoError(t, err)
 		require.NotEmpty(t, want)
 		assert.Equal(t, want, got, "memory %d", mem)
@@ -280,63 +280,13 @@ func searchHost(b *backend.SearchBatch) {
 	}
 }
 
-// TestParseJoinTuning reads tunings and refuses knobs out of bounds,
-// unknown ones and malformed pairs, naming what is accepted.
-func TestParseJoinTuning(t *testing.T) {
-	tn, err := ParseJoinTuning("group=256,block=64,hosts=3")
-	require.NoError(t, err)
-	assert.Equal(t, JoinTuning{Group: 256, Block: 64, Hosts: 3}, tn, "the knobs given; the rest zero, their defaults")
-	assert.Equal(t, JoinTuning{Group: 256, Block: 64, Items: DefaultJoinTuning.Items, Batch: DefaultJoinTuning.Batch, Hosts: 3}, tn.withDefaults())
-	tn, err = ParseJoinTuning("list=2")
-	require.NoError(t, err)
-	assert.Equal(t, byDevice, tn.List)
-	tn, err = ParseJoinTuning("list=2,sort=1")
-	require.NoError(t, err)
-	assert.Equal(t, byHost, tn.Sort)
-	_, err = ParseJoinTuning("sort=3")
-	assert.ErrorContains(t, err, "sort=3 is out of bounds (accepted: 0..2)")
-	_, err = ParseJoinTuning("list=3")
-	assert.ErrorContains(t, err, "list=3 is out of bounds (accepted: 0..2)")
-	back, err := ParseJoinTuning(tn.String())
-	require.NoError(t, err)
-	assert.Equal(t, tn, back)
-	def, err := ParseJoinTuning("")
-	require.NoError(t, err)
-	assert.Equal(t, DefaultJoinTuning, def.withDefaults())
-	for in, want := range map[string]string{
-		"block=96":    "block=96 is out of bounds (accepted: 32..512, a power of two)",
-		"group=16":    "group=16 is out of bounds (accepted: 32..1024, a multiple of 32)",
-		"items=0":     "items=0 is out of bounds (accepted: 1..8)",
-		"popcount=16": "popcount=16 is out of bounds (accepted: 0..64, a multiple of 32)",
-		"chunk=8":     "chunk=8 is out of bounds (accepted: 6..7)",
-		"warp=32":     `"warp=32" is not a tuning (accepted: group=, block=, items=, batch=, hosts=`,
-		"block":       `"block" is not a tuning`,
-		"block=big":   "block=big is out of bounds",
-		"batch=1000":  "batch=1000 is out of bounds (accepted: 65536..268435456)",
-		// Loose input is refused: a knob twice, an empty pair, spaces, a
-		// sign, control characters (written escaped).
-		"group=64,group=128": "group= is given twice",
-		"group=64,,block=64": `"group=64,,block=64" has an empty pair`,
-		",group=64":          "has an empty pair",
-		"group=64,":          "has an empty pair",
-		" group=64":          `" group=64" is not a tuning`,
-		"group= 64":          "group= 64 is out of bounds",
-		"group=+64":          "group=+64 is out of bounds",
-		"block=64\x1b[2J":    `block=64\x1b[2J is out of bounds`,
-	} {
-		_, err := ParseJoinTuning(in)
-		assert.ErrorIs(t, err, ErrDevice, in)
-		assert.ErrorContains(t, err, want, in)
-	}
-}
-
 // TestPlaceAtTheEnd places a part whose shorter west side is transposed
 // at the very end of the batch's array: its sides are sliced by their own
 // lengths (slicing the east side's length from the west side's place ran
 // past the array there).
 func TestPlaceAtTheEnd(t *testing.T) {
 	f := &joinFeeder{js: newJoinScratch(minJoinChunk), pending: []pendingTask{{open: true}}}
-	f.b.Tuning = DefaultJoinTuning.launch()
+	f.b.Tuning = launch(backend.DefaultKnobs)
 	f.b.Pats = make([]uint64, 10, 710)
 	const ne, nw = 600, 100 // two blocks east, one west: the west side is transposed
 	require.Less(t, matchCost(nw, ne), matchCost(ne, nw))
@@ -368,11 +318,11 @@ func (d *splitDevice) Join(ctx context.Context, b *backend.JoinBatch) error {
 func TestShapedJobs(t *testing.T) {
 	defer func(m, t int64) { minJobItems, tableItems = m, t }(minJobItems, tableItems)
 	minJobItems, tableItems = 8, 0
-	for _, list := range []int{byHost, byDevice} {
+	for _, list := range []int{backend.ByHost, backend.ByDevice} {
 		plan, err := partition.Make(context.Background(), partition.Job{N: 13, Method: partition.Join})
 		require.NoError(t, err)
 		d := &splitDevice{}
-		c, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []backend.Device{d}, Tuning: JoinTuning{List: list, Sort: byHost, Hosts: 2, Batch: 1 << 16}})
+		c, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []backend.Device{d}, Tuning: backend.Knobs{List: list, Sort: backend.ByHost, Hosts: 2, Batch: 1 << 16}})
 		require.NoError(t, err)
 		total, ok := c.Total.Uint64()
 		require.True(t, ok)
@@ -387,7 +337,7 @@ func TestShapedJobs(t *testing.T) {
 // goroutine's buffers fit the device's memory and largest buffer; a
 // batch given is kept.
 func TestSizeBatch(t *testing.T) {
-	def := DefaultJoinTuning.Batch
+	def := backend.DefaultKnobs.Batch
 	for _, c := range []struct {
 		tr    backend.Traits
 		hosts int
@@ -405,15 +355,17 @@ func TestSizeBatch(t *testing.T) {
 		assert.Equal(t, c.want, sizeBatch(c.tr, c.hosts), "%+v, %d hosts", c.tr, c.hosts)
 	}
 	gpu := &tracedDevice{traits: backend.Traits{ComputeUnits: 40, MaxGroup: 100}}
-	r := JoinTuning{}.resolve([]backend.Device{gpu})
+	r := resolve(backend.Knobs{}, []backend.Device{gpu})
 	assert.Equal(t, 96, r.Group, "group within the device's largest, a multiple of 32")
-	assert.Equal(t, 2<<20, r.forDevice(gpu).Batch)
-	assert.Equal(t, byDevice, r.forDevice(gpu).List)
-	assert.Equal(t, 32, r.forDevice(gpu).Popcount)
-	assert.Equal(t, 1<<18, JoinTuning{Batch: 1 << 18}.resolve([]backend.Device{gpu}).forDevice(gpu).Batch, "a batch given is kept")
+	g := forDevice(r, gpu)
+	assert.Equal(t, 2<<20, g.Batch)
+	assert.Equal(t, backend.ByDevice, g.List)
+	assert.Equal(t, 32, g.Popcount)
+	assert.Equal(t, backend.LayoutPlanar, g.Layout)
+	assert.Equal(t, 1<<18, forDevice(resolve(backend.Knobs{Batch: 1 << 18}, []backend.Device{gpu}), gpu).Batch, "a batch given is kept")
 	cpu := &tracedDevice{traits: backend.Traits{OnCPU: true, ComputeUnits: 2}}
-	assert.Equal(t, JoinTuning{Group: 128, Block: 256, Items: 1, Batch: def, Hosts: 3, List: byHost, Sort: byHost, Cut: cutNever, Popcount: 64, Chunk: 6},
-		JoinTuning{Hosts: 3}.resolve([]backend.Device{cpu}).forDevice(cpu))
+	assert.Equal(t, backend.Knobs{Group: 128, Block: 256, Items: 1, Batch: def, Hosts: 3, List: backend.ByHost, Sort: backend.ByHost, Cut: backend.CutNever, Popcount: 64, Chunk: 6, Layout: backend.LayoutVector},
+		forDevice(resolve(backend.Knobs{Hosts: 3}, []backend.Device{cpu}), cpu))
 }
 
 // tracedDevice is hostDevice telling traits.
@@ -438,7 +390,7 @@ func TestLaunchTails(t *testing.T) {
 	require.NoError(t, err)
 	d := &simDevice{concurrent: true}
 	var prof JoinProfile
-	_, err = Run(context.Background(), plan, Options{Workers: -1, Devices: []backend.Device{d}, Tuning: JoinTuning{List: byDevice, Cut: cutAlways, Hosts: 2}, Profile: &prof})
+	_, err = Run(context.Background(), plan, Options{Workers: -1, Devices: []backend.Device{d}, Tuning: backend.Knobs{List: backend.ByDevice, Cut: backend.CutAlways, Hosts: 2}, Profile: &prof})
 	require.NoError(t, err)
 	require.NotEmpty(t, d.tails)
 	worst := slices.Max(d.tails)

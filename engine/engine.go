@@ -140,9 +140,9 @@ type Options struct {
 	// a device cannot count ([CheckDevicePlan]) is an error.
 	Devices []backend.Device
 	// Tuning is how the devices run the join (zero knobs: their
-	// defaults, [DefaultJoinTuning]); Tuning.Hosts host goroutines per
+	// defaults, backend.DefaultKnobs); Tuning.Hosts host goroutines per
 	// device list and sort its tasks, beside any CPU workers.
-	Tuning JoinTuning
+	Tuning backend.Knobs
 	// Profile, if set, receives where the devices' join spent its time
 	// (added to what it holds).
 	Profile *JoinProfile
@@ -355,7 +355,7 @@ func validate(plan *partition.Plan, opt Options) (runQueue, error) {
 // (nil without join tasks); release gives back what the run held.
 type runSizes struct {
 	join    bool // the plan has join tasks
-	tune    JoinTuning
+	tune    backend.Knobs
 	hosts   int // a device join's host goroutines, per device
 	chunk   int
 	qc      *quarterCache
@@ -368,7 +368,7 @@ type runSizes struct {
 func sizeRun(plan *partition.Plan, opt Options, workers int) (runSizes, error) {
 	sz := runSizes{join: needsMemory(plan), chunk: defaultJoinChunk, release: func() {}}
 	limit := Limit(opt.Memory)
-	sz.tune = opt.Tuning.resolve(opt.Devices)
+	sz.tune = resolve(opt.Tuning, opt.Devices)
 	hosts, batches := DeviceSide(sz.join, len(opt.Devices), allOnCPU(opt.Devices), opt.Tuning)
 	sz.hosts = hosts
 	listers := workers + hosts*len(opt.Devices) // goroutines that list join tasks

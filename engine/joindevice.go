@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,76 +27,12 @@ import (
 // block of the transposed side's patterns against every bucket of the
 // other side that shares no cut bit (the kernels are
 // internal/opencl/join.cl, their Go twins listTwin and joinHost in the
-// tests). Host goroutines (JoinTuning.Hosts per device) each fill a batch
+// tests). Host goroutines (Knobs.Hosts per device) each fill a batch
 // of many tasks and launch it when it is full, one launch at a time per
 // device, so that the device counts one batch while the others are
 // filled. A task's result is the CPU's, field for field: its total, and
 // its nodes (the north–south pairs its listing compares), which the host
 // counts.
-
-// JoinTuning is how a device's join runs: the sizes the kernel is built
-// for and how the host feeds it. The zero value of a field means its
-// default ([DefaultJoinTuning]).
-type JoinTuning struct {
-	// Group is the work-group size: the work-items that match one block.
-	Group int
-	// Block is how many of the transposed side's patterns a work-group
-	// holds in its table (32, 64, 128, 256 or 512).
-	Block int
-	// Items is how many items a work-item matches per step of its loop.
-	Items int
-	// Batch is how many patterns (both sides) a launch holds at most: the
-	// tasks in flight. Where the device lists, it bounds the sides' room:
-	// their north–south pairs, which the patterns never pass. Unset, it
-	// is sized from the device's traits (sizeBatch): the default, or less
-	// where the device is small or its memory holds less.
-	Batch int
-	// Hosts is how many host goroutines list and sort tasks for the
-	// device (0: the CPU's logical cores shared among the devices, twice
-	// over for a device that does not run on the CPU).
-	Hosts int
-	// List says who lists the tasks' sides: 1 the host, 2 the device,
-	// from the quarter lists the host ships (the host then lists only a
-	// way whose sides might not fit a batch); 0, the default, the host
-	// for a device that runs on the CPU (pocl: the host's AVX-512 listing
-	// is faster on the same cores) and the device for any other.
-	List int
-	// Sort says who sorts the sides the host lists into the sieve's
-	// buckets: 1 the host (the CPU's counting sort, before the batch is
-	// copied), 2 the device (a sort kernel); 0, the default, the host for
-	// a device that runs on the CPU and the device for any other. The
-	// sides the device lists are sorted there.
-	Sort int
-	// Cut says whether the host cuts a launch's large jobs into pieces
-	// (joinBatch.shape): 1 never, 2 always; 0, the default, never on a
-	// device that runs on the CPU (where a piece's table costs more than
-	// the tail it saves) and always on any other.
-	Cut int
-	// Popcount is the width of the matching kernel's counts: 32 (a
-	// 32-bit popcount and sum a lane, a GPU's native width) or 64 (64-bit
-	// ones: on a CPU device without 32-bit vector popcounts, pocl on
-	// AVX-512 without VPOPCNTDQ, n = 18 took 2.7 → 3.5 s at 32); 0, the
-	// default, 64 on a device that runs on the CPU and 32 on any other.
-	Popcount int
-	// Chunk is the bits of the matching kernel's table chunks: 6 (a
-	// chunk's 64 values, the CPU's) or 7 (128 values: a pattern in fewer
-	// chunks, fewer lookups an item, a table twice as large a chunk); 0,
-	// the default, 6.
-	Chunk int
-}
-
-// Whether a launch's large jobs are cut (JoinTuning.Cut; 0 auto).
-const (
-	cutNever  = 1
-	cutAlways = 2
-)
-
-// Who lists or sorts a device join's sides (JoinTuning.List, Sort).
-const (
-	byAuto   = 0
-	byHost   = 1
-	byDevice = 2
-)
 
 // traitsOf is dev's traits, zero where it tells none.
 func traitsOf(dev backend.Device) backend.Traits {
@@ -108,96 +42,20 @@ func traitsOf(dev backend.Device) backend.Traits {
 	return backend.Traits{}
 }
 
-// DefaultJoinTuning is the tuning a device's join runs with unless told
-// otherwise.
-var DefaultJoinTuning = JoinTuning{Group: 128, Block: 256, Items: 1, Batch: 1 << 22}
+// The tuning is resolved here alone: resolve makes the knobs concrete
+// for a run's devices, forDevice for one of them, and launch gives the
+// kernels theirs.
 
-// The bounds of each tuning knob.
-var joinTuningBounds = [...]struct {
-	name     string
-	lo, hi   int
-	multiple int // -1: a power of two
-}{
-	{"group", backend.MinGroup, 1024, backend.MinGroup},
-	{"block", 32, 512, -1}, // a power of two: the kernel's table entry is one vector
-	{"items", 1, 8, 1},
-	{"batch", 1 << 16, 1 << 28, 1},
-	{"hosts", 0, MaxWorkers, 1},
-	{"list", 0, 2, 1},
-	{"sort", 0, 2, 1},
-	{"cut", 0, 2, 1},
-	{"popcount", 0, 64, 32},
-	{"chunk", 6, 7, 1},
-}
-
-// fields returns t's knobs in joinTuningBounds' order.
-func (t *JoinTuning) fields() [10]*int {
-	return [10]*int{&t.Group, &t.Block, &t.Items, &t.Batch, &t.Hosts, &t.List, &t.Sort, &t.Cut, &t.Popcount, &t.Chunk}
-}
-
-// ParseJoinTuning reads a tuning from "key=value" pairs separated by
-// commas (group, block, items, batch, hosts, list, sort, cut, popcount, chunk; for instance
-// "group=256,block=128"), each knob at most once, with no spaces and no
-// empty pair; "" is the defaults. The knobs it does not name are left
-// zero, which [Run] reads as their defaults (a group within the device's
-// largest work-group where it tells it: backend.Traits.MaxGroup).
-func ParseJoinTuning(s string) (JoinTuning, error) {
-	var t JoinTuning
-	if s == "" {
-		return t, nil
-	}
-	const accepted = "accepted: group=, block=, items=, batch=, hosts=, list=, sort=, cut=, popcount=, chunk=, each once, separated by commas"
-	seen := map[string]bool{}
-	for _, kv := range strings.Split(s, ",") {
-		key, value, ok := strings.Cut(kv, "=")
-		i := -1
-		for k, b := range joinTuningBounds {
-			if b.name == key {
-				i = k
-			}
-		}
-		switch {
-		case kv == "":
-			return JoinTuning{}, fmt.Errorf("%w: %q has an empty pair (%s)", ErrDevice, s, accepted)
-		case !ok || i < 0:
-			return JoinTuning{}, fmt.Errorf("%w: %q is not a tuning (%s)", ErrDevice, kv, accepted)
-		case seen[key]:
-			return JoinTuning{}, fmt.Errorf("%w: %s= is given twice (%s)", ErrDevice, key, accepted)
-		}
-		seen[key] = true
-		v, err := strconv.Atoi(value)
-		b := joinTuningBounds[i]
-		if err != nil || value[0] == '+' || v < b.lo || v > b.hi || b.multiple > 0 && v%b.multiple != 0 || b.multiple < 0 && v&(v-1) != 0 {
-			return JoinTuning{}, fmt.Errorf("%w: %s=%s is out of bounds (accepted: %d..%d%s)", ErrDevice, b.name, strconv.Quote(value)[1:len(strconv.Quote(value))-1], b.lo, b.hi, multipleOf(b.multiple))
-		}
-		*t.fields()[i] = v
-	}
-	return t, nil
-}
-
-func multipleOf(m int) string {
-	switch m {
-	case 1:
-		return ""
-	case -1:
-		return ", a power of two"
-	}
-	return fmt.Sprintf(", a multiple of %d", m)
-}
-
-// The tuning is resolved here alone: resolve makes it concrete for a
-// run's devices, forDevice for one of them.
-
-// resolve is t made concrete for a run on devices: every knob unset at its
-// default, hosts the CPU's cores shared among the devices, and group, where
-// unset, at most the largest work-group of every device that tells it
-// (backend.Traits.MaxGroup). batch, list, sort, cut, popcount and chunk
-// stay as given until forDevice.
-func (t JoinTuning) resolve(devices []backend.Device) JoinTuning {
-	r := t.withDefaults()
-	r.Hosts = t.hostsFor(len(devices), allOnCPU(devices))
-	r.Batch = t.Batch
-	if t.Group == 0 {
+// resolve is k made concrete for a run on devices: every knob unset at
+// its default, hosts the CPU's cores shared among the devices, and
+// group, where unset, at most the largest work-group of every device
+// that tells it (backend.Traits.MaxGroup). batch, list, sort, cut,
+// popcount, chunk and layout stay as given until forDevice.
+func resolve(k backend.Knobs, devices []backend.Device) backend.Knobs {
+	r := k.WithDefaults()
+	r.Hosts = hostsFor(k, len(devices), allOnCPU(devices))
+	r.Batch = k.Batch
+	if k.Group == 0 {
 		for _, d := range devices {
 			if g := traitsOf(d).MaxGroup; g >= backend.MinGroup {
 				r.Group = min(r.Group, g&^(backend.MinGroup-1))
@@ -208,19 +66,19 @@ func (t JoinTuning) resolve(devices []backend.Device) JoinTuning {
 }
 
 // hostsFor is the host goroutines per device of a run on devices devices:
-// the tuning's, else the CPU's cores shared among them, twice over
+// the knobs', else the CPU's cores shared among them, twice over
 // unless every device runs on the CPU. A GPU is fed by more goroutines
 // than cores, so that while some wait for their launches others list and
 // plan: in the simulated GPU's device-bound run of n = 20 two goroutines
 // on two cores kept it busy 0.67 of the time, four 0.95-0.97. A device on
 // the CPU shares the cores with them (pocl's n = 18 took 2.65 s with two,
 // 3.1 s with four).
-func (t JoinTuning) hostsFor(devices int, onCPU bool) int {
+func hostsFor(k backend.Knobs, devices int, onCPU bool) int {
 	perCore := 2
 	if onCPU {
 		perCore = 1
 	}
-	return cmp.Or(t.Hosts, max(1, perCore*DefaultWorkers()/max(1, devices)))
+	return cmp.Or(k.Hosts, max(1, perCore*DefaultWorkers()/max(1, devices)))
 }
 
 // allOnCPU reports whether every device runs on the CPU (and there is
@@ -234,40 +92,42 @@ func allOnCPU(devices []backend.Device) bool {
 	return len(devices) > 0
 }
 
-// forDevice is the run's tuning r for dev, each knob left auto or unset
+// forDevice is the run's knobs r for dev, each knob left auto or unset
 // made concrete: list and sort the host's on a device that runs on the
 // CPU (backend.Traits.OnCPU) and the device's elsewhere; cut never on the
 // CPU and always elsewhere; popcount 64 on the CPU and 32 elsewhere;
-// chunk 6; batch sized from the device's traits (sizeBatch).
-func (r JoinTuning) forDevice(dev backend.Device) JoinTuning {
+// chunk 6; layout vector on the CPU and planar elsewhere (the model's
+// choice: fewer shared-memory bank conflicts); batch sized from the
+// device's traits (sizeBatch).
+func forDevice(r backend.Knobs, dev backend.Device) backend.Knobs {
 	tr := traitsOf(dev)
 	onCPU := tr.OnCPU
 	if r.Batch == 0 {
 		r.Batch = sizeBatch(tr, r.Hosts)
 	}
-	for _, k := range []*int{&r.List, &r.Sort, &r.Cut} {
-		if *k == byAuto {
-			*k = byDevice
+	auto := func(k *int, cpu, other int) {
+		if *k == 0 {
+			*k = other
 			if onCPU {
-				*k = byHost
+				*k = cpu
 			}
 		}
 	}
-	if r.Popcount == 0 {
-		r.Popcount = 32
-		if onCPU {
-			r.Popcount = 64
-		}
-	}
+	auto(&r.List, backend.ByHost, backend.ByDevice)
+	auto(&r.Sort, backend.ByHost, backend.ByDevice)
+	auto(&r.Cut, backend.CutNever, backend.CutAlways)
+	auto(&r.Popcount, 64, 32)
+	auto(&r.Layout, backend.LayoutVector, backend.LayoutPlanar)
 	r.Chunk = cmp.Or(r.Chunk, chunkBits)
 	return r
 }
 
 // launch is r, resolved for a device (forDevice), as the device's
 // kernels are built and launched with it.
-func (r JoinTuning) launch() backend.Tuning {
+func launch(r backend.Knobs) backend.Tuning {
 	return backend.Tuning{Group: r.Group, Block: r.Block, Items: r.Items, Batch: r.Batch,
-		HostSorts: r.Sort == byHost, Cut: r.Cut == cutAlways, Popcount: r.Popcount, ChunkBits: r.Chunk}
+		HostSorts: r.Sort == backend.ByHost, Cut: r.Cut == backend.CutAlways, Popcount: r.Popcount, ChunkBits: r.Chunk,
+		Planar: r.Layout == backend.LayoutPlanar}
 }
 
 // Batch sizing: a launch should hold enough jobs to fill every compute
@@ -285,13 +145,13 @@ const (
 // sizeBatch is the batch (a power of two) of a device with traits tr fed
 // by hosts host goroutines: the compute units' batchPerUnit each (at
 // least minBatch; the default where the device tells none, or runs on
-// the CPU), never above [DefaultJoinTuning]'s, and within its memory:
+// the CPU), never above backend.DefaultKnobs', and within its memory:
 // each goroutine's batch takes its sides twice (as listed and sorted,
 // 16 bytes a pattern), in a buffer each no larger than the device
 // allocates, and the goroutines' batches at most half the device's
 // memory (the quarter lists and the runtime take the rest).
 func sizeBatch(tr backend.Traits, hosts int) int {
-	batch := DefaultJoinTuning.Batch
+	batch := backend.DefaultKnobs.Batch
 	if tr.ComputeUnits > 0 && !tr.OnCPU {
 		batch = min(batch, max(minBatch, 1<<bits.Len(uint(tr.ComputeUnits*batchPerUnit-1))))
 	}
@@ -299,33 +159,11 @@ func sizeBatch(tr backend.Traits, hosts int) int {
 		return (tr.MaxAlloc == 0 || 8*uint64(b) <= tr.MaxAlloc) &&
 			(tr.Memory == 0 || 16*uint64(b)*uint64(max(1, hosts)) <= tr.Memory/2)
 	}
-	lo := joinTuningBounds[3].lo
+	lo := backend.MinBatch
 	for batch > lo && !fits(batch) {
 		batch /= 2
 	}
 	return batch
-}
-
-// withDefaults is t with its zero knobs at their defaults.
-func (t JoinTuning) withDefaults() JoinTuning {
-	d := DefaultJoinTuning
-	for i, p := range t.fields() {
-		if *p == 0 {
-			*p = *d.fields()[i]
-		}
-	}
-	return t
-}
-
-// String writes t's knobs that are set as ParseJoinTuning reads them.
-func (t JoinTuning) String() string {
-	var parts []string
-	for i, p := range t.fields() {
-		if *p != 0 {
-			parts = append(parts, fmt.Sprintf("%s=%d", joinTuningBounds[i].name, *p))
-		}
-	}
-	return strings.Join(parts, ",")
 }
 
 // joinBatch is a Joiner's batch (backend.JoinBatch) with what the host
@@ -555,7 +393,7 @@ type joinFeeder struct {
 	lock    *sync.Mutex // the device: one launch at a time (nil: a ConcurrentJoiner's)
 	ctx     context.Context
 	js      *joinScratch
-	tune    JoinTuning // the run's tuning, resolved for the device
+	tune    backend.Knobs // the run's tuning, resolved for the device
 	b       joinBatch
 	pending []pendingTask
 	mult    uint64 // the weight of the way being listed
@@ -608,7 +446,7 @@ func (f *joinFeeder) task(plan *partition.Plan, i int) {
 // copied in (part).
 func (f *joinFeeder) way(n int, t *partition.Task, w *joinWay, qc *quarterCache) {
 	js, b := f.js, &f.b
-	if f.tune.List == byDevice && f.wayOnDevice(n, t, w, qc) {
+	if f.tune.List == backend.ByDevice && f.wayOnDevice(n, t, w, qc) {
 		return
 	}
 	if b.OnDevice {
@@ -876,9 +714,9 @@ func (f *joinFeeder) flush() {
 // until it is empty or the run stops: tune.Hosts goroutines each list
 // tasks into a batch of their own and launch it when it is full.
 func runJoinDevice(ctx context.Context, dev backend.Joiner, plan *partition.Plan, order []int, next *atomic.Int64,
-	feeders []*joinScratch, tune JoinTuning, prof *JoinProfile, report func(host int, r Result)) error {
+	feeders []*joinScratch, tune backend.Knobs, prof *JoinProfile, report func(host int, r Result)) error {
 	var lock sync.Mutex
-	tune = tune.forDevice(dev)
+	tune = forDevice(tune, dev)
 	devLock := &lock
 	cj, concurrent := dev.(backend.ConcurrentJoiner)
 	if concurrent && cj.JoinsConcurrently() {
@@ -887,8 +725,8 @@ func runJoinDevice(ctx context.Context, dev backend.Joiner, plan *partition.Plan
 	g, gctx := errgroup.WithContext(ctx)
 	var profMu sync.Mutex
 	for h, js := range feeders {
-		f := &joinFeeder{dev: dev, lock: devLock, ctx: gctx, js: js, report: func(r Result) { report(h, r) }, cut: tune.Cut == cutAlways}
-		f.b.N, f.b.Tuning, f.tune = plan.N, tune.launch(), tune
+		f := &joinFeeder{dev: dev, lock: devLock, ctx: gctx, js: js, report: func(r Result) { report(h, r) }, cut: tune.Cut == backend.CutAlways}
+		f.b.N, f.b.Tuning, f.tune = plan.N, launch(tune), tune
 		f.b.Chunks, f.b.Squeezed = joinChunks(plan.N, tune.Chunk)
 		js.sink = f
 		g.Go(func() error {

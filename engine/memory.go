@@ -218,7 +218,7 @@ const deviceBytes = 2 * batchStarts * 88
 // its batch besides its listing buffers: the patterns of both sides (8
 // bytes each, their arrays up to twice as long as they hold while they
 // grow), the blocks, the sort jobs and the buckets' bounds.
-func joinBatchBytes(t JoinTuning) int64 {
+func joinBatchBytes(t backend.Knobs) int64 {
 	return 2*8*int64(t.Batch) + int64(t.Batch)/int64(t.Block)*(16+8+4+8) + int64(t.Batch)/backend.SortChunk*16 + 2*backend.Bounds*4*1024
 }
 
@@ -228,15 +228,15 @@ func joinBatchBytes(t JoinTuning) int64 {
 // unless onCPU says every device runs on the CPU; a device not yet opened
 // counts as one that does not) and their batches' bytes; without join
 // tasks, each device's batch of starts.
-func DeviceSide(join bool, devices int, onCPU bool, t JoinTuning) (hosts int, bytes int64) {
+func DeviceSide(join bool, devices int, onCPU bool, t backend.Knobs) (hosts int, bytes int64) {
 	switch {
 	case devices == 0:
 		return 0, 0
 	case !join:
 		return 0, int64(devices) * deviceBytes
 	}
-	hosts = t.hostsFor(devices, onCPU)
-	return hosts, int64(hosts*devices) * joinBatchBytes(t.withDefaults())
+	hosts = hostsFor(t, devices, onCPU)
+	return hosts, int64(hosts*devices) * joinBatchBytes(t.WithDefaults())
 }
 
 // needsMemory reports whether the plan has join tasks.

@@ -109,7 +109,7 @@ func TestSimulatedPipeline(t *testing.T) {
 	long.SkipRace(t)
 	plan, err := partition.MakeShard(context.Background(), partition.Job{N: 20, Method: partition.Join}, 5, 16)
 	require.NoError(t, err)
-	tune := JoinTuning{List: byDevice, Hosts: 4, Batch: 1 << 20}
+	tune := backend.Knobs{List: backend.ByDevice, Hosts: 4, Batch: 1 << 20}
 	run := func(d *simDevice) (time.Duration, JoinProfile) {
 		var prof JoinProfile
 		began := time.Now()

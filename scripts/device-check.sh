@@ -32,7 +32,7 @@
 #      under each tuning, one knob at a time from the defaults, in the
 #      order of their expected effect: batch (at 2^22 pairs a launch's
 #      tails distort every other knob), block, group, items, list, cut,
-#      popcount, chunk, then the copies from pageable memory
+#      popcount, chunk, layout, then the copies from pageable memory
 #      (NQUEENS_OPENCL_PINNED=0); each
 #      run's total and nodes checked against the CPU's count of the shard,
 #      written below (not counted again here);
@@ -232,11 +232,11 @@ def sample(t, env=None):
     return (float(r["seconds"]) if ok else None), (j is not None and not ok)
 
 
-best = {"batch": 4194304, "block": 256, "group": 128, "items": 1, "list": 0, "cut": 0, "popcount": 0, "chunk": 6}
+best = {"batch": 4194304, "block": 256, "group": 128, "items": 1, "list": 0, "cut": 0, "popcount": 0, "chunk": 6, "layout": 0}
 spec = lambda t: ",".join(f"{k}={v}" for k, v in t.items())
 best_s, bad = sample(spec(best))
 failed |= bad
-for knob, values in (("batch", (1048576, 2097152, 16777216)), ("block", (128, 512)), ("group", (64, 256)), ("items", (2, 4)), ("list", (1,)), ("cut", (1,)), ("popcount", (64,)), ("chunk", (7,))):
+for knob, values in (("batch", (1048576, 2097152, 16777216)), ("block", (128, 512)), ("group", (64, 256)), ("items", (2, 4)), ("list", (1,)), ("cut", (1,)), ("popcount", (64,)), ("chunk", (7,)), ("layout", (1,))):
     for v in values:
         if left() < 100:
             break  # the timings' share

@@ -162,18 +162,24 @@ type Tuning struct {
 	Popcount int
 	// ChunkBits is the bits of a table chunk: 6 or 7.
 	ChunkBits int
+	// Planar is set where the table's words lie in planes
+	// (Knobs.Layout).
+	Planar bool
 }
 
 // Defines are the kernel's compiler defines that t sets beside its
 // sizes: CUT=1 where the kernel must match each job's range of its
 // block's items alone (0: every item), POPCOUNT its counts' width,
-// CHUNKBITS its table chunks' bits.
+// CHUNKBITS its table chunks' bits, PLANAR=1 where its table lies in
+// planes.
 func (t Tuning) Defines() string {
-	cut := 0
-	if t.Cut {
-		cut = 1
+	bit := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
 	}
-	return fmt.Sprintf("-DCUT=%d -DPOPCOUNT=%d -DCHUNKBITS=%d", cut, t.Popcount, t.ChunkBits)
+	return fmt.Sprintf("-DCUT=%d -DPOPCOUNT=%d -DCHUNKBITS=%d -DPLANAR=%d", bit(t.Cut), t.Popcount, t.ChunkBits, bit(t.Planar))
 }
 
 // The words of each record of a [JoinBatch], written here alone.

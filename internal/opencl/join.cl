@@ -22,9 +22,10 @@
 // pattern of the board has; SQUEEZED, the chunks of one without the
 // widest cut's bits; BLOCK, the patterns of a block (32, 64, 128, 256 or 512);
 // GROUP, the join's work-group size; ITEMS, the items a work-item takes
-// per step. The batch's layout, backend.LayoutDefines: PARTWORDS, the words
-// of a part; BOUNDS, a side's bucket bounds (256 buckets and the end);
-// SLOTWORDS and LISTINGWORDS, the words of a listed side and of a
+// per step; CUT, POPCOUNT and PLANAR, backend.Tuning.Defines'. The
+// batch's layout, backend.LayoutDefines: PARTWORDS, the words of a part;
+// BOUNDS, a side's bucket bounds (256 buckets and the end); SLOTWORDS and
+// LISTINGWORDS, the words of a listed side and of a
 // listing; SORTCHUNK, the most patterns of a sort job.
 //
 // part (PARTWORDS words): first pattern of its T side and of its I side, first index of its
@@ -60,6 +61,9 @@
 #define CHUNKVALS (1u << CHUNKBITS)
 #ifndef POPCOUNT
 #define POPCOUNT 64 // the counts' width (JoinTuning.Popcount)
+#endif
+#ifndef PLANAR
+#define PLANAR 0 // 1: the table's words in planes (JoinTuning.Layout)
 #endif
 #ifndef SORTGROUP
 #define SORTGROUP 256
@@ -120,6 +124,40 @@ typedef ulong8 cvec;
 inline ulong total(ulong8 c) { ulong4 q = c.lo + c.hi; ulong2 r = q.lo + q.hi; return r.s0 + r.s1; }
 #else
 #error "BLOCK must be 32, 64, 128, 256 or 512"
+#endif
+
+// The table's layout. Entry e is WORDS words. Stored as vectors, an
+// entry is one load (a CPU's SIMD register); entries 32 bytes apart (at
+// BLOCK 256) fall on the same few of a GPU's 32 shared-memory banks, so
+// the lanes of a warp that look up random entries conflict. Planar
+// (PLANAR 1), word w of entry e is word w·ENTRIES + e of the table: the
+// lanes' loads of one word are 4 bytes each, spread over every bank, and
+// an entry is WORDS of them.
+#define ENTRIES (CHUNKS * CHUNKVALS)
+#if PLANAR && WORDS > 1
+#define TW(t, e, w) (((__local uint *)(t))[(w) * ENTRIES + (e)])
+#if WORDS == 2
+#define TLOAD(t, e) ((vec)(TW(t, e, 0), TW(t, e, 1)))
+#elif WORDS == 4
+#define TLOAD(t, e) ((vec)(TW(t, e, 0), TW(t, e, 1), TW(t, e, 2), TW(t, e, 3)))
+#elif WORDS == 8
+#define TLOAD(t, e) ((vec)(TW(t, e, 0), TW(t, e, 1), TW(t, e, 2), TW(t, e, 3), TW(t, e, 4), TW(t, e, 5), TW(t, e, 6), TW(t, e, 7)))
+#else
+#define TLOAD(t, e)                                                                                                            \
+	((vec)(TW(t, e, 0), TW(t, e, 1), TW(t, e, 2), TW(t, e, 3), TW(t, e, 4), TW(t, e, 5), TW(t, e, 6), TW(t, e, 7), TW(t, e, 8), \
+	       TW(t, e, 9), TW(t, e, 10), TW(t, e, 11), TW(t, e, 12), TW(t, e, 13), TW(t, e, 14), TW(t, e, 15)))
+#endif
+inline void tstore(__local vec *t, uint e, vec v) {
+	const uint *w = (const uint *)&v;
+#pragma unroll
+	for (uint i = 0; i < WORDS; i++) {
+		TW(t, e, i) = w[i];
+	}
+}
+#define TSTORE(t, e, v) tstore(t, e, v)
+#else
+#define TLOAD(t, e) ((t)[e])
+#define TSTORE(t, e, v) ((t)[e] = (v))
 #endif
 
 // longWeight is a pair of buckets' weight by their long-diagonal queens
@@ -262,7 +300,7 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	__local vec rows[64];
 	__local uint *const words = (__local uint *)rows;
 	__local vec valid; // bit j of word w: pattern 32w+j is in the block
-	__local vec table[CHUNKS * CHUNKVALS];
+	__local vec table[CHUNKS * CHUNKVALS]; // planar (PLANAR): TLOAD, TSTORE
 	__local ulong sums[GROUP];
 
 	const uint lid = get_local_id(0);
@@ -330,16 +368,16 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 		const vec n0 = bit < 64 ? ~rows[bit] : (vec)(~0u);
 		const vec n1 = bit + 1 < 64 ? ~rows[bit + 1] : (vec)(~0u);
 		const vec n2 = bit + 2 < 64 ? ~rows[bit + 2] : (vec)(~0u);
-		__local vec *t = table + k * CHUNKVALS + h * 8;
+		const uint t = k * CHUNKVALS + h * 8;
 		const vec e2 = hi & n1, e4 = hi & n2, e6 = e4 & n1;
-		t[0] = hi;
-		t[1] = hi & n0;
-		t[2] = e2;
-		t[3] = e2 & n0;
-		t[4] = e4;
-		t[5] = e4 & n0;
-		t[6] = e6;
-		t[7] = e6 & n0;
+		TSTORE(table, t, hi);
+		TSTORE(table, t + 1, hi & n0);
+		TSTORE(table, t + 2, e2);
+		TSTORE(table, t + 3, e2 & n0);
+		TSTORE(table, t + 4, e4);
+		TSTORE(table, t + 5, e4 & n0);
+		TSTORE(table, t + 6, e6);
+		TSTORE(table, t + 7, e6 & n0);
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -383,16 +421,16 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 					const uint i = base + it * GROUP;
 					if (i < hi) {
 						const ulong x = xs[it];
-						vec acc = table[x & (CHUNKVALS - 1)];
+						vec acc = TLOAD(table, x & (CHUNKVALS - 1));
 						// The chunks of the widest cut's patterns, the
 						// usual part: unrolled; then those of a part with
 						// more.
 #pragma unroll
 						for (uint k = 1; k < SQUEEZED; k++) {
-							acc &= table[k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1))];
+							acc &= TLOAD(table, k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1)));
 						}
 						for (uint k = SQUEEZED; k < chunks; k++) {
-							acc &= table[k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1))];
+							acc &= TLOAD(table, k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1)));
 						}
 						c += BITS(acc);
 					}

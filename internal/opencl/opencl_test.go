@@ -119,7 +119,7 @@ func TestCounts(t *testing.T) {
 // the device by the join, and checks each task's result against the
 // CPU's, field for field (total and nodes); it returns the device's
 // counts.
-func joinOnBoth(t *testing.T, d *Device, plan *partition.Plan, skip []bool, tune engine.JoinTuning) engine.Counts {
+func joinOnBoth(t *testing.T, d *Device, plan *partition.Plan, skip []bool, tune backend.Knobs) engine.Counts {
 	t.Helper()
 	onCPU := map[int]engine.Result{}
 	_, err := engine.Run(context.Background(), plan, engine.Options{Skip: skip, OnResult: func(r engine.Result) { onCPU[r.Task] = r }})
@@ -140,8 +140,8 @@ func joinOnBoth(t *testing.T, d *Device, plan *partition.Plan, skip []bool, tune
 
 // gpuWay is the tuning a device that does not run on the CPU resolves to:
 // the device lists and sorts the sides, the host cuts large jobs, the
-// counts are 32 bits a lane.
-var gpuWay = engine.JoinTuning{List: 2, Sort: 2, Cut: 2, Popcount: 32}
+// counts are 32 bits a lane, the table lies in planes.
+var gpuWay = backend.Knobs{List: 2, Sort: 2, Cut: 2, Popcount: 32, Layout: 2}
 
 // TestJoinTasks counts every task of the join plans of n = 4..16 (18 in
 // the long run, 14 with -short) on the device the way a GPU runs
@@ -196,15 +196,15 @@ func TestJoinSampled(t *testing.T) {
 		if n <= 21 {
 			skip[largest] = false
 		}
-		joinOnBoth(t, d, plan, skip, engine.JoinTuning{}) // the host lists and sorts (pocl runs on the CPU)
-		joinOnBoth(t, d, plan, skip, gpuWay)              // the device lists and sorts
+		joinOnBoth(t, d, plan, skip, backend.Knobs{}) // the host lists and sorts (pocl runs on the CPU)
+		joinOnBoth(t, d, plan, skip, gpuWay)          // the device lists and sorts
 	}
 }
 
 // TestJoinTunings counts sampled tasks of n = 20 on the device under
 // tunings at the knobs' bounds and between (blocks of one to sixteen
 // words, work-groups from 32 to 1024, several items a step, small
-// batches, 32-bit counts, 7-bit chunks; the host listing with the
+// batches, 32-bit counts, 7-bit chunks, planar tables; the host listing with the
 // device's sort; two of them with -short), each task's result the CPU's.
 func TestJoinTunings(t *testing.T) {
 	d := requireDevice(t)
@@ -214,13 +214,13 @@ func TestJoinTunings(t *testing.T) {
 	for i := range skip {
 		skip[i] = i%4001 != 7
 	}
-	tunings := []string{"block=32,group=32,chunk=7", "block=64,group=96,items=3,popcount=32", "block=128,group=1024,items=8,popcount=32,chunk=7", "block=512,group=256,items=2,batch=65536,list=1,sort=2,popcount=32",
-		"block=256,group=64,batch=65536,hosts=3,list=2,cut=2,chunk=7"}
+	tunings := []string{"block=32,group=32,chunk=7", "block=64,group=96,items=3,popcount=32,layout=2", "block=128,group=1024,items=8,popcount=32,chunk=7,layout=2", "block=512,group=256,items=2,batch=65536,list=1,sort=2,popcount=32,layout=2",
+		"block=256,group=64,batch=65536,hosts=3,list=2,cut=2,chunk=7,layout=2"}
 	if testing.Short() {
 		tunings = tunings[3:]
 	}
 	for _, tune := range tunings {
-		tn, err := engine.ParseJoinTuning(tune)
+		tn, err := backend.ParseKnobs(tune)
 		require.NoError(t, err)
 		if tn.Group > d.Info().MaxGroup {
 			continue
@@ -246,7 +246,7 @@ func TestPinnedStaging(t *testing.T) {
 	for n := 12; n <= maxN; n++ {
 		plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
-		for _, tune := range []engine.JoinTuning{{List: 2, Sort: 2, Cut: 2, Popcount: 32, Batch: 1 << 16, Hosts: 3}, {Batch: 1 << 16, Hosts: 2}} {
+		for _, tune := range []backend.Knobs{{List: 2, Sort: 2, Cut: 2, Popcount: 32, Layout: 2, Batch: 1 << 16, Hosts: 3}, {Batch: 1 << 16, Hosts: 2}} {
 			c := joinOnBoth(t, d, plan, nil, tune)
 			assert.Equal(t, engine.UintOf(known.Total[n]), c.Total, "n=%d %v", n, tune)
 		}

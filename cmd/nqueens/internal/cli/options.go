@@ -129,7 +129,7 @@ func OnDevice(spec string) bool { return spec != "" && spec != "cpu" }
 
 // DeviceTuningFlag adds --device-tuning to fs.
 func DeviceTuningFlag(fs *pflag.FlagSet, p *string) {
-	fs.StringVar(p, "device-tuning", "", "how a device runs the join: key=value pairs, comma-separated, of group (work-group size), block (patterns a work-group's table holds: 32..512, a power of two), items (items a work-item takes a step), batch (patterns a launch holds), hosts (host goroutines listing tasks per device), list and sort (who lists the halves and who sorts those the host lists: 1 the host, 2 the device, 0 the host on a CPU device), cut (cut a launch's large jobs into pieces: 1 never, 2 always, 0 except on a CPU device), popcount (the matching's counts: 32 or 64 bits, 0 64 on a CPU device), chunk (the table's chunks: 6 or 7 bits); e.g. group=256,block=128")
+	fs.StringVar(p, "device-tuning", "", "how a device runs the join: key=value pairs, comma-separated, of group (work-group size), block (patterns a work-group's table holds: 32..512, a power of two), items (items a work-item takes a step), batch (patterns a launch holds), hosts (host goroutines listing tasks per device), list and sort (who lists the halves and who sorts those the host lists: 1 the host, 2 the device, 0 the host on a CPU device), cut (cut a launch's large jobs into pieces: 1 never, 2 always, 0 except on a CPU device), popcount (the matching's counts: 32 or 64 bits, 0 64 on a CPU device), chunk (the table's chunks: 6 or 7 bits), layout (the table in local memory: 1 vectors, 2 planes, 0 vectors on a CPU device); e.g. group=256,block=128")
 }
 
 // PlaceFlag adds --place to fs.
