@@ -398,8 +398,10 @@ func TestLaunchTails(t *testing.T) {
 	assert.LessOrEqual(t, worst, 1.2+1e-9)
 }
 
-// TestShipOnce ships a list the cache keeps once a batch, wherever ways
-// use it, and a worker's own list (refilled task by task) every time.
+// TestShipOnce ships a list the cache keeps once while the batch's lists
+// last, wherever ways and launches use it, and a worker's own list
+// (refilled task by task) every time; lists past a quarter of the
+// batch are emptied at the launch's end, and shipped anew.
 func TestShipOnce(t *testing.T) {
 	f := &joinFeeder{js: newJoinScratch(minJoinChunk)}
 	kept := &quarterList{places: []uint64{1, 2, 3}}
@@ -410,7 +412,15 @@ func TestShipOnce(t *testing.T) {
 	assert.Equal(t, uint32(0), f.ship(kept), "kept: shipped once")
 	assert.Equal(t, uint32(5), f.ship(own), "own: shipped again")
 	assert.Equal(t, []uint64{1, 2, 3, 7, 8, 7, 8}, f.b.Lists)
-	f.b.reset()
-	clear(f.shipped) // as flush does with the batch
-	assert.Equal(t, uint32(0), f.ship(kept), "a new batch ships it again")
+	f.b.Tuning.Batch = 4 * 7
+	f.b.ListsSent = 7 // as the device does once it copies them
+	assert.False(t, f.b.reset(), "within a quarter of the batch")
+	assert.Equal(t, 7, f.b.ListsSent, "the device holds them")
+	assert.Equal(t, uint32(0), f.ship(kept), "the next launch uses them where they are")
+	assert.Equal(t, uint32(7), f.ship(own))
+	assert.True(t, f.b.reset(), "past a quarter of the batch")
+	assert.Empty(t, f.b.Lists)
+	assert.Zero(t, f.b.ListsSent)
+	clear(f.shipped) // as flush does when reset empties them
+	assert.Equal(t, uint32(0), f.ship(kept), "shipped anew")
 }

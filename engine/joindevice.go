@@ -297,11 +297,21 @@ func (b *joinBatch) shape(cut bool) {
 // patterns is how many patterns b holds.
 func (b *joinBatch) patterns() int { return len(b.Pats) }
 
-// reset empties b, keeping its arrays.
-func (b *joinBatch) reset() {
+// reset empties b, keeping its arrays, and its quarter lists (Lists) for
+// the next launch unless they pass a quarter of the batch's patterns
+// (2 MiB a million): the device keeps those it holds
+// (backend.JoinBatch.ListsSent), so a list the cache keeps is shipped
+// once while the batch's lists last, whatever launches use it. It
+// reports whether the lists were emptied.
+func (b *joinBatch) reset() (emptied bool) {
 	b.Pats, b.Parts, b.Bounds = b.Pats[:0], b.Parts[:0], b.Bounds[:0]
 	b.Sorts, b.Jobs, b.Out, b.owner, b.mult = b.Sorts[:0], b.Jobs[:0], b.Out[:0], b.owner[:0], b.mult[:0]
-	b.Lists, b.Listings, b.Slots, b.Listed, b.Room, b.OnDevice = b.Lists[:0], b.Listings[:0], b.Slots[:0], b.Listed[:0], 0, false
+	b.Listings, b.Slots, b.Listed, b.Room, b.OnDevice = b.Listings[:0], b.Slots[:0], b.Listed[:0], 0, false
+	if len(b.Lists) > b.Tuning.Batch/4 {
+		b.Lists, b.ListsSent = b.Lists[:0], 0
+		return true
+	}
+	return false
 }
 
 // joinChunks returns the most table chunks of bits bits a join pattern
@@ -402,7 +412,7 @@ type joinFeeder struct {
 	prof    JoinProfile
 	inPart  time.Duration           // time spent in part since the task began
 	listed  []listedWay             // the ways in the batch the device lists
-	shipped map[*quarterList]uint32 // where the batch's Lists hold a kept list (ship)
+	shipped map[*quarterList]uint32 // where the batch's Lists hold a kept list, until reset empties them (ship)
 	cut     bool                    // large jobs are cut before a launch (Tuning.Cut)
 	sorted  []uint64                // where the host sorts a part's sides (Tuning.Sort)
 }
@@ -696,9 +706,10 @@ func (f *joinFeeder) flush() {
 			f.pending[o].r.Total += b.Out[j] * b.mult[j]
 		}
 	}
-	b.reset()
+	if b.reset() {
+		clear(f.shipped)
+	}
 	f.listed = f.listed[:0]
-	clear(f.shipped)
 	keep := f.pending[:0]
 	for _, p := range f.pending {
 		if p.open {

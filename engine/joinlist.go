@@ -120,8 +120,9 @@ func (f *joinFeeder) slot(hj *halfJoin, sv sieve, pairs uint64) int {
 }
 
 // ship returns where list l's placements begin in the batch's Lists,
-// appending them unless this batch holds them already: a list the cache
-// keeps does not change, so it is shipped once a batch, whatever ways and
+// appending them unless the Lists hold them already: a list the cache
+// keeps does not change, so it is shipped once while the batch's Lists
+// last (across its launches, until reset empties them), whatever ways and
 // tasks use it (a task's east lists serve all its ways); a worker's own
 // list, refilled task by task, every time it is used.
 func (f *joinFeeder) ship(l *quarterList) uint32 {

@@ -277,6 +277,15 @@ type JoinBatch struct {
 	Listings []uint32
 	Slots    []uint64
 	Listed   []uint32
+	// ListsSent is how many words at the head of Lists the device holds
+	// already, from this batch's earlier launches: a back end that keeps
+	// a batch's buffers between launches copies only the words after
+	// them (all of them where its buffer had to grow) and sets it to
+	// len(Lists) once it has queued the copy; one that does not may
+	// ignore it. The host leaves those words unchanged between launches
+	// (it appends the lists it ships next), and sets it to 0 when it
+	// empties Lists.
+	ListsSent int
 
 	// Write and Kernel are what the device's ListHalves and Join took to copy
 	// the batch to the device, and to run the kernels and read their

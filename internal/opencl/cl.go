@@ -93,6 +93,7 @@ var cl struct {
 	createBuffer        func(c clContext, flags uint64, size uintptr, host unsafe.Pointer, errcode *int32) clMem
 	enqueueWriteBuffer  func(q clQueue, m clMem, blocking uint32, offset, size uintptr, ptr unsafe.Pointer, nEvents uint32, events, event uintptr) int32
 	enqueueReadBuffer   func(q clQueue, m clMem, blocking uint32, offset, size uintptr, ptr unsafe.Pointer, nEvents uint32, events, event uintptr) int32
+	enqueueCopyBuffer   func(q clQueue, src, dst clMem, srcOffset, dstOffset, size uintptr, nEvents uint32, events, event uintptr) int32
 	enqueueNDRange      func(q clQueue, k clKernel, dims uint32, offset, global, local *uintptr, nEvents uint32, events, event uintptr) int32
 	finish              func(q clQueue) int32
 	releaseMem          func(m clMem) int32
@@ -160,6 +161,7 @@ func load() error {
 		reg(&cl.createBuffer, "clCreateBuffer")
 		reg(&cl.enqueueWriteBuffer, "clEnqueueWriteBuffer")
 		reg(&cl.enqueueReadBuffer, "clEnqueueReadBuffer")
+		reg(&cl.enqueueCopyBuffer, "clEnqueueCopyBuffer")
 		reg(&cl.enqueueNDRange, "clEnqueueNDRangeKernel")
 		reg(&cl.finish, "clFinish")
 		reg(&cl.releaseMem, "clReleaseMemObject")

@@ -85,7 +85,7 @@ func (d *Device) send(s *bufSet, b *backend.JoinBatch, inputs []input) error {
 	}
 	d.mu.Lock()
 	for _, in := range inputs {
-		if err := d.write(s, b, in.buf, in.ptr, in.size, in.flags); err != nil {
+		if err := d.write(s, b, in); err != nil {
 			d.mu.Unlock()
 			return err
 		}
@@ -93,17 +93,20 @@ func (d *Device) send(s *bufSet, b *backend.JoinBatch, inputs []input) error {
 	return nil
 }
 
-// write queues the copy of size bytes at ptr into the set's buffer buf,
-// made at least that large with flags, and counts them in b.Copied. d.mu
+// write queues the copy of an input into the set's buffer, made large
+// enough for it with its flags, and counts its bytes in b.Copied. d.mu
 // is held.
-func (d *Device) write(s *bufSet, b *backend.JoinBatch, buf int, ptr unsafe.Pointer, size uintptr, flags uint64) error {
-	if err := d.buffer(s, buf, size, flags); err != nil {
+func (d *Device) write(s *bufSet, b *backend.JoinBatch, in input) error {
+	if err := d.buffer(s, in.buf, in.at+in.size, in.flags); err != nil {
 		return err
 	}
-	if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, s.bufs[buf], 0, 0, size, ptr, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
+	if in.size == 0 {
+		return nil
+	}
+	if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, s.bufs[in.buf], 0, in.at, in.size, in.ptr, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
 		return err
 	}
-	b.Copied += int64(size)
+	b.Copied += int64(in.size)
 	return nil
 }
 
@@ -146,20 +149,19 @@ func (d *Device) enqueueJoin(b *backend.JoinBatch, jobs int) (*bufSet, error) {
 	pats := len(b.Pats)
 	const ro, rw = clMemReadOnly, clMemReadWrite // ListHalves writes pats, sort next and sorted
 	inputs := []input{
-		{joinPats, nil, uintptr(8 * len(b.Pats)), rw},
-		{joinParts, unsafe.Pointer(&b.Parts[0]), uintptr(4 * len(b.Parts)), ro},
-		{joinBounds, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds)), ro},
-		{joinNext, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds)), rw},
-		{joinSorts, unsafe.Pointer(unsafe.SliceData(b.Sorts)), uintptr(4 * len(b.Sorts)), ro}, // empty when Sorted
-		{joinJobs, unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs)), ro},
+		{joinPats, nil, uintptr(8 * len(b.Pats)), rw, 0},
+		{joinParts, unsafe.Pointer(&b.Parts[0]), uintptr(4 * len(b.Parts)), ro, 0},
+		{joinBounds, unsafe.Pointer(&b.Bounds[0]), uintptr(4 * len(b.Bounds)), ro, 0},
+		{joinSorts, unsafe.Pointer(unsafe.SliceData(b.Sorts)), uintptr(4 * len(b.Sorts)), ro, 0}, // empty when Sorted
+		{joinJobs, unsafe.Pointer(&b.Jobs[0]), uintptr(4 * len(b.Jobs)), ro, 0},
 	}
 	switch {
 	case b.OnDevice:
 		pats = b.Room // listed there by ListHalves
 		inputs = inputs[1:]
 	case b.Sorted(): // the host sorted the sides: they go where the sort kernel would leave them
-		inputs[0] = input{joinSorted, unsafe.Pointer(&b.Pats[0]), uintptr(8 * len(b.Pats)), rw}
-		inputs = slices.Delete(inputs, 3, 5)
+		inputs[0] = input{joinSorted, unsafe.Pointer(&b.Pats[0]), uintptr(8 * len(b.Pats)), rw, 0}
+		inputs = slices.Delete(inputs, 3, 4)
 	default:
 		inputs[0].ptr = unsafe.Pointer(&b.Pats[0])
 	}
@@ -176,6 +178,15 @@ func (d *Device) enqueueJoin(b *backend.JoinBatch, jobs int) (*bufSet, error) {
 		}
 	}
 	if !b.Sorted() {
+		// The sort's cursors start at the bounds: copied on the device,
+		// not sent twice.
+		size := uintptr(4 * len(b.Bounds))
+		if err := d.buffer(s, joinNext, size, clMemReadWrite); err != nil {
+			return nil, err
+		}
+		if err := check("clEnqueueCopyBuffer", cl.enqueueCopyBuffer(d.queue, s.bufs[joinBounds], s.bufs[joinNext], 0, 0, size, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
+			return nil, err
+		}
 		if err := d.launch(s, k.sort, stageSort, b.NumSorts(), k.sortGroup, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
 			return nil, err
 		}
@@ -213,16 +224,26 @@ func (d *Device) enqueueList(b *backend.JoinBatch) (*bufSet, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The lists the set's buffer holds from the batch's earlier launches
+	// stay there (b.ListsSent): only the words after them are copied,
+	// unless the buffer must grow (a new buffer holds nothing). The set
+	// is this goroutine's alone, so its sizes are read without the lock.
+	sent := b.ListsSent
+	if sent > len(b.Lists) || s.sizes[joinLists] < uintptr(8*len(b.Lists)) {
+		sent = 0
+	}
+	b.ListsSent = 0 // until the copy is queued
 	inputs := []input{
-		{joinLists, unsafe.Pointer(&b.Lists[0]), uintptr(8 * len(b.Lists)), clMemReadOnly},
-		{joinListings, unsafe.Pointer(&b.Listings[0]), uintptr(4 * len(b.Listings)), clMemReadOnly},
-		{joinSlots, unsafe.Pointer(&b.Slots[0]), uintptr(8 * len(b.Slots)), clMemReadOnly},
-		{joinListed, unsafe.Pointer(&b.Listed[0]), uintptr(4 * len(b.Listed)), clMemReadWrite},
+		{joinLists, unsafe.Pointer(unsafe.SliceData(b.Lists[sent:])), uintptr(8 * (len(b.Lists) - sent)), clMemReadOnly, uintptr(8 * sent)},
+		{joinListings, unsafe.Pointer(&b.Listings[0]), uintptr(4 * len(b.Listings)), clMemReadOnly, 0},
+		{joinSlots, unsafe.Pointer(&b.Slots[0]), uintptr(8 * len(b.Slots)), clMemReadOnly, 0},
+		{joinListed, unsafe.Pointer(&b.Listed[0]), uintptr(4 * len(b.Listed)), clMemReadWrite, 0},
 	}
 	if err := d.send(s, b, inputs); err != nil {
 		return nil, err
 	}
 	defer d.mu.Unlock()
+	b.ListsSent = len(b.Lists)
 	if err := d.buffer(s, joinPats, uintptr(8*max(1, b.Room)), clMemReadWrite); err != nil {
 		return nil, err
 	}

@@ -72,12 +72,14 @@ func (d *Device) stageOf(s *bufSet, k int, size uintptr) (*staging, error) {
 	return st, nil
 }
 
-// input is one array of a batch to copy to the set's buffer buf.
+// input is one array of a batch to copy to the set's buffer buf, at
+// byte at of it (0 unless the buffer holds what comes before).
 type input struct {
 	buf   int
 	ptr   unsafe.Pointer
 	size  uintptr
 	flags uint64
+	at    uintptr
 }
 
 // stage copies each input into its staging buffer, making them under
