@@ -36,9 +36,9 @@ import (
 
 // Errors returned by [Run] and [Each].
 var (
-	ErrWorkers = fmt.Errorf("workers must be from 1 to %d", MaxWorkers)
-	ErrPlan    = errors.New("invalid plan")
-	ErrList    = errors.New("the task does not list solutions")
+	errWorkers = fmt.Errorf("workers must be from 1 to %d", MaxWorkers)
+	errPlan    = errors.New("invalid plan")
+	errList    = errors.New("the task does not list solutions")
 )
 
 // Result is what one task found. Counts are already weighted: Total is the
@@ -237,10 +237,10 @@ func DefaultWorkers() int {
 // can run.
 func check(plan *partition.Plan) error {
 	if plan == nil {
-		return fmt.Errorf("%w: no plan", ErrPlan)
+		return fmt.Errorf("%w: no plan", errPlan)
 	}
 	if plan.N < 0 || plan.N > maxRows {
-		return fmt.Errorf("%w: board size %d out of range (accepted: 0..%d)", ErrPlan, plan.N, maxRows)
+		return fmt.Errorf("%w: board size %d out of range (accepted: 0..%d)", errPlan, plan.N, maxRows)
 	}
 	for i := range plan.Tasks {
 		if err := checkTask(plan.N, &plan.Tasks[i]); err != nil {
@@ -274,10 +274,10 @@ func checkTask(n int, t *partition.Task) error {
 	case partition.Sweep:
 		bad = bad || len(t.Prefix) > 0 || n > partition.MaxSweepN
 	default:
-		return fmt.Errorf("%w: task %q has an unknown kind %d", ErrPlan, t.ID, t.Kind)
+		return fmt.Errorf("%w: task %q has an unknown kind %d", errPlan, t.ID, t.Kind)
 	}
 	if bad {
-		return fmt.Errorf("%w: task %q does not fit an %d×%d board", ErrPlan, t.ID, n, n)
+		return fmt.Errorf("%w: task %q does not fit an %d×%d board", errPlan, t.ID, n, n)
 	}
 	return nil
 }
@@ -326,7 +326,7 @@ func validate(plan *partition.Plan, opt Options) (runQueue, error) {
 	case workers == -1 && len(opt.Devices) > 0:
 		workers = 0 // the devices alone
 	case workers < 1 || workers > MaxWorkers:
-		return runQueue{}, fmt.Errorf("%w (got %d)", ErrWorkers, workers)
+		return runQueue{}, fmt.Errorf("%w (got %d)", errWorkers, workers)
 	}
 	if len(opt.Devices) > 0 {
 		if err := CheckDevicePlan(plan); err != nil {
@@ -337,7 +337,7 @@ func validate(plan *partition.Plan, opt Options) (runQueue, error) {
 		}
 	}
 	if len(opt.Skip) > 0 && len(opt.Skip) != len(plan.Tasks) {
-		return runQueue{}, fmt.Errorf("%w: Skip holds %d tasks, the plan %d", ErrPlan, len(opt.Skip), len(plan.Tasks))
+		return runQueue{}, fmt.Errorf("%w: Skip holds %d tasks, the plan %d", errPlan, len(opt.Skip), len(plan.Tasks))
 	}
 	order := make([]int, 0, len(plan.Tasks))
 	for i := range plan.Tasks {
@@ -527,7 +527,7 @@ func NewSampler(plan *partition.Plan, memory int64) (*Sampler, error) {
 // Count counts task i.
 func (s *Sampler) Count(i int) (Result, error) {
 	if i < 0 || i >= len(s.plan.Tasks) {
-		return Result{}, fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)
+		return Result{}, fmt.Errorf("%w: no task %d in the plan", errPlan, i)
 	}
 	r := runTask(s.plan, &s.plan.Tasks[i], s.js)
 	r.Task = i

@@ -51,7 +51,7 @@ func PiecesTwins(p *partition.Plan) int {
 // one task.
 func RunTask(plan *partition.Plan, i int) (Result, error) {
 	if plan == nil || i < 0 || i >= len(plan.Tasks) {
-		return Result{}, fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)
+		return Result{}, fmt.Errorf("%w: no task %d in the plan", errPlan, i)
 	}
 	t := &plan.Tasks[i]
 	if err := checkTask(plan.N, t); err != nil {
@@ -69,3 +69,10 @@ func RunTask(plan *partition.Plan, i int) (Result, error) {
 
 // MinMemory is minMemory, for the external tests.
 var MinMemory = minMemory
+
+// The errors Run and Each wrap, for the tests.
+var (
+	ErrWorkers = errWorkers
+	ErrPlan    = errPlan
+	ErrList    = errList
+)

@@ -14,17 +14,17 @@ import (
 // every few thousand queens placed, solutions or not). The slice is reused
 // between calls. Only plans made with [partition.Job].Every list solutions
 // (their tasks search every solution, without symmetry); any other task is
-// [ErrList].
+// [errList].
 func Each(ctx context.Context, plan *partition.Plan, i int, yield func(cols []uint8) bool) error {
 	if plan == nil || i < 0 || i >= len(plan.Tasks) {
-		return fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)
+		return fmt.Errorf("%w: no task %d in the plan", errPlan, i)
 	}
 	t := &plan.Tasks[i]
 	if err := checkTask(plan.N, t); err != nil {
 		return err
 	}
 	if t.Kind != partition.CountBanned && t.Kind != partition.CountPieces || t.Weight != 1 {
-		return fmt.Errorf("%w: task %q stands for more solutions than it searches (plan with partition.Job.Every)", ErrList, t.ID)
+		return fmt.Errorf("%w: task %q stands for more solutions than it searches (plan with partition.Job.Every)", errList, t.ID)
 	}
 	n, rules := plan.N, plan.Rules()
 	cols := make([]uint8, n)

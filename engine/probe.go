@@ -75,7 +75,7 @@ type Probe struct {
 // until the part fits, on the thread whose CPU time it reads.)
 func (s *Sampler) Probe(i, thin int) (Probe, error) {
 	if i < 0 || i >= len(s.plan.Tasks) {
-		return Probe{}, fmt.Errorf("%w: no task %d in the plan", ErrPlan, i)
+		return Probe{}, fmt.Errorf("%w: no task %d in the plan", errPlan, i)
 	}
 	t := &s.plan.Tasks[i]
 	// Timed by the thread's CPU time, on a thread of its own.

@@ -159,5 +159,5 @@ func TestProbe(t *testing.T) {
 	assert.Equal(t, r, pr.Result)
 	assert.Equal(t, 1, pr.Thin)
 	_, err = s.Probe(len(p.Tasks), 1)
-	assert.ErrorIs(t, err, ErrPlan)
+	assert.ErrorIs(t, err, errPlan)
 }

@@ -11,13 +11,13 @@ import (
 // with what was wrong. Messages carry no package prefix.
 var (
 	ErrSize         = errors.New("board size out of range")
-	ErrMethod       = errors.New("unknown method")
-	ErrPiece        = errors.New("unknown piece")
-	ErrPieceMode    = errors.New("this piece does not combine with that")
+	errMethod       = errors.New("unknown method")
+	errPiece        = errors.New("unknown piece")
+	errPieceMode    = errors.New("this piece does not combine with that")
 	ErrPlacedMethod = errors.New("queens placed in advance work with the mirror method only")
 	ErrPlacement    = errors.New("bad placement")
 	ErrShard        = errors.New("bad shard")
-	ErrTooLarge     = errors.New("plan too large")
+	errTooLarge     = errors.New("plan too large")
 )
 
 // A JobError says which field of a [Job] breaks which rule. Its message
@@ -27,7 +27,7 @@ type JobError struct {
 	// Field is the field at fault ("Method", "Piece", "Torus", "Placed");
 	// Other is the field it contradicts, or "".
 	Field, Other string
-	// Err is the rule broken: ErrMethod, ErrPiece, ErrPieceMode,
+	// Err is the rule broken: errMethod, errPiece, errPieceMode,
 	// ErrPlacedMethod or ErrPlacement.
 	Err error
 	// Words are the message, its fields left to the reader to name.

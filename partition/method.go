@@ -74,7 +74,7 @@ func ParseMethod(s string) (Method, error) {
 	if m, ok := named(s, Methods); ok {
 		return m, nil
 	}
-	return "", jobError("Method", "", ErrMethod, "%s is not a method (accepted: auto, %s)", msg.Name{Of: "Method", Value: msg.Quote(s)}, joinNames(Methods))
+	return "", jobError("Method", "", errMethod, "%s is not a method (accepted: auto, %s)", msg.Name{Of: "Method", Value: msg.Quote(s)}, joinNames(Methods))
 }
 
 // named returns the one of all that is called s.

@@ -219,13 +219,13 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 	if !rules.Queen() {
 		switch {
 		case job.Torus && piece != Queen:
-			return nil, jobError("Torus", "Piece", ErrPieceMode, "%s works with queens only (their diagonals wrap around), not with %s", msg.Name{Of: "Torus", Value: ""}, msg.Name{Of: "Piece", Value: string(piece)})
+			return nil, jobError("Torus", "Piece", errPieceMode, "%s works with queens only (their diagonals wrap around), not with %s", msg.Name{Of: "Torus", Value: ""}, msg.Name{Of: "Piece", Value: string(piece)})
 		case job.Method != "" && job.Method != Auto && job.Method != Mirror:
 			what, value := "Piece", string(piece)
 			if piece == Queen {
 				what, value = "Torus", ""
 			}
-			return nil, jobError("Method", what, ErrPieceMode, "%s is counted with %s only (its default), not %s", msg.Name{Of: what, Value: value}, msg.Name{Of: "Method", Value: string(Mirror)}, msg.Name{Of: "Method", Value: string(job.Method)})
+			return nil, jobError("Method", what, errPieceMode, "%s is counted with %s only (its default), not %s", msg.Name{Of: what, Value: value}, msg.Name{Of: "Method", Value: string(Mirror)}, msg.Name{Of: "Method", Value: string(job.Method)})
 		}
 		job.Method = Mirror
 	}

@@ -45,7 +45,7 @@ func ParsePiece(s string) (Piece, error) {
 	if p, ok := named(s, pieces); ok {
 		return p, nil
 	}
-	return "", jobError("Piece", "", ErrPiece, "%s is not a piece (accepted: %s)", msg.Name{Of: "Piece", Value: msg.Quote(s)}, pieceNames())
+	return "", jobError("Piece", "", errPiece, "%s is not a piece (accepted: %s)", msg.Name{Of: "Piece", Value: msg.Quote(s)}, pieceNames())
 }
 
 // Rules are a board's attacks as the kernels apply them row by row, with

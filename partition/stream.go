@@ -228,7 +228,7 @@ func (e *TasksError) Error() string {
 	return fmt.Sprintf("plan too large: %d tasks, more than the %d allowed", e.Tasks, e.Max)
 }
 
-func (e *TasksError) Unwrap() error { return ErrTooLarge }
+func (e *TasksError) Unwrap() error { return errTooLarge }
 
 // Planner makes the plans of one job: its size before any task is made
 // ([Planner.Size]), the whole plan or one shard ([Planner.Plan]), and the
@@ -429,7 +429,7 @@ func (pl *Planner) whole(keep func(t *Task, tag string)) (tasks int, cost uint64
 		return 0, 0, "", err
 	}
 	if fp.over {
-		return 0, 0, "", fmt.Errorf("%w: n = %d's task costs do not sum in 62 bits", ErrTooLarge, src.job.N)
+		return 0, 0, "", fmt.Errorf("%w: n = %d's task costs do not sum in 62 bits", errTooLarge, src.job.N)
 	}
 	return int(fp.tasks), fp.cost, fp.sum(), nil
 }
