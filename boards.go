@@ -6,6 +6,7 @@ import (
 	"iter"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -230,7 +231,7 @@ func Verify(cols []int, opts ...VerifyOption) error {
 // column or attack each other under r, in O(n) time and 5n bits: a bit per
 // column and diagonal finds the first row that conflicts with one above
 // it, then a scan of the rows above finds the earliest it conflicts with.
-func verifyRules(cols []int, r partition.Rules) error {
+func verifyRules(cols []int, r board.Rules) error {
 	n := len(cols)
 	col, d1, d2 := newBits(n), newBits(2*n), newBits(2*n)
 	diags := func(row, c int) (int, int) {

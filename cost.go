@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -87,12 +88,12 @@ func (c *config) modelBounds() bool {
 }
 
 // unmodeled reports whether counting n with c has no model and may take
-// long: knights searched rather than swept (past [partition.MaxSweepN],
+// long: knights searched rather than swept (past board.MaxSweepN,
 // or with knights placed), whose solutions the queens' do not bound. Kings
 // and rooks are counted in closed form, knights on smaller boards by the
 // row sweep, both at once.
 func (c *config) unmodeled(n int) bool {
-	return c.piece == Knight && (n > partition.MaxSweepN || len(c.placed) > 0)
+	return c.piece == Knight && (n > board.MaxSweepN || len(c.placed) > 0)
 }
 
 // Model returns the cost model's figures for counting the n×n board

@@ -129,7 +129,7 @@ func (c *config) checked(ctx context.Context, counts Counts) (Counts, error) {
 // the first count's alone. Fields are taken, not blanked, so that an
 // option added later stays out of the second count unless named here.
 func (c *config) forCheck() config {
-	return config{board: c.board, resources: resources{workers: c.workers, memory: c.memory, device: c.device},
+	return config{boardSpec: c.boardSpec, resources: resources{workers: c.workers, memory: c.memory, device: c.device},
 		journalling: journalling{shard: c.shard, shards: c.shards, grace: c.grace, now: c.now}, given: c.given}
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -159,7 +160,7 @@ func plausible(plan *partition.Plan, i int, rec resultfile.Record) error {
 		return fmt.Errorf("task %s has a total of %s, more than it can hold (at most %s): the line is forged or damaged", rec.ID, rec.BigTotal(), bound)
 	case above(rec.Unique), above(rec.Point), above(rec.Rot90):
 		return fmt.Errorf("task %s has class counts (unique %d, point %d, rot90 %d) beyond what it can hold (at most %s): the line is forged or damaged", rec.ID, rec.Unique, rec.Point, rec.Rot90, bound)
-	case rec.Rot90 > rec.Point && t.Kind == partition.Classify:
+	case rec.Rot90 > rec.Point && t.Kind == board.Classify:
 		return fmt.Errorf("task %s has more rot90-symmetric solutions (%d) than point-symmetric ones (%d): the line is forged or damaged", rec.ID, rec.Rot90, rec.Point)
 	}
 	return nil

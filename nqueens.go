@@ -269,16 +269,16 @@ type (
 )
 
 type config struct {
-	board
+	boardSpec
 	resources
 	journalling
 	sample time.Duration // Estimate's
 	given  opt           // the options given
 }
 
-// board is what a count counts: the method, the queens placed, the
+// boardSpec is what a count counts: the method, the queens placed, the
 // piece and the torus.
-type board struct {
+type boardSpec struct {
 	method Method
 	placed []Square
 	piece  Piece
@@ -466,7 +466,7 @@ func WithStopNow(now <-chan struct{}) RunOption {
 // newConfig applies opts, the options of call, over the defaults and
 // checks them.
 func newConfig[O option](call string, opts []O) (*config, error) {
-	c := &config{board: board{method: Auto}, journalling: journalling{shards: 1, grace: DefaultGrace}}
+	c := &config{boardSpec: boardSpec{method: Auto}, journalling: journalling{shards: 1, grace: DefaultGrace}}
 	given := make(map[string]int, len(opts))
 	for k, o := range opts {
 		if any(o) == nil {

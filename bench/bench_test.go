@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/machine"
 	"github.com/nqueens/nqueens/partition"
@@ -347,7 +348,7 @@ func BenchmarkWholeTasks(b *testing.B) {
 			}
 			var tasks []partition.Task // the join tasks, not the symmetric searches
 			for _, t := range drawn {
-				if t.Kind == partition.Halves && len(tasks) < want {
+				if t.Kind == board.Halves && len(tasks) < want {
 					tasks = append(tasks, t)
 				}
 			}

@@ -3,7 +3,7 @@ package engine
 import (
 	"math/bits"
 
-	"github.com/nqueens/nqueens/partition"
+	"github.com/nqueens/nqueens/internal/board"
 )
 
 // bannedSearch is the state of a search with bans (the sym method's
@@ -46,7 +46,7 @@ type bannedLevel struct {
 }
 
 // init readies bs for an n×n task with the given bans.
-func (bs *bannedSearch) init(n int, ban *partition.Bans) {
+func (bs *bannedSearch) init(n int, ban *board.Bans) {
 	*bs = bannedSearch{n: n}
 	copy(bs.ban[:], ban[:])
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/nqueens/nqueens/internal/backend"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -34,7 +35,7 @@ var ErrDevice = errors.New("device")
 type searchBatch struct {
 	backend.SearchBatch
 	task                 []int32
-	banIndex             map[*partition.Bans]uint32
+	banIndex             map[*board.Bans]uint32
 	hostNodes, hostTotal []uint64
 	tasks                []int
 }
@@ -86,7 +87,7 @@ func (b *searchBatch) add(plan *partition.Plan, i int) (Result, bool) {
 		s = s.place(1 << c)
 	}
 	cut := b.Row
-	if s.Row >= cut || (t.Kind != partition.Count && t.Kind != partition.Classify && t.Kind != partition.CountBanned) {
+	if s.Row >= cut || (t.Kind != board.Count && t.Kind != board.Classify && t.Kind != board.CountBanned) {
 		r := runTask(plan, t, nil)
 		r.Task = i
 		return r, false
@@ -95,12 +96,12 @@ func (b *searchBatch) add(plan *partition.Plan, i int) (Result, bool) {
 	b.tasks = append(b.tasks, i)
 	b.hostNodes = append(b.hostNodes, 0)
 	b.hostTotal = append(b.hostTotal, 0)
-	if t.Kind == partition.Count {
+	if t.Kind == board.Count {
 		b.expandWalk(s, cut, k)
 		return Result{}, true
 	}
 	if b.banIndex == nil {
-		b.banIndex = map[*partition.Bans]uint32{}
+		b.banIndex = map[*board.Bans]uint32{}
 	}
 	ban, ok := b.banIndex[t.Bans]
 	if !ok {
@@ -109,7 +110,7 @@ func (b *searchBatch) add(plan *partition.Plan, i int) (Result, bool) {
 		b.banIndex[t.Bans] = ban
 	}
 	mode := uint32(backend.ModeBanned)
-	if t.Kind == partition.Classify {
+	if t.Kind == board.Classify {
 		mode = uint32(backend.ModeClassify)
 		if t.Flip {
 			mode |= 4
@@ -159,7 +160,7 @@ func (b *searchBatch) walkLevel(s start, posib uint64, cut int, k int32) {
 // cut, where the starts go to the batch; path holds the columns of the
 // rows above s. No board completes above the cut: it leaves four
 // rows.
-func (b *searchBatch) expandBanned(ban *partition.Bans, s start, path uint64, cut int, k int32, mode uint32) {
+func (b *searchBatch) expandBanned(ban *board.Bans, s start, path uint64, cut int, k int32, mode uint32) {
 	row := s.Row
 	if ^s.Cols == 0 || ^s.Cols&(^s.Cols-1) == 0 {
 		panic("engine: a banned task cut with fewer than two rows left") // backend.CutRow leaves four rows
@@ -225,7 +226,7 @@ func (b *searchBatch) results(plan *partition.Plan) []Result {
 		r.Nodes += o[4]
 	}
 	for k := range rs {
-		if t := &plan.Tasks[b.tasks[k]]; t.Kind != partition.Classify {
+		if t := &plan.Tasks[b.tasks[k]]; t.Kind != board.Classify {
 			rs[k].Total *= t.Weight
 		}
 	}

@@ -31,6 +31,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/nqueens/nqueens/internal/backend"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -257,22 +258,22 @@ func checkTask(n int, t *partition.Task) error {
 		bad = bad || int(c) >= n
 	}
 	switch t.Kind {
-	case partition.Count:
-	case partition.Classify, partition.CountBanned, partition.CountPieces:
+	case board.Count:
+	case board.Classify, board.CountBanned, board.CountPieces:
 		bad = bad || t.Bans == nil
-	case partition.Halves:
-		bad = bad || n > joinMaxN || bits.OnesCount64(t.Rows) != partition.JoinSide(n) || n < 64 && t.Rows>>uint(n) != 0
+	case board.Halves:
+		bad = bad || n > joinMaxN || bits.OnesCount64(t.Rows) != board.JoinSide(n) || n < 64 && t.Rows>>uint(n) != 0
 		if n%2 == 1 {
 			bad = bad || t.Middle < 0 || int(t.Middle) >= n || t.Rows>>uint(max(t.Middle, 0))&1 == 1
 		} else {
 			bad = bad || t.Middle >= 0
 		}
-	case partition.PointSymmetric, partition.Rot90Symmetric:
+	case board.PointSymmetric, board.Rot90Symmetric:
 		bad = bad || len(t.Prefix) > 1
-	case partition.Formula:
+	case board.Formula:
 		bad = bad || len(t.Prefix) > 0
-	case partition.Sweep:
-		bad = bad || len(t.Prefix) > 0 || n > partition.MaxSweepN
+	case board.Sweep:
+		bad = bad || len(t.Prefix) > 0 || n > board.MaxSweepN
 	default:
 		return fmt.Errorf("%w: task %q has an unknown kind %d", errPlan, t.ID, t.Kind)
 	}
@@ -466,7 +467,7 @@ func schedule(ctx context.Context, plan *partition.Plan, opt Options, q runQueue
 				}
 				i := order[k]
 				r := runTask(plan, &tasks[i], js)
-				if tasks[i].Kind == partition.Halves && stop.Load() {
+				if tasks[i].Kind == board.Halves && stop.Load() {
 					return nil // perhaps cut short: counted again on resume
 				}
 				r.Task = i
@@ -547,26 +548,26 @@ func firstColumn(t *partition.Task) int {
 func runTask(plan *partition.Plan, t *partition.Task, js *joinScratch) Result {
 	n, rules := plan.N, plan.Rules()
 	s := emptyStart(n)
-	var board [maxRows]uint64
+	var placed [maxRows]uint64
 	for _, c := range t.Prefix {
-		board[s.Row&63] = 1 << c
+		placed[s.Row&63] = 1 << c
 		s = s.place(1 << c)
 	}
 	var r Result
 	switch t.Kind {
-	case partition.Halves:
+	case board.Halves:
 		runJoin(n, t, js.cache, js, &r)
-	case partition.PointSymmetric:
+	case board.PointSymmetric:
 		sols, nodes := countPointSym(n, firstColumn(t))
 		r.PointSym, r.Nodes = sols*t.Weight, nodes
-	case partition.Rot90Symmetric:
+	case board.Rot90Symmetric:
 		sols, nodes := countRot90Sym(n, firstColumn(t))
 		r.Rot90Sym, r.Nodes = sols*t.Weight, nodes
-	case partition.Formula:
+	case board.Formula:
 		r.setWide(kings(n))
-	case partition.Sweep:
+	case board.Sweep:
 		r.Total = sweepRows(n, rules)
-	case partition.CountPieces:
+	case board.CountPieces:
 		if rules.Rook() {
 			// Rooks: every arrangement of the free rows' pieces in the
 			// free columns (the placed ones keep theirs).
@@ -586,11 +587,11 @@ func runTask(plan *partition.Plan, t *partition.Task, js *joinScratch) Result {
 		}
 		sols, nodes := walk(n, rules, t.Bans, a, len(t.Prefix))
 		r.Total, r.Nodes = sols*t.Weight, nodes
-	case partition.Classify, partition.CountBanned:
+	case board.Classify, board.CountBanned:
 		var bs bannedSearch
 		bs.init(n, t.Bans)
-		bs.board = board
-		if t.Kind == partition.Classify {
+		bs.board = placed
+		if t.Kind == board.Classify {
 			bs.flip = t.Flip
 		} else {
 			bs.weight = t.Weight

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -58,7 +59,7 @@ func RunTask(plan *partition.Plan, i int) (Result, error) {
 		return Result{}, err
 	}
 	var js *joinScratch // the backtracking kernels need none: no allocation
-	if t.Kind == partition.Halves {
+	if t.Kind == board.Halves {
 		js = newJoinScratch(defaultJoinChunk)
 		js.cache = newQuarterCache(plan.N, defaultQuarterBudget)
 	}

@@ -4,11 +4,11 @@ package engine
 // never backtracks a whole board.
 //
 // A join task fixes which rows hold their queen in the east half of the board
-// (columns n-h..n-1, h = partition.JoinSide(n): n/2, or n/2-1 for even n
+// (columns n-h..n-1, h = board.JoinSide(n): n/2, or n/2-1 for even n
 // from 28); the other rows hold theirs in the west half (columns 0..h-1).
 // For odd n the middle column's queen is placed first, in a row the task
 // fixes too; with two middle columns the task counts each way of their
-// queens (partition.JoinPairs), one after another. Each half is then a small board of its own: h
+// queens (board.JoinPairs), one after another. Each half is then a small board of its own: h
 // queens in h columns, one in each of its rows. Rows and columns of the two
 // halves never clash, so a west half and an east half make a solution exactly
 // when they share no diagonal. The task
@@ -29,6 +29,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -184,8 +185,8 @@ func matchCost(transposed, items int) int {
 // rows, the middle queens' diagonals (which both halves' lists must
 // spare), the weight of each pair of half-boards, and the seed that picks
 // the parts a sample thins. A task has one way, or with two middle columns
-// (partition.JoinMiddle) one for each pair of middle queens' rows
-// (partition.JoinPairs).
+// (board.JoinMiddle) one for each pair of middle queens' rows
+// (board.JoinPairs).
 type joinWay struct {
 	west       uint64
 	ban1, ban2 uint64
@@ -198,14 +199,14 @@ func joinWays(n int, t *partition.Task, qc *quarterCache, ws []joinWay) []joinWa
 	ws = ws[:0]
 	all := uint64(1)<<uint(n) - 1
 	west := all &^ t.Rows
-	if partition.JoinMiddle(n) < 2 {
+	if board.JoinMiddle(n) < 2 {
 		b1, b2 := qc.middleBans(int(t.Middle), -1)
 		if t.Middle >= 0 {
 			west &^= 1 << uint(t.Middle) // the middle column's queen's row
 		}
 		return append(ws, joinWay{west: west, ban1: b1, ban2: b2, weight: t.Weight, seed: t.Rows<<5 | uint64(t.Middle)})
 	}
-	partition.JoinPairs(n, t.Rows, func(a, b int, weight uint64) {
+	board.JoinPairs(n, t.Rows, func(a, b int, weight uint64) {
 		b1, b2 := qc.middleBans(a, b)
 		ws = append(ws, joinWay{west: west &^ (1<<uint(a) | 1<<uint(b)), ban1: b1, ban2: b2, weight: weight,
 			seed: t.Rows<<10 | uint64(a)<<5 | uint64(b)})

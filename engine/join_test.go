@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/partition"
@@ -152,7 +153,7 @@ func TestHalfJoin(t *testing.T) {
 func halfIndices(p *partition.Plan) []int {
 	var is []int
 	for i, t := range p.Tasks {
-		if t.Kind == partition.Halves {
+		if t.Kind == board.Halves {
 			is = append(is, i)
 		}
 	}
@@ -175,7 +176,7 @@ func skipAllBut(p *partition.Plan, is []int) []bool {
 func halves(p *partition.Plan) []partition.Task {
 	var ts []partition.Task
 	for _, t := range p.Tasks {
-		if t.Kind == partition.Halves {
+		if t.Kind == board.Halves {
 			ts = append(ts, t)
 		}
 	}
@@ -211,7 +212,7 @@ func testCountPairs(t *testing.T, wide int) {
 		w := newWindow(n)
 		sv := newSieve(n, w)
 		sv.wide = wide
-		assert.Equal(t, partition.JoinLong(n), sv.long, "n=%d", n)
+		assert.Equal(t, board.JoinLong(n), sv.long, "n=%d", n)
 		if n == 16 { // weighted below JoinLongFrom too, for the test
 			sv.long = true
 		}

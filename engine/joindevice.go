@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/nqueens/nqueens/internal/backend"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -421,7 +422,7 @@ type joinFeeder struct {
 // other kind is counted on the host.
 func (f *joinFeeder) task(plan *partition.Plan, i int) {
 	t := &plan.Tasks[i]
-	if t.Kind != partition.Halves {
+	if t.Kind != board.Halves {
 		r := runTask(plan, t, f.js)
 		r.Task = i
 		f.report(r)

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/nqueens/nqueens/partition"
+	"github.com/nqueens/nqueens/internal/board"
 )
 
 // TestWalkTwin checks the assembly backtracking kernel against its Go twin,
@@ -85,7 +85,7 @@ func TestBannedTwin(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	deep, searched := 0, 0
-	check := func(n int, s start, ban *partition.Bans) {
+	check := func(n int, s start, ban *board.Bans) {
 		var a, b bannedSearch
 		a.init(n, ban)
 		row := uint64(s.Row)
@@ -115,8 +115,8 @@ func TestBannedTwin(t *testing.T) {
 			}
 		}
 	}
-	randomBans := func(n int) *partition.Bans {
-		ban := new(partition.Bans)
+	randomBans := func(n int) *board.Bans {
+		ban := new(board.Bans)
 		for row := range n {
 			if r.IntN(3) == 0 {
 				ban[row] = r.Uint64() & r.Uint64() & (1<<n - 1)
@@ -129,7 +129,7 @@ func TestBannedTwin(t *testing.T) {
 		var visit func(s start)
 		visit = func(s start) {
 			check(n, s, ban)
-			check(n, s, new(partition.Bans))
+			check(n, s, new(board.Bans))
 			free := ^(s.Cols | s.LD | s.RD)
 			for c := 0; c < n; c++ {
 				if free&(1<<c) != 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -23,7 +24,7 @@ func Each(ctx context.Context, plan *partition.Plan, i int, yield func(cols []ui
 	if err := checkTask(plan.N, t); err != nil {
 		return err
 	}
-	if t.Kind != partition.CountBanned && t.Kind != partition.CountPieces || t.Weight != 1 {
+	if t.Kind != board.CountBanned && t.Kind != board.CountPieces || t.Weight != 1 {
 		return fmt.Errorf("%w: task %q stands for more solutions than it searches (plan with partition.Job.Every)", errList, t.ID)
 	}
 	n, rules := plan.N, plan.Rules()
@@ -33,8 +34,8 @@ func Each(ctx context.Context, plan *partition.Plan, i int, yield func(cols []ui
 	ban := (*[maxRows]uint64)(t.Bans)
 	var placed uint
 	var err error
-	var rec func(row int, a partition.Attacks) bool
-	rec = func(row int, a partition.Attacks) bool {
+	var rec func(row int, a board.Attacks) bool
+	rec = func(row int, a board.Attacks) bool {
 		if row == n {
 			return yield(cols)
 		}

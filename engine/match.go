@@ -20,7 +20,7 @@ package engine
 import (
 	"math/bits"
 
-	"github.com/nqueens/nqueens/partition"
+	"github.com/nqueens/nqueens/internal/board"
 )
 
 // blockGroups is how many groups of 64 patterns one table block holds:
@@ -180,7 +180,7 @@ func newSieve(n int, w window) sieve {
 		return sieve{}
 	}
 	m0 := w.width/2 - 1
-	return sieve{m0: m0, a0: w.width + w.width/2 - 1, ok: true, long: partition.JoinLong(n), extra: m0 >= 1, wide: wideSplit}
+	return sieve{m0: m0, a0: w.width + w.width/2 - 1, ok: true, long: board.JoinLong(n), extra: m0 >= 1, wide: wideSplit}
 }
 
 // The transpositions' weights (even n). A key's long-diagonal queens are

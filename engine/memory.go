@@ -12,6 +12,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/nqueens/nqueens/internal/backend"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -192,7 +193,7 @@ func minMemory(plan *partition.Plan, workers int) int64 {
 	}
 	need := Need(plan.N, method, len(plan.Tasks), workers)
 	for i := range plan.Tasks {
-		if plan.Tasks[i].Kind == partition.Sweep {
+		if plan.Tasks[i].Kind == board.Sweep {
 			need += SweepBytes(plan.N)
 		}
 	}
@@ -242,7 +243,7 @@ func DeviceSide(join bool, devices int, onCPU bool, t backend.Knobs) (hosts int,
 // needsMemory reports whether the plan has join tasks.
 func needsMemory(plan *partition.Plan) bool {
 	for i := range plan.Tasks {
-		if plan.Tasks[i].Kind == partition.Halves {
+		if plan.Tasks[i].Kind == board.Halves {
 			return true
 		}
 	}
@@ -300,7 +301,7 @@ func quarterPlaces(n int) float64 {
 	if n > 28 {
 		grow = 2.8
 	}
-	if partition.JoinMiddle(n) > 0 { // a middle queen's or two's column less a side
+	if board.JoinMiddle(n) > 0 { // a middle queen's or two's column less a side
 		odd = 0.6
 	}
 	return max(1<<16, odd*1.25*28.6e6*math.Pow(grow, float64(n-28)))

@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 
-	"github.com/nqueens/nqueens/partition"
+	"github.com/nqueens/nqueens/internal/board"
 )
 
 func factorialTimes(k int, w uint64) Uint {
@@ -46,8 +46,8 @@ func kings(n int) Uint {
 // and of the row before it, how many ways lead there, since those decide
 // every later row. Row by row, each state passes its ways to the states
 // of the free columns the last two rows do not attack. The counts fit in
-// 64 bits up to partition.MaxSweepN (at most n! ways).
-func sweepRows(n int, r partition.Rules) uint64 {
+// 64 bits up to board.MaxSweepN (at most n! ways).
+func sweepRows(n int, r board.Rules) uint64 {
 	if n == 0 {
 		return 1
 	}
@@ -124,7 +124,7 @@ func near(b uint64, k uint8) uint64 {
 // nodes, with each level's columns and wrapped diagonals in arrays indexed
 // by the depth, no short moves (queens have none) and no branch on the
 // rules. r is the torus queen's (its rules are not read).
-func walkTorus(n int, _ partition.Rules, ban *partition.Bans, a partition.Attacks, row int) (sols, nodes uint64) {
+func walkTorus(n int, _ board.Rules, ban *board.Bans, a board.Attacks, row int) (sols, nodes uint64) {
 	switch {
 	case row >= n:
 		return 1, 0
@@ -187,7 +187,7 @@ func walkTorus(n int, _ partition.Rules, ban *partition.Bans, a partition.Attack
 // torus's rotations in here, with a branch or without one, made
 // superqueens 15-25% slower, so the torus has a kernel of its own,
 // walkTorus.)
-func walkShort(n int, r partition.Rules, ban *partition.Bans, a partition.Attacks, row int) (sols, nodes uint64) {
+func walkShort(n int, r board.Rules, ban *board.Bans, a board.Attacks, row int) (sols, nodes uint64) {
 	switch {
 	case row >= n:
 		return 1, 0

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/partition"
@@ -164,7 +165,7 @@ func TestKnightsSweep(t *testing.T) {
 		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: partition.Knight})
 		require.NoError(t, err)
 		require.Len(t, p.Tasks, 1, "n=%d: one sweep task", n)
-		require.Equal(t, partition.Sweep, p.Tasks[0].Kind)
+		require.Equal(t, board.Sweep, p.Tasks[0].Kind)
 		swept, err := engine.Run(context.Background(), p, engine.Options{Workers: 1})
 		require.NoError(t, err)
 		p, err = partition.Make(context.Background(), partition.Job{N: n, Piece: partition.Knight, Every: true})
@@ -176,9 +177,9 @@ func TestKnightsSweep(t *testing.T) {
 	for n := 0; n <= 16; n++ {
 		assert.Equal(t, engine.Kings(n), engine.UintOf(engine.SweepRows(n, partition.King.Rules(false))), "kings n=%d: sweep against the recurrence", n)
 	}
-	p, err := partition.Make(context.Background(), partition.Job{N: partition.MaxSweepN + 1, Piece: partition.Knight})
+	p, err := partition.Make(context.Background(), partition.Job{N: board.MaxSweepN + 1, Piece: partition.Knight})
 	require.NoError(t, err)
-	assert.NotEqual(t, partition.Sweep, p.Tasks[0].Kind, "beyond MaxSweepN knights are searched")
+	assert.NotEqual(t, board.Sweep, p.Tasks[0].Kind, "beyond MaxSweepN knights are searched")
 }
 
 // TestPiecesTwins checks the pieces' array kernels (walkShort, and

@@ -3,14 +3,14 @@ package engine
 import (
 	"math/bits"
 
-	"github.com/nqueens/nqueens/partition"
+	"github.com/nqueens/nqueens/internal/board"
 )
 
 // This file holds the twin the tests check the pieces' kernels against:
 // the plain search walkShort and walkTorus were written from.
 
 // walkPieces is the kernel of the pieces other than the queen and of the
-// torus (partition.CountPieces tasks): it counts the completions of a board
+// torus (board.CountPieces tasks): it counts the completions of a board
 // whose rows above row are placed (leaving the attacks a), under the rules
 // r and avoiding the squares ban forbids (pieces placed in advance), and
 // the pieces it placed (nodes). The last row is counted without placing
@@ -23,7 +23,7 @@ import (
 // second-last row adds the last row's free squares it leaves), and a
 // placement after which the row below the next is already blocked is
 // counted as a node but not searched below.
-func walkPieces(n int, r partition.Rules, ban *partition.Bans, a partition.Attacks, row int) (sols, nodes uint64) {
+func walkPieces(n int, r board.Rules, ban *board.Bans, a board.Attacks, row int) (sols, nodes uint64) {
 	switch {
 	case row >= n:
 		return 1, 0
@@ -38,7 +38,7 @@ func walkPieces(n int, r partition.Rules, ban *partition.Bans, a partition.Attac
 	all := uint64(1)<<uint(n) - 1
 	wrap := uint(n - 1)
 	type level struct {
-		a    partition.Attacks
+		a    board.Attacks
 		free uint64
 	}
 	var st [maxRows]level
@@ -55,7 +55,7 @@ func walkPieces(n int, r partition.Rules, ban *partition.Bans, a partition.Attac
 		lv.free ^= b
 		nodes++
 		p := lv.a
-		c := partition.Attacks{Cols: p.Cols | b, N1: p.N2 | b<<s1 | b>>s1, N2: b<<s2 | b>>s2}
+		c := board.Attacks{Cols: p.Cols | b, N1: p.N2 | b<<s1 | b>>s1, N2: b<<s2 | b>>s2}
 		ld, rd := p.LD|b, p.RD|b
 		if r.Torus {
 			c.LD = (ld<<1 | ld>>wrap) & all
@@ -78,7 +78,7 @@ func walkPieces(n int, r partition.Rules, ban *partition.Bans, a partition.Attac
 			for f := free; f != 0; f &= f - 1 {
 				x := f & -f
 				nodes++
-				t := partition.Attacks{Cols: c.Cols | x, N1: c.N2 | x<<s1 | x>>s1}
+				t := board.Attacks{Cols: c.Cols | x, N1: c.N2 | x<<s1 | x>>s1}
 				ld, rd := c.LD|x, c.RD|x
 				if r.Torus {
 					t.LD = (ld<<1 | ld>>wrap) & all

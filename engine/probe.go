@@ -25,6 +25,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -39,7 +40,7 @@ type Probe struct {
 	Result Result
 	// Thin: the unit is about a Thin-th of its task (1: the whole task):
 	// every Ways-th of the task's ways of the middle queens (two middle
-	// columns, partition.JoinPairs; 1 otherwise), and of each every
+	// columns, board.JoinPairs; 1 otherwise), and of each every
 	// Thin/Ways-th placement of the east side's north quarter; ThinWest
 	// the same for the west side, thinned only as far as its buffer needs.
 	Thin, Ways, ThinWest int
@@ -88,7 +89,7 @@ func (s *Sampler) Probe(i, thin int) (Probe, error) {
 		el := threadTime() - start
 		return Probe{Result: r, Thin: 1, Ways: 1, ThinWest: 1, Elapsed: el, Linear: el.Seconds()}
 	}
-	if t.Kind != partition.Halves || s.js == nil {
+	if t.Kind != board.Halves || s.js == nil {
 		return whole(), nil
 	}
 	s.ways = joinWays(s.plan.N, t, s.js.cache, s.ways)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -89,7 +90,7 @@ func TestProbe(t *testing.T) {
 			require.Equal(t, want, whole.Result, "n=%d task %d", n, i)
 			require.Equal(t, 1, whole.Thin)
 			require.Equal(t, whole.Work, whole.TaskWork)
-			if tasks[i].Kind != partition.Halves {
+			if tasks[i].Kind != board.Halves {
 				continue
 			}
 			part, err := s.Probe(i, 4)

@@ -17,7 +17,7 @@ import (
 	"slices"
 	"sync/atomic"
 
-	"github.com/nqueens/nqueens/partition"
+	"github.com/nqueens/nqueens/internal/board"
 )
 
 // quarterList holds the placements of one queen in each row of a set of a
@@ -40,16 +40,16 @@ type frame struct{ b1, b2 uint }
 
 // quarterFrame returns the frame of quarter q (side*2 + part) of an n×n
 // board: its rows r0..r0+rows-1 and columns c0..c0+s-1 (s =
-// partition.JoinSide(n)) take main diagonals from c0-(r0+rows-1)+n-1 and
+// board.JoinSide(n)) take main diagonals from c0-(r0+rows-1)+n-1 and
 // anti-diagonals from r0+c0 on, s+rows-1 of each (31 at most for n ≤ 32).
 func quarterFrame(n, q int) frame {
-	h := n / 2 // north rows 0..h-1; the halves' columns: partition.JoinSide
+	h := n / 2 // north rows 0..h-1; the halves' columns: board.JoinSide
 	r0, rows, c0 := 0, h, 0
 	if q%2 == 1 {
 		r0, rows = h, n-h
 	}
 	if q/2 == 1 {
-		c0 = n - partition.JoinSide(n)
+		c0 = n - board.JoinSide(n)
 	}
 	return frame{b1: uint(max(0, c0-(r0+rows-1)+n-1)), b2: uint(r0 + c0)}
 }
@@ -71,7 +71,7 @@ type window struct {
 }
 
 func newWindow(n int) window {
-	s := partition.JoinSide(n)
+	s := board.JoinSide(n)
 	w := uint(max(2*s-1, 0))
 	return window{lo: uint(n - s), width: w, mask: uint64(1)<<w - 1}
 }
@@ -245,7 +245,7 @@ func quarterCacheBytes(n int) int64 {
 
 // columns returns the columns of side 0 (west) or 1 (east).
 func (c *quarterCache) columns(side int) uint64 {
-	s := partition.JoinSide(c.n)
+	s := board.JoinSide(c.n)
 	west := uint64(1)<<uint(s) - 1
 	if side == 0 {
 		return west
@@ -258,7 +258,7 @@ func (c *quarterCache) columns(side int) uint64 {
 // middle columns (JoinMiddle) of a queen in row r2 of the second; none for
 // a row below 0.
 func (c *quarterCache) middleBans(r, r2 int) (ban1, ban2 uint64) {
-	n, s := c.n, partition.JoinSide(c.n)
+	n, s := c.n, board.JoinSide(c.n)
 	for i, row := range [2]int{r, r2} {
 		if row >= 0 {
 			col := s + i

@@ -10,22 +10,23 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/partition"
 )
 
 // These tests check the join with two middle columns between the halves
-// (partition.JoinMiddle) on boards small enough to count: built with
+// (board.JoinMiddle) on boards small enough to count: built with
 // -tags twomiddle, the planner cuts every even board from 4 on so, as it
 // does n = 28 and above (go test -tags twomiddle -run TwoMiddle ./engine).
 
 // TestJoinTwoMiddle checks the join with two middle columns between the
-// halves (partition.JoinMiddle, the plan of even n from 28 on) on boards
+// halves (board.JoinMiddle, the plan of even n from 28 on) on boards
 // small enough to count: every total as published, with buffers of 16
 // patterns too, so that sides come in pieces.
 func TestJoinTwoMiddle(t *testing.T) {
-	require.Equal(t, 2, partition.JoinMiddle(4), "built with -tags twomiddle")
+	require.Equal(t, 2, board.JoinMiddle(4), "built with -tags twomiddle")
 	boards := []int{4, 6, 8, 10, 12, 14}
 	if long.Run() {
 		boards = append(boards, 16)
@@ -33,7 +34,7 @@ func TestJoinTwoMiddle(t *testing.T) {
 	for _, n := range boards {
 		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
-		assert.Equal(t, 2, partition.JoinMiddle(n))
+		assert.Equal(t, 2, board.JoinMiddle(n))
 		c, err := Run(context.Background(), p, Options{Workers: 2})
 		require.NoError(t, err)
 		assert.Equal(t, fmt.Sprint(known.Total[n]), c.Total.String(), "n=%d", n)
@@ -49,14 +50,14 @@ func TestJoinTwoMiddle(t *testing.T) {
 	}
 }
 
-// TestProbeWaysTwoMiddle: with two middle columns (partition.JoinMiddle) a part
+// TestProbeWaysTwoMiddle: with two middle columns (board.JoinMiddle) a part
 // counts every Ways-th of its task's ways (at least minPartWays of them),
 // then thins the east side; the
 // same unit comes back from its Thin (a sample's second pass asks for it
 // so), and over many tasks the parts scaled up list as many half-boards
 // and model as much matching work as the whole tasks.
 func TestProbeWaysTwoMiddle(t *testing.T) {
-	require.Equal(t, 2, partition.JoinMiddle(4), "built with -tags twomiddle")
+	require.Equal(t, 2, board.JoinMiddle(4), "built with -tags twomiddle")
 	n := 18
 	p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 	require.NoError(t, err)
@@ -66,7 +67,7 @@ func TestProbeWaysTwoMiddle(t *testing.T) {
 	}
 	var tasks []partition.Task
 	for i := len(p.Tasks) - 1; i >= 0 && len(tasks) < want; i -= len(p.Tasks) / want {
-		if p.Tasks[i].Kind == partition.Halves {
+		if p.Tasks[i].Kind == board.Halves {
 			tasks = append(tasks, p.Tasks[i])
 		}
 	}

@@ -3,85 +3,13 @@ package partition
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/nqueens/nqueens/internal/board"
 )
 
 // JoinMaxN is the largest board the join method plans: its kernel keeps the
 // 2n-1 diagonals of each direction in a uint64.
 const JoinMaxN = 32
-
-// JoinLongFrom is the least board on which the join weights its pairs by
-// their long-diagonal queens (even n only; engine/match.go, longBits): the
-// two transpositions of the square count for it, and the pairs in which
-// both halves hold a long-diagonal queen are never matched. Below it the
-// sieve that the weights need costs more than it saves. A weighted task counts another
-// share of the total than an unweighted one (only the plan's sum is the
-// same), so the plans it applies to have fingerprints of their own.
-const JoinLongFrom = 18
-
-// JoinLong tells whether the join weights an n×n board's pairs by their
-// long-diagonal queens (not where two middle columns part the halves).
-func JoinLong(n int) bool { return n%2 == 0 && n >= JoinLongFrom && JoinMiddle(n) == 0 }
-
-// JoinMiddle returns how many middle columns part the join's west and
-// east halves of an n×n board: 1 for odd n, 0 for even n below 28, and 2
-// for even n from 28 on. Halves of h columns hold a pair of half-boards
-// that share no diagonal with chance about 2^-h·h/2; each middle queen,
-// fixed before the halves are listed, takes two diagonals from both
-// halves' lists at once, so that each pair is likelier to be a solution.
-// With none, the n = 28 join compared about 4 times as many pairs per
-// solution as n = 27's (5 times as many at n = 14 against 2 middle
-// columns: 499 pairs per solution against 78, n = 13 and 15 with one:
-// 112 and 276), and cost 2.1 times as much per solution.
-func JoinMiddle(n int) int {
-	switch {
-	case n%2 == 1:
-		return 1
-	case n >= joinTwoFrom:
-		return 2
-	}
-	return 0
-}
-
-// JoinSide returns the columns of each of the join's halves of an n×n
-// board: the west half takes columns 0..h-1, the east half n-h..n-1.
-func JoinSide(n int) int { return (n - JoinMiddle(n)) / 2 }
-
-// JoinPairs calls f with the middle queens' rows of each way an even
-// n×n board with two middle columns (JoinMiddle) completes task east: a
-// is the row of the queen in column h, b the row of the queen in column
-// h+1 (h = JoinSide(n)), the west half takes the other rows, and weight
-// is how many solutions each of its half-board pairs stands for.
-//
-// The maps that keep the cut are the mirror (west and east change places,
-// and so do the middle columns: (E, W, a, b) to (W, E, b, a)) and the
-// up-down flip (every row r to n-1-r). Each orbit of ways is counted
-// once, in the one of its members with a < b and a + b < n-1, weight 4;
-// where a + b = n-1 two members qualify, (E, W, a, b) and (rev W, rev E,
-// a, b): the one with the smaller east rows counts for both (weight 4),
-// and one that is both (E = rev W) for the two it stands for (weight 2).
-// The middle queens must not attack each other: b ≥ a+2. Every task
-// (every set of h east rows) has ways of both kinds, so the plan's tasks
-// are the C(n, h) sets of east rows, with no weight of their own.
-func JoinPairs(n int, east uint64, f func(a, b int, weight uint64)) {
-	all := below(n)
-	rest := all &^ east
-	for x := rest; x != 0; x &= x - 1 {
-		a := bits.TrailingZeros64(x)
-		for y := rest &^ below(a+2) &^ ^below(n-a); y != 0; y &= y - 1 {
-			b := bits.TrailingZeros64(y)
-			w := uint64(4)
-			if a+b == n-1 {
-				switch rw := reverse(rest&^(1<<uint(a)|1<<uint(b)), n); {
-				case east == rw:
-					w = 2
-				case east > rw:
-					continue
-				}
-			}
-			f(a, b, w)
-		}
-	}
-}
 
 // The join method's plan (the kernel is engine/join.go; the tasks stream
 // from source.eachJoin).
@@ -115,9 +43,9 @@ func JoinPairs(n int, east uint64, f func(a, b int, weight uint64)) {
 func symmetricTasks(n int) []Task {
 	var tasks []Task
 	for _, k := range []struct {
-		kind Kind
+		kind board.Kind
 		tag  string
-	}{{PointSymmetric, "p"}, {Rot90Symmetric, "r"}} {
+	}{{board.PointSymmetric, "p"}, {board.Rot90Symmetric, "r"}} {
 		if n == 0 {
 			tasks = append(tasks, Task{ID: k.tag + "root", Kind: k.kind, Weight: 1, Cost: 1, Middle: -1})
 		}

@@ -11,63 +11,21 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // MaxN is the largest board a plan can be made for: the kernels use one bit
 // of a uint64 per column.
-const MaxN = 64
+const MaxN = board.MaxN
 
 // version identifies the planning rules. It changes whenever a plan for the
 // same n and method would come out different, so stored task IDs from an
 // older version are never mistaken for current ones.
 const version = 3
 
-// Kind tells the engine which kernel a task needs.
-type Kind uint8
-
-const (
-	// Count tasks count completions; each one stands for Weight solutions.
-	// They have no bans.
-	Count Kind = iota
-	// Classify tasks compare every completion with its images under the 8
-	// symmetries: only the least image of a class is counted, weighted by
-	// the size of its class (8, 4 or 2). Weight is 1.
-	Classify
-	// CountBanned tasks count completions that avoid Bans (queens placed
-	// in advance); each stands for Weight solutions.
-	CountBanned
-	// Halves tasks count the pairs of west and east halves of the board
-	// that make a solution, for one set of east rows (Rows) and, for odd
-	// n, one row of the middle column's queen (Middle); each pair stands
-	// for Weight solutions.
-	Halves
-	// PointSymmetric and Rot90Symmetric tasks count the solutions equal to
-	// their 180° (respectively 90°) rotation whose row-0 queen is in
-	// column Prefix[0] (no prefix for n = 0). The join method counts them
-	// beside its total, which gives the unique count by Burnside's lemma.
-	PointSymmetric
-	Rot90Symmetric
-	// CountPieces tasks count completions under the plan's [Rules] (pieces
-	// other than the queen, or the torus); each stands for Weight
-	// solutions. They have no bans.
-	CountPieces
-	// Formula is the whole board in closed form, one task without a
-	// prefix: kings by the recurrence of OEIS A002464 (Hertzsprung's
-	// problem), exact in microseconds for every n (totals up to 320 bits).
-	Formula
-	// Sweep is the whole board, one task without a prefix, counted by a
-	// sweep over the rows that keeps, for each set of columns used and the
-	// columns of the last two rows, how many ways lead there: knights,
-	// whose moves reach two rows down only, up to [MaxSweepN].
-	Sweep
-)
-
-// Bans lists, per row, the squares a method forbids there (bit c = column c).
-type Bans [MaxN]uint64
-
 // noBans is shared by every task without symmetry bounds.
-var noBans Bans
+var noBans board.Bans
 
 // Task is an independent piece of a count: the queens of rows
 // 0..len(Prefix)-1 are placed, the kernel counts the completions.
@@ -89,12 +47,12 @@ type Task struct {
 	// Prefix holds the columns of the queens already placed, row by row.
 	Prefix []uint8
 	// Bans holds the squares the method forbids, shared between tasks.
-	Bans *Bans
+	Bans *board.Bans
 	// Rows is a Halves task's set of rows whose queen lies in the east half
 	// (bit r = row r).
 	Rows uint64
 	// Kind selects the kernel.
-	Kind Kind
+	Kind board.Kind
 	// Flip says the task searches the board upside down (row r of the
 	// search is row n-1-r of the board): Classify turns each completion
 	// back before comparing it with its images.
@@ -130,7 +88,7 @@ type Plan struct {
 }
 
 // Rules returns the attacks of the plan's pieces.
-func (p *Plan) Rules() Rules { return p.Piece.Rules(p.Torus) }
+func (p *Plan) Rules() board.Rules { return p.Piece.Rules(p.Torus) }
 
 // Cost sums the plan's cost estimates.
 func (p *Plan) Cost() uint64 {
@@ -262,20 +220,20 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 	}
 	if !rules.Queen() {
 		for i := range src.seeds {
-			src.seeds[i].kind = CountPieces
+			src.seeds[i].kind = board.CountPieces
 		}
 	}
 	if piece == King && len(job.Placed) == 0 && !job.Every {
 		// Kings without placed ones: the whole board in closed form.
-		src.seeds = []seed{{kind: Formula, weight: 1, bans: &noBans}}
+		src.seeds = []seed{{kind: board.Formula, weight: 1, bans: &noBans}}
 		src.depth, src.tasks = 0, 1
 		return src, nil
 	}
-	if piece == Knight && len(job.Placed) == 0 && !job.Every && job.N <= MaxSweepN {
+	if piece == Knight && len(job.Placed) == 0 && !job.Every && job.N <= board.MaxSweepN {
 		// Knights without placed ones: the row sweep, which beats the
 		// search at every n it can hold (n = 14: milliseconds against a
 		// minute).
-		src.seeds = []seed{{kind: Sweep, weight: 1, bans: &noBans}}
+		src.seeds = []seed{{kind: board.Sweep, weight: 1, bans: &noBans}}
 		src.depth, src.tasks = 0, 1
 		return src, nil
 	}

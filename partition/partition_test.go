@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/reference"
@@ -32,7 +33,7 @@ func TestMirrorWeights(t *testing.T) {
 			require.NoError(t, err)
 			var sum uint64
 			for _, task := range p.Tasks {
-				assert.Equal(t, partition.Count, task.Kind)
+				assert.Equal(t, board.Count, task.Kind)
 				sum += task.Weight * reference.CountPrefix(n, prefix(task))
 			}
 			assert.Equal(t, reference.Count(n), sum, "weighted sum of tasks for n=%d", n)
@@ -53,7 +54,7 @@ func TestSymCorner(t *testing.T) {
 				if task.Prefix[0] != 0 {
 					continue
 				}
-				assert.Equal(t, partition.Classify, task.Kind)
+				assert.Equal(t, board.Classify, task.Kind)
 				reference.Completions(n, prefix(task), func(s []int) bool {
 					for r, c := range s {
 						if task.Bans[r]&(1<<c) != 0 {
@@ -190,11 +191,11 @@ func TestJoinOrbits(t *testing.T) {
 			var weights, total uint64
 			symmetric := 0
 			for _, task := range p.Tasks {
-				if task.Kind == partition.PointSymmetric || task.Kind == partition.Rot90Symmetric {
+				if task.Kind == board.PointSymmetric || task.Kind == board.Rot90Symmetric {
 					symmetric++ // counted by engine's tests
 					continue
 				}
-				assert.Equal(t, partition.Halves, task.Kind)
+				assert.Equal(t, board.Halves, task.Kind)
 				sp := split{mid: int(task.Middle), east: task.Rows}
 				weights += task.Weight
 				total += task.Weight * count[sp]
@@ -243,8 +244,8 @@ func TestJoinIDs(t *testing.T) {
 	require.NoError(t, err)
 	// The symmetric searches first (p0..p8, r0..r8), then the row splits.
 	assert.Equal(t, "p0", p.Tasks[0].ID)
-	assert.Equal(t, partition.PointSymmetric, p.Tasks[0].Kind)
-	assert.Equal(t, partition.Rot90Symmetric, p.Tasks[9].Kind)
+	assert.Equal(t, board.PointSymmetric, p.Tasks[0].Kind)
+	assert.Equal(t, board.Rot90Symmetric, p.Tasks[9].Kind)
 	assert.Equal(t, "m0:e01e", p.Tasks[18].ID)
 	q, err := partition.Make(context.Background(), partition.Job{N: 9, Method: partition.Join})
 	require.NoError(t, err)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
 )
 
@@ -101,14 +102,14 @@ func DiagonalConflict(placed []Square) (a, b Square, ok bool) {
 // placedBans forbids every square that the placed queens rule out: in a
 // placed queen's row every other square, elsewhere its column and
 // diagonals.
-func placedBans(n int, placed []Square, rules Rules) *Bans {
-	b := new(Bans)
-	board := below(n)
-	short := func(k uint8, col int) uint64 { return near(1<<uint(col), k) & board }
+func placedBans(n int, placed []Square, rules board.Rules) *board.Bans {
+	b := new(board.Bans)
+	all := below(n)
+	short := func(k uint8, col int) uint64 { return board.Near(1<<uint(col), k) & all }
 	for _, q := range placed {
 		for r := 0; r < n; r++ {
 			if r == q.Row {
-				b[r] |= board &^ (1 << uint(q.Col))
+				b[r] |= all &^ (1 << uint(q.Col))
 				continue
 			}
 			d := r - q.Row
@@ -152,17 +153,17 @@ func mirrorSymmetric(n int, placed []Square) bool {
 // and halving is allowed, every solution searched otherwise. Other
 // symmetries of a placement are not used: a solution equal to its own
 // image (180° rotation) would need counting apart.
-func placedSeeds(n int, placed []Square, halve bool, rules Rules) []seed {
+func placedSeeds(n int, placed []Square, halve bool, rules board.Rules) []seed {
 	bans := placedBans(n, placed, rules)
 	if halve && mirrorSymmetric(n, placed) {
 		seeds := mirrorSeeds(n)
 		for i := range seeds {
-			seeds[i].kind = CountBanned
+			seeds[i].kind = board.CountBanned
 			seeds[i].bans = bans
 		}
 		return seeds
 	}
-	return []seed{{kind: CountBanned, weight: 1, bans: bans}}
+	return []seed{{kind: board.CountBanned, weight: 1, bans: bans}}
 }
 
 // canonical returns the placement sorted by row, then column: one question,

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/nqueens/nqueens/internal/board"
 )
 
 // This file is the prefix walker: the seeds a prefix method starts from,
@@ -16,9 +18,9 @@ import (
 type seed struct {
 	prefix []uint8
 	allow  []uint64 // allow[i]: columns allowed in row len(prefix)+i (then all)
-	kind   Kind
+	kind   board.Kind
 	weight uint64
-	bans   *Bans
+	bans   *board.Bans
 	flip   bool
 	tag    string // prefixes task IDs, keeping them unique across seeds
 }
@@ -83,18 +85,18 @@ func chooseDepth(w *walker, n int, seeds []seed) (depth, tasks int) {
 
 // board tracks the attacks of the pieces placed, in the engine's
 // convention.
-type board struct {
+type position struct {
 	n     int
 	row   int
-	rules Rules
-	a     Attacks
+	rules board.Rules
+	a     board.Attacks
 }
 
-func newBoard(n int, r Rules) board {
-	return board{n: n, rules: r, a: r.Start(n)}
+func newBoard(n int, r board.Rules) position {
+	return position{n: n, rules: r, a: r.Start(n)}
 }
 
-func (b board) free(ban *Bans) uint64 {
+func (b position) free(ban *board.Bans) uint64 {
 	f := b.a.Free()
 	if b.row < MaxN {
 		f &^= ban[b.row]
@@ -102,13 +104,13 @@ func (b board) free(ban *Bans) uint64 {
 	return f
 }
 
-func (b board) place(c uint8) board {
-	return board{n: b.n, row: b.row + 1, rules: b.rules, a: b.rules.Place(b.n, b.a, uint64(1)<<c)}
+func (b position) place(c uint8) position {
+	return position{n: b.n, row: b.row + 1, rules: b.rules, a: b.rules.Place(b.n, b.a, uint64(1)<<c)}
 }
 
 // start places the seed's prefix; ok is false when its queens attack each
 // other or a banned square.
-func (s seed) start(n int, r Rules) (b board, ok bool) {
+func (s seed) start(n int, r board.Rules) (b position, ok bool) {
 	b = newBoard(n, r)
 	for _, c := range s.prefix {
 		if b.free(s.bans)&(uint64(1)<<c) == 0 {
@@ -131,7 +133,7 @@ func (s seed) allowed(r int) uint64 {
 // few thousand prefixes; err is then the context's error.
 type walker struct {
 	ctx   context.Context
-	rules Rules // the pieces' attacks
+	rules board.Rules // the pieces' attacks
 	steps uint
 	err   error
 }
@@ -147,14 +149,14 @@ func (w *walker) stopped() bool {
 // prefixes calls visit with every prefix the seed gives at the given
 // depth, in lexicographic order, and the board it leaves. The prefix slice
 // is reused between calls.
-func prefixes(w *walker, n int, s seed, depth int, visit func(b board, prefix []uint8)) {
+func prefixes(w *walker, n int, s seed, depth int, visit func(b position, prefix []uint8)) {
 	b, ok := s.start(n, w.rules)
 	if !ok {
 		return
 	}
 	prefix := append([]uint8(nil), s.prefix...)
-	var rec func(b board)
-	rec = func(b board) {
+	var rec func(b position)
+	rec = func(b position) {
 		if w.stopped() {
 			return
 		}
@@ -175,7 +177,7 @@ func prefixes(w *walker, n int, s seed, depth int, visit func(b board, prefix []
 // countPrefixes counts the tasks a seed gives at the given depth.
 func countPrefixes(w *walker, n int, s seed, depth int) int {
 	k := 0
-	prefixes(w, n, s, depth, func(board, []uint8) { k++ })
+	prefixes(w, n, s, depth, func(position, []uint8) { k++ })
 	return k
 }
 
@@ -183,7 +185,7 @@ func countPrefixes(w *walker, n int, s seed, depth int) int {
 // the next two queens, a cheap probe that tracks the size of the subtree
 // well enough to order and balance tasks. (The second row's placements are
 // counted with a popcount, not made.)
-func estimate(b board, ban *Bans) uint64 {
+func estimate(b position, ban *board.Bans) uint64 {
 	if b.row >= b.n {
 		return 1
 	}

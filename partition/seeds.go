@@ -3,6 +3,8 @@ package partition
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/nqueens/nqueens/internal/board"
 )
 
 func trailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
@@ -18,14 +20,14 @@ func below(k int) uint64 { return uint64(1)<<uint(k) - 1 }
 func mirrorSeeds(n int) []seed {
 	switch n {
 	case 0:
-		return []seed{{kind: Count, weight: 1, bans: &noBans}}
+		return []seed{{kind: board.Count, weight: 1, bans: &noBans}}
 	case 1:
-		return []seed{{prefix: []uint8{0}, kind: Count, weight: 1, bans: &noBans}}
+		return []seed{{prefix: []uint8{0}, kind: board.Count, weight: 1, bans: &noBans}}
 	}
-	seeds := []seed{{allow: []uint64{below(n / 2)}, kind: Count, weight: 2, bans: &noBans}}
+	seeds := []seed{{allow: []uint64{below(n / 2)}, kind: board.Count, weight: 2, bans: &noBans}}
 	if n%2 == 1 {
 		mid := uint8(n / 2)
-		seeds = append(seeds, seed{prefix: []uint8{mid}, allow: []uint64{below(n / 2)}, kind: Count, weight: 2, bans: &noBans})
+		seeds = append(seeds, seed{prefix: []uint8{mid}, allow: []uint64{below(n / 2)}, kind: board.Count, weight: 2, bans: &noBans})
 	}
 	return seeds
 }
@@ -56,21 +58,21 @@ func mirrorSeeds(n int) []seed {
 // For n ≤ 3 one Classify task over the whole board is exact and trivial.
 func symSeeds(n int) []seed {
 	if n <= 3 {
-		return []seed{{kind: Classify, weight: 1, bans: &noBans}}
+		return []seed{{kind: board.Classify, weight: 1, bans: &noBans}}
 	}
 	var seeds []seed
 	// Corner: queen (0,0), row-1 queen in column b (2..n-1; the bans make
 	// b = n-1 barren, and the planner drops it).
 	for b := 2; b < n-1; b++ {
-		bans := new(Bans)
+		bans := new(board.Bans)
 		for r := 2; r < b; r++ {
 			bans[r] = 1 << 1
 		}
-		seeds = append(seeds, seed{prefix: []uint8{0, uint8(b)}, kind: Classify, weight: 1, bans: bans})
+		seeds = append(seeds, seed{prefix: []uint8{0, uint8(b)}, kind: board.Classify, weight: 1, bans: bans})
 	}
 	edges := uint64(1) | uint64(1)<<uint(n-1)
 	for m := 1; 2*m < n-1; m++ {
-		bans := new(Bans)
+		bans := new(board.Bans)
 		for r := 1; r < m; r++ {
 			bans[r] = edges
 		}
@@ -79,7 +81,7 @@ func symSeeds(n int) []seed {
 		}
 		bans[n-1] |= below(m) | below(n-1)&^below(n-m)
 		if m < flipFrom {
-			seeds = append(seeds, seed{prefix: []uint8{uint8(m)}, kind: Classify, weight: 1, bans: bans})
+			seeds = append(seeds, seed{prefix: []uint8{uint8(m)}, kind: board.Classify, weight: 1, bans: bans})
 			continue
 		}
 		// Search this region upside down: the bounds on the bottom rows
@@ -91,7 +93,7 @@ func symSeeds(n int) []seed {
 			flipped[n-1-r] |= bans[r]
 		}
 		flipped[n-1] = below(n) &^ (1 << uint(m))
-		seeds = append(seeds, seed{kind: Classify, weight: 1, bans: flipped, flip: true, tag: fmt.Sprintf("f%d:", m)})
+		seeds = append(seeds, seed{kind: board.Classify, weight: 1, bans: flipped, flip: true, tag: fmt.Sprintf("f%d:", m)})
 	}
 	return seeds
 }

@@ -11,6 +11,8 @@ import (
 	"hash"
 	"math/bits"
 	"slices"
+
+	"github.com/nqueens/nqueens/internal/board"
 )
 
 // This file is the planner's stream: every plan is made by walking its
@@ -55,7 +57,7 @@ func (s *source) eachPrefix(visit func(t *Task, tag string) bool) {
 	n := s.job.N
 	var t Task
 	for _, sd := range s.seeds {
-		prefixes(s.w, n, sd, sd.depth(s.depth), func(b board, prefix []uint8) {
+		prefixes(s.w, n, sd, sd.depth(s.depth), func(b position, prefix []uint8) {
 			if s.w.err != nil {
 				return
 			}
@@ -81,12 +83,12 @@ func (s *source) eachJoin(visit func(t *Task, tag string) bool) {
 	h := n / 2
 	all := below(n)
 	jc := newJoinCoster(n)
-	t := Task{Kind: Halves, Middle: -1}
-	if JoinMiddle(n) == 2 {
+	t := Task{Kind: board.Halves, Middle: -1}
+	if board.JoinMiddle(n) == 2 {
 		// Every set of east rows, the ways of the middle queens and their
 		// weights within it (JoinPairs).
 		t.Weight = 4
-		forEachSubset(s.w, n, JoinSide(n), -1, func(e uint64) bool {
+		forEachSubset(s.w, n, board.JoinSide(n), -1, func(e uint64) bool {
 			t.Cost, t.Rows = jc.costPairs(e), e
 			return visit(&t, "")
 		})
@@ -125,9 +127,9 @@ func (s *source) name(t *Task, tag string) string {
 	switch {
 	case t.ID != "":
 		return t.ID
-	case t.Kind == Halves && t.Middle >= 0:
+	case t.Kind == board.Halves && t.Middle >= 0:
 		return fmt.Sprintf("m%d:e%0*x", t.Middle, (s.job.N+3)/4, t.Rows)
-	case t.Kind == Halves:
+	case t.Kind == board.Halves:
 		return fmt.Sprintf("e%0*x", (s.job.N+3)/4, t.Rows)
 	}
 	return tag + taskID(t.Prefix)
@@ -167,19 +169,19 @@ func newFingerprinter(p *Plan) *fingerprinter {
 	f.buf = append(f.buf, 0)
 	f.buf = append(f.buf, BoardName(p.Piece, p.Torus)...)
 	f.buf = append(f.buf, 0)
-	if p.Rules() != (Rules{Long: true}) {
+	if p.Rules() != (board.Rules{Long: true}) {
 		// The pieces' kernel's nodes changed with its look-ahead (2): a
 		// task's line of another kernel would not pass an audit.
 		f.buf = append(f.buf, "pieces-kernel-2"...)
 		f.buf = append(f.buf, 0)
 	}
-	if p.Method == Join && JoinMiddle(p.N) == 2 {
+	if p.Method == Join && board.JoinMiddle(p.N) == 2 {
 		// Its tasks are sets of east rows with the ways of two middle
 		// queens (JoinPairs): a plan of another shape.
 		f.buf = append(f.buf, "join-two-middle"...)
 		f.buf = append(f.buf, 0)
 	}
-	if p.Method == Join && JoinLong(p.N) {
+	if p.Method == Join && board.JoinLong(p.N) {
 		// Its tasks count other shares of the total (see JoinLongFrom).
 		f.buf = append(f.buf, "join-long-weights"...)
 		f.buf = append(f.buf, 0)
@@ -248,7 +250,7 @@ func NewPlanner(ctx context.Context, job Job) (*Planner, error) {
 		return nil, err
 	}
 	sz := Size{Method: src.job.Method, Depth: src.depth, Tasks: src.tasks}
-	sz.Sweep = len(src.seeds) == 1 && src.seeds[0].kind == Sweep
+	sz.Sweep = len(src.seeds) == 1 && src.seeds[0].kind == board.Sweep
 	if src.join {
 		sz.Tasks = joinTaskCount(job.N)
 	} else if src.job.Every || src.job.Piece == Rook {
@@ -611,9 +613,9 @@ func joinTaskCount(n int) int {
 	if n == 0 {
 		sym = 2
 	}
-	if JoinMiddle(n) == 2 {
+	if board.JoinMiddle(n) == 2 {
 		// One task per set of east rows (JoinPairs).
-		return int(binomial(n, JoinSide(n)) + sym)
+		return int(binomial(n, board.JoinSide(n)) + sym)
 	}
 	h := n / 2
 	// Orbits of h-subsets of 2h rows under complement and reversal (the
@@ -649,7 +651,7 @@ type joinCoster struct {
 }
 
 func newJoinCoster(n int) *joinCoster {
-	h := JoinSide(n)
+	h := board.JoinSide(n)
 	jc := &joinCoster{n: n, h: h, fact: 1, shift: uint(4 * max(0, n-22))}
 	for i := 2; i <= h; i++ {
 		jc.fact *= float64(i)
@@ -720,7 +722,7 @@ func (jc *joinCoster) costPairs(east uint64) uint64 {
 func Draw(index, seed uint64) uint64 { return mix(seed ^ mix(index)) }
 
 // CountWords is how many 64-bit words an exact count takes: 320 bits,
-// room for any count on a board of at most MaxN rows (64 rooks make
+// room for any count on a rows of at most MaxN rows (64 rooks make
 // 64! < 2^297).
 const CountWords = 5
 
@@ -733,7 +735,7 @@ const CountWords = 5
 // damaged line.
 func Bound(n int, t *Task) [CountWords]uint64 {
 	w := t.Weight
-	if t.Kind == Classify || t.Kind == PointSymmetric || t.Kind == Rot90Symmetric {
+	if t.Kind == board.Classify || t.Kind == board.PointSymmetric || t.Kind == board.Rot90Symmetric {
 		w = 8 // a class of up to 8 solutions per completion
 	}
 	b := [CountWords]uint64{max(w, 1)}
@@ -751,16 +753,16 @@ func Bound(n int, t *Task) [CountWords]uint64 {
 			}
 		}
 	}
-	if t.Kind == Halves {
-		if JoinMiddle(n) == 2 {
+	if t.Kind == board.Halves {
+		if board.JoinMiddle(n) == 2 {
 			// Each way of the middle queens (JoinPairs).
-			mul(binomial(n-JoinSide(n), 2))
+			mul(binomial(n-board.JoinSide(n), 2))
 		}
-		for k := 2; k <= JoinSide(n); k++ {
+		for k := 2; k <= board.JoinSide(n); k++ {
 			mul(uint64(k))
 			mul(uint64(k))
 		}
-		if JoinLong(n) {
+		if board.JoinLong(n) {
 			mul(2)
 		}
 		return b

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -20,7 +21,7 @@ import (
 // TestJoinTaskCountTwoMiddle: the planner's size of a plan with two
 // middle columns is its tasks, as for every other plan.
 func TestJoinTaskCountTwoMiddle(t *testing.T) {
-	require.Equal(t, 2, partition.JoinMiddle(12), "built with -tags twomiddle")
+	require.Equal(t, 2, board.JoinMiddle(12), "built with -tags twomiddle")
 	for n := 12; n <= 20; n += 2 {
 		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
@@ -33,7 +34,7 @@ func TestJoinTaskCountTwoMiddle(t *testing.T) {
 // TestFingerprintTwoMiddle: two middle columns make another plan, with a
 // fingerprint of its own.
 func TestFingerprintTwoMiddle(t *testing.T) {
-	require.Equal(t, 2, partition.JoinMiddle(12), "built with -tags twomiddle")
+	require.Equal(t, 2, board.JoinMiddle(12), "built with -tags twomiddle")
 	p, err := partition.Make(context.Background(), partition.Job{N: 12, Method: partition.Join})
 	require.NoError(t, err)
 	assert.Equal(t, "283eef5ea0b2a0179490fe8c", p.Fingerprint(), "n = 12 with two middle columns")

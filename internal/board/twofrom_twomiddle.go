@@ -1,6 +1,6 @@
 //go:build twomiddle
 
-package partition
+package board
 
 // joinTwoFrom is 4 in a build for the tests of two middle columns on
 // small boards (go test -tags twomiddle -run TwoMiddle ./partition

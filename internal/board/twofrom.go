@@ -1,6 +1,6 @@
 //go:build !twomiddle
 
-package partition
+package board
 
 // joinTwoFrom is the least even board whose join parts its halves by two
 // middle columns (see JoinMiddle). Built with -tags twomiddle it is 4, so
