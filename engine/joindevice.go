@@ -354,25 +354,8 @@ type JoinProfile struct {
 	Launches, Blocks, Patterns, ItemBlocks int64
 	// Stages are the device's own times, where it reports them; Copied
 	// the bytes copied to the devices and back.
-	Stages DeviceStages
+	Stages backend.Stages
 	Copied int64
-}
-
-// DeviceStages are a device's own times for the commands of a join's
-// launches, from its runtime's profiling events (the OpenCL device gives
-// them with NQUEENS_OPENCL_PROFILE=1), zero where it gives none: the
-// copies to it, the list, sort and join kernels, and the copies back.
-type DeviceStages struct {
-	CopyIn, List, Sort, Join, CopyOut time.Duration
-}
-
-// Add adds t's times to s.
-func (s *DeviceStages) Add(t DeviceStages) {
-	s.CopyIn += t.CopyIn
-	s.List += t.List
-	s.Sort += t.Sort
-	s.Join += t.Join
-	s.CopyOut += t.CopyOut
 }
 
 // add adds q's times and work to p.
@@ -695,7 +678,7 @@ func (f *joinFeeder) flush() {
 		f.prof.ItemBlocks += b.itemBlocks()
 		f.prof.Write += b.Write
 		f.prof.Kernel += cmp.Or(b.Kernel, time.Since(ran)-b.Write-planned)
-		f.prof.Stages.Add(DeviceStages(b.Stages))
+		f.prof.Stages.Add(b.Stages)
 		f.prof.Copied += b.Copied
 		if err != nil {
 			if f.ctx.Err() == nil {

@@ -76,11 +76,21 @@ type Describer interface {
 }
 
 // Stages are a device's own times for the commands of a join's
-// launches, from its runtime's profiling events, zero where it gives
+// launches, from its runtime's profiling events (the OpenCL device gives
+// them with NQUEENS_OPENCL_PROFILE=1), zero where it gives
 // none: the copies to it, the list, sort and join kernels, and the
 // copies back.
 type Stages struct {
 	CopyIn, List, Sort, Join, CopyOut time.Duration
+}
+
+// Add adds t's times to s.
+func (s *Stages) Add(t Stages) {
+	s.CopyIn += t.CopyIn
+	s.List += t.List
+	s.Sort += t.Sort
+	s.Join += t.Join
+	s.CopyOut += t.CopyOut
 }
 
 // MaxN is the largest board the device kernels count: their stacks and
