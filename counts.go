@@ -2,9 +2,11 @@ package nqueens
 
 import (
 	"fmt"
+	"math/big"
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -23,10 +25,10 @@ type Counts struct {
 	// Placed lists the queens every counted solution holds, by row.
 	Placed []Square
 	// Total is the number of solutions (of this shard, for a shard).
-	Total engine.Uint
+	Total Uint
 	// Nodes measures the work: queens placed for sym and mirror, pairs
 	// of quarter placements tried for join; comparable within a method.
-	Nodes engine.Uint
+	Nodes Uint
 	// Tasks is the number of tasks counted (this shard's), Resumed how
 	// many of them came from the journal.
 	Tasks, Resumed int
@@ -57,7 +59,7 @@ type Counts struct {
 	Notes []string
 
 	has                  present
-	unique, point, rot90 engine.Uint
+	unique, point, rot90 Uint
 }
 
 // present says which class counts a Counts holds.
@@ -71,15 +73,15 @@ const (
 // Unique returns the number of classes of solutions under the 8 symmetries
 // of the square (OEIS A002562), and whether the counts hold it: mirror
 // counts and join shards do not.
-func (c Counts) Unique() (engine.Uint, bool) { return c.unique, c.has&hasUnique != 0 }
+func (c Counts) Unique() (Uint, bool) { return c.unique, c.has&hasUnique != 0 }
 
 // PointSymmetric returns the number of solutions equal to their 180°
 // rotation (A032522), and whether the counts hold it (not for mirror).
-func (c Counts) PointSymmetric() (engine.Uint, bool) { return c.point, c.has&hasSymmetric != 0 }
+func (c Counts) PointSymmetric() (Uint, bool) { return c.point, c.has&hasSymmetric != 0 }
 
 // Rot90Symmetric returns the number of solutions equal to their 90°
 // rotation (A033148), and whether the counts hold it (not for mirror).
-func (c Counts) Rot90Symmetric() (engine.Uint, bool) { return c.rot90, c.has&hasSymmetric != 0 }
+func (c Counts) Rot90Symmetric() (Uint, bool) { return c.rot90, c.has&hasSymmetric != 0 }
 
 // Partial reports whether the counts are one shard's, not the board's.
 func (c Counts) Partial() bool { return c.Shards > 1 }
@@ -87,7 +89,7 @@ func (c Counts) Partial() bool { return c.Shards > 1 }
 // String returns the total in decimal.
 func (c Counts) String() string { return c.Total.String() }
 
-// Format prints the total as [engine.Uint] does, with any integer verb.
+// Format prints the total as [Uint] does, with any integer verb.
 func (c Counts) Format(f fmt.State, verb rune) { c.Total.Format(f, verb) }
 
 // agree returns an error unless a and b, counts of one board by two
@@ -110,7 +112,7 @@ func agree(a, b Counts) error {
 // whole join plan the unique count follows from the total and the
 // symmetric counts by Burnside's lemma.
 func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, error) {
-	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: plan.Placed, Total: sum.Total, Nodes: sum.Nodes,
+	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: plan.Placed, Total: Uint(sum.Total), Nodes: Uint(sum.Nodes),
 		Tasks: sum.Tasks, Shards: 1}
 	// The plan says what its method gives: the class counts, and whether
 	// unique is summed from its tasks or derived once all are counted.
@@ -118,17 +120,17 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 	case !plan.Classes():
 	case plan.DerivesUnique():
 		c.has = hasSymmetric
-		c.point, c.rot90 = sum.PointSym, sum.Rot90Sym
+		c.point, c.rot90 = Uint(sum.PointSym), Uint(sum.Rot90Sym)
 		if whole {
 			u, err := burnside(plan.N, sum.Total, sum.PointSym, sum.Rot90Sym)
 			if err != nil {
 				return Counts{}, err
 			}
-			c.unique, c.has = u, c.has|hasUnique
+			c.unique, c.has = Uint(u), c.has|hasUnique
 		}
 	default:
 		c.has = hasUnique | hasSymmetric
-		c.unique, c.point, c.rot90 = sum.Unique, sum.PointSym, sum.Rot90Sym
+		c.unique, c.point, c.rot90 = Uint(sum.Unique), Uint(sum.PointSym), Uint(sum.Rot90Sym)
 	}
 	return c, nil
 }
@@ -137,14 +139,44 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 // symmetries of the square by Burnside's lemma: (total + point + 2·rot90)
 // / 8 for n ≥ 2, where no solution is its own mirror image; for n ≤ 1 the
 // one solution is fixed by every symmetry.
-func burnside(n int, total, point, rot90 engine.Uint) (engine.Uint, error) {
+func burnside(n int, total, point, rot90 wide.Uint) (wide.Uint, error) {
 	if n <= 1 {
 		return total, nil
 	}
 	s := total.Add(point).Add(rot90).Add(rot90).Big()
 	if s.Bit(0)|s.Bit(1)|s.Bit(2) != 0 {
-		return engine.Uint{}, fmt.Errorf("%w: they break Burnside's lemma: total + point_symmetric + 2·rot90_symmetric = %s + %s + 2·%s is not a multiple of 8 (n = %d)", ErrMismatch, total, point, rot90, n)
+		return wide.Uint{}, fmt.Errorf("%w: they break Burnside's lemma: total + point_symmetric + 2·rot90_symmetric = %s + %s + 2·%s is not a multiple of 8 (n = %d)", ErrMismatch, total, point, rot90, n)
 	}
-	u, _ := engine.UintFromBig(s.Rsh(s, 3))
+	u, _ := wide.FromBig(s.Rsh(s, 3))
 	return u, nil
 }
+
+// Uint is an exact unsigned count of up to 320 bits, room for any count
+// on a board of at most 64 rows (a(29) already passes 2^64, node counts
+// pass it near n = 27, and 64 rooks make 64! ≈ 2^296): a value,
+// comparable with ==, whose zero value is 0; fmt prints it in decimal
+// with any integer verb.
+type Uint wide.Uint
+
+// String returns u in decimal.
+func (u Uint) String() string { return wide.Uint(u).String() }
+
+// Format prints u in decimal with any integer verb, as fmt prints an
+// integer (width, flags); other verbs print it as %v.
+func (u Uint) Format(f fmt.State, verb rune) { wide.Uint(u).Format(f, verb) }
+
+// Uint64 returns u, and false if it does not fit 64 bits.
+func (u Uint) Uint64() (uint64, bool) { return wide.Uint(u).Uint64() }
+
+// Big returns u as a big.Int.
+func (u Uint) Big() *big.Int { return wide.Uint(u).Big() }
+
+// Float64 returns u rounded to a float64.
+func (u Uint) Float64() float64 { return wide.Uint(u).Float64() }
+
+// Cmp compares u and v: -1, 0 or +1 as u is less than, equal to or
+// greater than v.
+func (u Uint) Cmp(v Uint) int { return wide.Uint(u).Cmp(wide.Uint(v)) }
+
+// Add returns u + v (modulo 2^320, which no count reaches).
+func (u Uint) Add(v Uint) Uint { return Uint(wide.Uint(u).Add(wide.Uint(v))) }

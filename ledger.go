@@ -7,6 +7,7 @@ import (
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/resultfile"
+	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -152,8 +153,8 @@ func resultOf(rec resultfile.Record) engine.Result {
 // task (every solution equal to its 90° rotation equals its 180° one).
 func plausible(plan *partition.Plan, i int, rec resultfile.Record) error {
 	t := &plan.Tasks[i]
-	bound := engine.UintFromWords(partition.Bound(plan.N, t))
-	above := func(x uint64) bool { return engine.UintOf(x).Cmp(bound) > 0 }
+	bound := wide.FromWords(partition.Bound(plan.N, t))
+	above := func(x uint64) bool { return wide.Of(x).Cmp(bound) > 0 }
 	r := resultOf(rec)
 	switch {
 	case r.Wide().Cmp(bound) > 0:

@@ -86,7 +86,7 @@ const (
 	// Knight: no two a knight's move apart.
 	Knight = partition.Knight
 	// Rook: columns only, n! arrangements (OEIS A000142), counted in
-	// closed form, exact on every board (64! needs 297 bits; [engine.Uint]).
+	// closed form, exact on every board (64! needs 297 bits; [Uint]).
 	Rook = partition.Rook
 
 	// MaxN is the largest board [Count] accepts (32 for the join method).

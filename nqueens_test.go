@@ -26,6 +26,7 @@ import (
 	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/internal/resultfile"
+	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -164,17 +165,20 @@ func TestCountInvalid(t *testing.T) {
 	assert.ErrorAs(t, err, &me, "the memory error says what is needed")
 }
 
-func uint64Of(x uint64) engine.Uint { return engine.UintOf(x) }
+func uint64Of(x uint64) wide.Uint { return wide.Of(x) }
+
+// UintOf is x as the library's Uint.
+func UintOf(x uint64) Uint { return Uint(wide.Of(x)) }
 
 // TestBurnside checks the unique count's derivation, past 2^64 too.
 func TestBurnside(t *testing.T) {
-	u, err := burnside(8, uint64Of(92), uint64Of(4), engine.Uint{})
+	u, err := burnside(8, uint64Of(92), uint64Of(4), wide.Uint{})
 	require.NoError(t, err)
 	assert.Equal(t, "12", u.String())
-	u, err = burnside(30, engine.UintFromWords([engine.UintWords]uint64{8, 1}), engine.Uint{}, engine.Uint{})
+	u, err = burnside(30, wide.FromWords([wide.Words]uint64{8, 1}), wide.Uint{}, wide.Uint{})
 	require.NoError(t, err)
 	assert.Equal(t, fmt.Sprint(uint64(1)<<61+1), u.String())
-	_, err = burnside(8, uint64Of(92), uint64Of(3), engine.Uint{})
+	_, err = burnside(8, uint64Of(92), uint64Of(3), wide.Uint{})
 	assert.ErrorIs(t, err, ErrMismatch)
 	u, err = burnside(1, uint64Of(1), uint64Of(1), uint64Of(1))
 	require.NoError(t, err)
@@ -471,16 +475,16 @@ func TestCheck(t *testing.T) {
 	}
 	_, err := Count(context.Background(), 8, WithCheck(), WithShard(0, 2, nil))
 	assert.ErrorIs(t, err, ErrInvalid)
-	a := Counts{N: 8, Method: Sym, Total: uint64Of(92), has: hasUnique | hasSymmetric, unique: uint64Of(12), point: uint64Of(4)}
+	a := Counts{N: 8, Method: Sym, Total: UintOf(92), has: hasUnique | hasSymmetric, unique: UintOf(12), point: UintOf(4)}
 	b := a
 	b.Method = Join
 	assert.NoError(t, agree(a, b))
-	b.point = uint64Of(5)
+	b.point = UintOf(5)
 	assert.ErrorIs(t, agree(a, b), ErrMismatch)
 	b = a
-	b.Total = uint64Of(93)
+	b.Total = UintOf(93)
 	assert.ErrorIs(t, agree(a, b), ErrMismatch)
-	b = Counts{N: 8, Method: Mirror, Total: uint64Of(92)}
+	b = Counts{N: 8, Method: Mirror, Total: UintOf(92)}
 	assert.NoError(t, agree(a, b), "mirror has no class counts to compare")
 }
 
@@ -571,7 +575,7 @@ func TestMergeCommittedN22(t *testing.T) {
 func TestCommittedN23(t *testing.T) {
 	shards := readN23Summary(t)
 	require.Len(t, shards, 128)
-	var total, point, rot90 engine.Uint
+	var total, point, rot90 wide.Uint
 	records := 0
 	for i, s := range shards {
 		assert.Equal(t, i, s.head.Shard, "row %d holds shard %d", i, s.head.Shard)
@@ -671,9 +675,9 @@ func readN23Summary(t *testing.T) []n23Shard {
 }
 
 // uintOf converts a count read from a file.
-func uintOf(t *testing.T, x *big.Int) engine.Uint {
+func uintOf(t *testing.T, x *big.Int) wide.Uint {
 	t.Helper()
-	u, ok := engine.UintFromBig(x)
+	u, ok := wide.FromBig(x)
 	require.True(t, ok, "%s fits", x)
 	return u
 }

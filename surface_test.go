@@ -18,7 +18,7 @@ import (
 )
 
 // TestSurface keeps the root package, the library's one import, one
-// screen of 'go doc': at most 60 entries as 'go doc -short' lists them (a
+// screen of 'go doc': at most 61 entries as 'go doc -short' lists them (a
 // const or var block is one, a type one, each function one). What only
 // the command needs lives in cmd/nqueens or internal/; the types it
 // shares with the planner and the engine are aliases, not copies.
@@ -43,7 +43,7 @@ func TestSurface(t *testing.T) {
 			}
 		}
 	}
-	assert.LessOrEqual(t, entries, 60, "go doc -short lines; types: %v", names)
+	assert.LessOrEqual(t, entries, 61, "go doc -short lines; types: %v", names)
 	// The planner's types and the engine's memory refusal are the
 	// library's, not copies of them; no other type is another package's
 	// under a second name.
@@ -61,7 +61,7 @@ func TestLowerSurface(t *testing.T) {
 		dir            string
 		names, methods int
 	}{
-		{"engine", 31, 18},
+		{"engine", 26, 8},
 		{"partition", 52, 21},
 	} {
 		names, methods := exported(t, c.dir)

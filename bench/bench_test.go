@@ -28,6 +28,7 @@ import (
 	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/machine"
+	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -68,7 +69,7 @@ func countBoard(b *testing.B, n int, m partition.Method, w int) engine.Counts {
 			b.Fatal(err)
 		}
 	}
-	if got, want := c.Total, engine.UintOf(known.Total[n]); got != want {
+	if got, want := c.Total, wide.Of(known.Total[n]); got != want {
 		b.Fatalf("Count(%d) = %s, want %d", n, c.Total, want)
 	}
 	return c
@@ -238,7 +239,7 @@ func BenchmarkPieces(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			if tc.want != 0 && c.Total != engine.UintOf(tc.want) {
+			if tc.want != 0 && c.Total != wide.Of(tc.want) {
 				b.Fatalf("%s n=%d: %s, want %d", name, tc.n, c.Total, tc.want)
 			}
 			sec := b.Elapsed().Seconds() / float64(b.N)

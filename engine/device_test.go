@@ -10,6 +10,7 @@ import (
 
 	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -155,7 +156,7 @@ func TestDeviceJoinTasks(t *testing.T) {
 				OnResult: func(r Result) { got[r.Task] = r }})
 			require.NoError(t, err)
 			assert.Equal(t, want, got, "n=%d tuning %+v", n, tune)
-			assert.Equal(t, UintOf(known.Total[n]), c.Total, "n=%d", n)
+			assert.Equal(t, wide.Of(known.Total[n]), c.Total, "n=%d", n)
 			assert.Positive(t, dev.launches, "n=%d", n)
 		}
 	}
@@ -237,10 +238,10 @@ func TestDeviceRun(t *testing.T) {
 				var results int
 				c, err := Run(context.Background(), plan, Options{Workers: workers, Devices: []backend.Device{dev}, OnResult: func(Result) { results++ }})
 				require.NoError(t, err)
-				assert.Equal(t, UintOf(known.Total[n]), c.Total, "n=%d %s workers %d", n, m, workers)
+				assert.Equal(t, wide.Of(known.Total[n]), c.Total, "n=%d %s workers %d", n, m, workers)
 				assert.Equal(t, len(plan.Tasks), results, "n=%d %s: one result a task", n, m)
 				if m == partition.Sym {
-					assert.Equal(t, UintOf(known.Unique[n]), c.Unique, "n=%d unique", n)
+					assert.Equal(t, wide.Of(known.Unique[n]), c.Unique, "n=%d unique", n)
 				}
 			}
 		}

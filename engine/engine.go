@@ -32,6 +32,7 @@ import (
 
 	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/board"
+	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -56,7 +57,7 @@ type Result struct {
 	// TotalHi holds the words above Total's of a total of 2^64 or more
 	// (the rooks' and kings' closed forms, up to 320 bits in all); zero
 	// for every other kernel. See [Result.Wide].
-	TotalHi [UintWords - 1]uint64
+	TotalHi [wide.Words - 1]uint64
 	// Nodes measures the task's work: for the backtracking kernels the
 	// queens placed (see walk), for join tasks the north–south pairs of
 	// quarter placements tried while listing half-boards. Nodes are
@@ -65,15 +66,15 @@ type Result struct {
 }
 
 // Wide returns r's total, all its words.
-func (r *Result) Wide() Uint {
-	var w [UintWords]uint64
+func (r *Result) Wide() wide.Uint {
+	var w [wide.Words]uint64
 	w[0] = r.Total
 	copy(w[1:], r.TotalHi[:])
-	return UintFromWords(w)
+	return wide.FromWords(w)
 }
 
 // setWide sets r's total to u.
-func (r *Result) setWide(u Uint) {
+func (r *Result) setWide(u wide.Uint) {
 	w := u.Words()
 	r.Total = w[0]
 	copy(r.TotalHi[:], w[1:])
@@ -81,7 +82,7 @@ func (r *Result) setWide(u Uint) {
 
 // Counts sums results without overflow.
 type Counts struct {
-	Total, Unique, PointSym, Rot90Sym, Nodes Uint
+	Total, Unique, PointSym, Rot90Sym, Nodes wide.Uint
 	// Tasks is the number of results summed.
 	Tasks int
 }

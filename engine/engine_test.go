@@ -13,6 +13,7 @@ import (
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/internal/reference"
+	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -53,7 +54,7 @@ func TestClasses(t *testing.T) {
 				c := count(t, n, m, 2)
 				if m == partition.Join {
 					// Burnside's lemma, as the library derives it.
-					c.Unique = engine.UintOf((low(c.Total) + low(c.PointSym) + 2*low(c.Rot90Sym)) / 8)
+					c.Unique = wide.Of((low(c.Total) + low(c.PointSym) + 2*low(c.Rot90Sym)) / 8)
 					if n <= 1 {
 						c.Unique = c.Total
 					}
@@ -71,10 +72,10 @@ func TestSymAgainstReference(t *testing.T) {
 		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
 			total, unique, point, rot90 := reference.Classes(n)
 			c := count(t, n, partition.Sym, 3)
-			assert.Equal(t, engine.UintOf(total), c.Total, "total")
-			assert.Equal(t, engine.UintOf(unique), c.Unique, "unique")
-			assert.Equal(t, engine.UintOf(point), c.PointSym, "point")
-			assert.Equal(t, engine.UintOf(rot90), c.Rot90Sym, "rot90")
+			assert.Equal(t, wide.Of(total), c.Total, "total")
+			assert.Equal(t, wide.Of(unique), c.Unique, "unique")
+			assert.Equal(t, wide.Of(point), c.PointSym, "point")
+			assert.Equal(t, wide.Of(rot90), c.Rot90Sym, "rot90")
 		})
 	}
 }
@@ -254,7 +255,7 @@ func TestRunErrors(t *testing.T) {
 }
 
 // low returns u, which the caller knows fits in 64 bits.
-func low(u engine.Uint) uint64 {
+func low(u wide.Uint) uint64 {
 	x, ok := u.Uint64()
 	if !ok {
 		panic(fmt.Sprintf("%s does not fit in 64 bits", u))
@@ -263,22 +264,22 @@ func low(u engine.Uint) uint64 {
 }
 
 func TestUint(t *testing.T) {
-	var u engine.Uint
+	var u wide.Uint
 	u = u.Add64(^uint64(0)).Add64(^uint64(0)).Add64(2)
-	assert.Equal(t, engine.UintFromWords([engine.UintWords]uint64{0, 2}), u)
+	assert.Equal(t, wide.FromWords([wide.Words]uint64{0, 2}), u)
 	assert.Equal(t, "36893488147419103232", u.String())
-	v := engine.UintFromWords([engine.UintWords]uint64{5, 1}).Add(engine.UintFromWords([engine.UintWords]uint64{^uint64(0), 1}))
-	assert.Equal(t, engine.UintFromWords([engine.UintWords]uint64{4, 3}), v)
-	assert.Equal(t, "18446744073709551615", engine.UintOf(^uint64(0)).String())
-	top := engine.UintFromWords([engine.UintWords]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)})
+	v := wide.FromWords([wide.Words]uint64{5, 1}).Add(wide.FromWords([wide.Words]uint64{^uint64(0), 1}))
+	assert.Equal(t, wide.FromWords([wide.Words]uint64{4, 3}), v)
+	assert.Equal(t, "18446744073709551615", wide.Of(^uint64(0)).String())
+	top := wide.FromWords([wide.Words]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)})
 	assert.Panics(t, func() { top.Add64(1) })
 	assert.Panics(t, func() { top.Mul64(2) })
 	// Every word carries, in sums and products, against big.Int.
-	f, want := engine.UintOf(1), big.NewInt(1)
+	f, want := wide.Of(1), big.NewInt(1)
 	for k := uint64(2); k <= 64; k++ {
 		f, want = f.Mul64(k), want.Mul(want, new(big.Int).SetUint64(k))
 		assert.Equal(t, want.String(), f.String(), "%d!", k)
-		back, ok := engine.UintFromBig(want)
+		back, ok := wide.FromBig(want)
 		assert.True(t, ok)
 		assert.Equal(t, f, back, "%d! from big", k)
 	}
@@ -286,9 +287,9 @@ func TestUint(t *testing.T) {
 	assert.Equal(t, -1, u.Cmp(f))
 	assert.Zero(t, f.Cmp(f))
 	assert.InEpsilon(t, 1.2688693218588417e89, f.Float64(), 1e-12)
-	_, ok := engine.UintFromBig(new(big.Int).Lsh(big.NewInt(1), 64*engine.UintWords))
+	_, ok := wide.FromBig(new(big.Int).Lsh(big.NewInt(1), 64*wide.Words))
 	assert.False(t, ok, "2^320 does not fit")
-	_, ok = engine.UintFromBig(big.NewInt(-1))
+	_, ok = wide.FromBig(big.NewInt(-1))
 	assert.False(t, ok, "negative")
 	_, ok = f.Uint64()
 	assert.False(t, ok)
@@ -299,7 +300,7 @@ func TestUint(t *testing.T) {
 		c.Add(engine.Result{Total: 1 << 63, Nodes: ^uint64(0)})
 	}
 	assert.Equal(t, "27670116110564327424", c.Total.String())
-	c.Add(engine.Result{TotalHi: [engine.UintWords - 1]uint64{0, 0, 0, 1}})
+	c.Add(engine.Result{TotalHi: [wide.Words - 1]uint64{0, 0, 0, 1}})
 	assert.Equal(t, new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 256), mustBig("27670116110564327424")).String(), c.Total.String())
 	assert.Equal(t, 4, c.Tasks)
 }
@@ -320,13 +321,13 @@ func ExampleRun() {
 }
 
 func TestUintFormat(t *testing.T) {
-	u := engine.UintFromWords([engine.UintWords]uint64{2, 1})
+	u := wide.FromWords([wide.Words]uint64{2, 1})
 	assert.Equal(t, "18446744073709551618", fmt.Sprint(u))
 	assert.Equal(t, "18446744073709551618", fmt.Sprintf("%d", u))
-	assert.Equal(t, "232", fmt.Sprintf("%v", engine.UintOf(232)))
-	assert.Equal(t, "  232", fmt.Sprintf("%5d", engine.UintOf(232)))
-	assert.Equal(t, "e8", fmt.Sprintf("%x", engine.UintOf(232)))
-	assert.Equal(t, `"232"`, fmt.Sprintf("%q", engine.UintOf(232)))
+	assert.Equal(t, "232", fmt.Sprintf("%v", wide.Of(232)))
+	assert.Equal(t, "  232", fmt.Sprintf("%5d", wide.Of(232)))
+	assert.Equal(t, "e8", fmt.Sprintf("%x", wide.Of(232)))
+	assert.Equal(t, `"232"`, fmt.Sprintf("%q", wide.Of(232)))
 }
 
 // TestRunCancelJoin cancels a join run while tasks are running: it stops,

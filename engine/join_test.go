@@ -19,6 +19,7 @@ import (
 	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/long"
+	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -430,7 +431,7 @@ func TestJoinCacheFills(t *testing.T) {
 		for _, budget := range []int64{24 << 10, 256 << 10} {
 			c, err := Run(context.Background(), p, Options{Workers: 4, Skip: skipAllBut(p, halfIndices(p)), quarterBudget: budget})
 			require.NoError(t, err)
-			assert.Equal(t, UintOf(known.Total[n]), c.Total, "n=%d budget %d", n, budget)
+			assert.Equal(t, wide.Of(known.Total[n]), c.Total, "n=%d budget %d", n, budget)
 		}
 	}
 }

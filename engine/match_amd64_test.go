@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/internal/known"
+	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -158,7 +159,7 @@ func TestJoinEveryPath(t *testing.T) {
 			require.NoError(t, err)
 			c, err := Run(context.Background(), plan, Options{Workers: 2})
 			require.NoError(t, err)
-			assert.Equal(t, UintOf(known.Total[n]), c.Total, "%s n=%d", p.name, n)
+			assert.Equal(t, wide.Of(known.Total[n]), c.Total, "%s n=%d", p.name, n)
 		}
 	}
 }

@@ -6,10 +6,11 @@ import (
 	"math/bits"
 
 	"github.com/nqueens/nqueens/internal/board"
+	"github.com/nqueens/nqueens/internal/wide"
 )
 
-func factorialTimes(k int, w uint64) Uint {
-	u := UintOf(w)
+func factorialTimes(k int, w uint64) wide.Uint {
+	u := wide.Of(w)
 	for i := 2; i <= k; i++ {
 		u = u.Mul64(uint64(i))
 	}
@@ -20,10 +21,10 @@ func factorialTimes(k int, w uint64) Uint {
 // kings one per row and column, none on neighbouring squares), by its
 // recurrence a(n) = (n+1)a(n-1) − (n−2)a(n−2) − (n−5)a(n−3) + (n−3)a(n−4),
 // a(0..3) = 1, 1, 0, 0 (n ≤ 64: below 64! < 2^297).
-func kings(n int) Uint {
+func kings(n int) wide.Uint {
 	a := [4]*big.Int{big.NewInt(1), big.NewInt(1), big.NewInt(0), big.NewInt(0)} // a(k-4..k-1) once k ≥ 4
 	if n < 4 {
-		return UintOf(a[n].Uint64())
+		return wide.Of(a[n].Uint64())
 	}
 	t, u := new(big.Int), new(big.Int)
 	for k := 4; k <= n; k++ {
@@ -33,9 +34,9 @@ func kings(n int) Uint {
 		next.Add(next, u.Mul(big.NewInt(int64(k-3)), a[0]))
 		a = [4]*big.Int{a[1], a[2], a[3], next}
 	}
-	v, ok := UintFromBig(a[3])
+	v, ok := wide.FromBig(a[3])
 	if !ok {
-		panic(fmt.Sprintf("A002464(%d) does not fit in %d bits", n, 64*UintWords))
+		panic(fmt.Sprintf("A002464(%d) does not fit in %d bits", n, 64*wide.Words))
 	}
 	return v
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/reference"
+	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -175,7 +176,7 @@ func TestKnightsSweep(t *testing.T) {
 		assert.Equal(t, searchedCount.Total, swept.Total, "knights n=%d: sweep against search", n)
 	}
 	for n := 0; n <= 16; n++ {
-		assert.Equal(t, engine.Kings(n), engine.UintOf(engine.SweepRows(n, partition.King.Rules(false))), "kings n=%d: sweep against the recurrence", n)
+		assert.Equal(t, engine.Kings(n), wide.Of(engine.SweepRows(n, partition.King.Rules(false))), "kings n=%d: sweep against the recurrence", n)
 	}
 	p, err := partition.Make(context.Background(), partition.Job{N: board.MaxSweepN + 1, Piece: partition.Knight})
 	require.NoError(t, err)

@@ -13,6 +13,7 @@ import (
 	"slices"
 
 	"github.com/nqueens/nqueens/internal/board"
+	"github.com/nqueens/nqueens/internal/wide"
 )
 
 // This file is the planner's stream: every plan is made by walking its
@@ -724,7 +725,7 @@ func Draw(index, seed uint64) uint64 { return mix(seed ^ mix(index)) }
 // CountWords is how many 64-bit words an exact count takes: 320 bits,
 // room for any count on a rows of at most MaxN rows (64 rooks make
 // 64! < 2^297).
-const CountWords = 5
+const CountWords = wide.Words
 
 // Bound is the most solutions task t of an n×n board can stand for, as
 // CountWords words, least significant first: its weight (at most 8 for a

@@ -13,6 +13,7 @@ import (
 	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/long"
+	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
 
@@ -100,10 +101,10 @@ func TestCounts(t *testing.T) {
 		}
 		c, err := engine.Run(context.Background(), plan, engine.Options{Workers: workers, Devices: []backend.Device{d}})
 		require.NoError(t, err)
-		assert.Equal(t, engine.UintOf(known.Total[n]), c.Total, "n=%d total", n)
-		assert.Equal(t, engine.UintOf(known.Unique[n]), c.Unique, "n=%d unique", n)
-		assert.Equal(t, engine.UintOf(known.PointSym(n)), c.PointSym, "n=%d point", n)
-		assert.Equal(t, engine.UintOf(known.Rot90Sym[n]), c.Rot90Sym, "n=%d rot90", n)
+		assert.Equal(t, wide.Of(known.Total[n]), c.Total, "n=%d total", n)
+		assert.Equal(t, wide.Of(known.Unique[n]), c.Unique, "n=%d unique", n)
+		assert.Equal(t, wide.Of(known.PointSym(n)), c.PointSym, "n=%d point", n)
+		assert.Equal(t, wide.Of(known.Rot90Sym[n]), c.Rot90Sym, "n=%d rot90", n)
 		if n > 14 {
 			continue
 		}
@@ -111,7 +112,7 @@ func TestCounts(t *testing.T) {
 		require.NoError(t, err)
 		c, err = engine.Run(context.Background(), plan, engine.Options{Workers: -1, Devices: []backend.Device{d}})
 		require.NoError(t, err)
-		assert.Equal(t, engine.UintOf(known.Total[n]), c.Total, "n=%d mirror", n)
+		assert.Equal(t, wide.Of(known.Total[n]), c.Total, "n=%d mirror", n)
 	}
 }
 
@@ -161,8 +162,8 @@ func TestJoinTasks(t *testing.T) {
 		require.NoError(t, err)
 		c := joinOnBoth(t, d, plan, nil, gpuWay) // the device lists, sorts and cuts, with 32-bit counts: a GPU's way
 		assert.Equal(t, len(plan.Tasks), c.Tasks, "n=%d", n)
-		assert.Equal(t, engine.UintOf(known.Total[n]), c.Total, "n=%d total", n)
-		assert.Equal(t, engine.UintOf(known.PointSym(n)), c.PointSym, "n=%d point", n)
+		assert.Equal(t, wide.Of(known.Total[n]), c.Total, "n=%d total", n)
+		assert.Equal(t, wide.Of(known.PointSym(n)), c.PointSym, "n=%d point", n)
 	}
 }
 
@@ -248,7 +249,7 @@ func TestPinnedStaging(t *testing.T) {
 		require.NoError(t, err)
 		for _, tune := range []backend.Knobs{{List: 2, Sort: 2, Cut: 2, Popcount: 32, Layout: 2, Batch: 1 << 16, Hosts: 3}, {Batch: 1 << 16, Hosts: 2}} {
 			c := joinOnBoth(t, d, plan, nil, tune)
-			assert.Equal(t, engine.UintOf(known.Total[n]), c.Total, "n=%d %v", n, tune)
+			assert.Equal(t, wide.Of(known.Total[n]), c.Total, "n=%d %v", n, tune)
 		}
 	}
 	t.Setenv("NQUEENS_OPENCL_PINNED", "0")

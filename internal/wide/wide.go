@@ -1,18 +1,19 @@
-package engine
+// Package wide is the exact counts' arithmetic: [Uint], a 320-bit
+// unsigned integer, the engine's sums and the library's counts
+// (nqueens.Uint is its defined type).
+package wide
 
 import (
 	"fmt"
 	"math/big"
 	"math/bits"
 	"strconv"
-
-	"github.com/nqueens/nqueens/partition"
 )
 
-// UintWords is how many 64-bit words a Uint holds: 320 bits, room for any
+// Words is how many 64-bit words a Uint holds: 320 bits, room for any
 // count on a board of at most 64 rows (64 rooks make 64! < 2^297; a(29)
 // already exceeds 2^64, node counts pass it near n = 27).
-const UintWords = partition.CountWords
+const Words = 5
 
 // Uint is an exact unsigned count of up to 320 bits, a value (comparable
 // with ==, no allocation; the zero value is 0; fmt prints it in decimal):
@@ -21,22 +22,22 @@ const UintWords = partition.CountWords
 // already passes 2^64, node counts pass it near n = 27, and 64 rooks
 // make 64! ≈ 2^296.
 type Uint struct {
-	w [UintWords]uint64 // little-endian words
+	w [Words]uint64 // little-endian words
 }
 
-// UintOf returns x as a Uint.
-func UintOf(x uint64) Uint { return Uint{w: [UintWords]uint64{x}} }
+// Of returns x as a Uint.
+func Of(x uint64) Uint { return Uint{w: [Words]uint64{x}} }
 
-// UintFromBig returns b as a Uint, and false if b is negative or does not
+// FromBig returns b as a Uint, and false if b is negative or does not
 // fit in 320 bits.
-func UintFromBig(b *big.Int) (Uint, bool) {
-	if b.Sign() < 0 || b.BitLen() > 64*UintWords {
+func FromBig(b *big.Int) (Uint, bool) {
+	if b.Sign() < 0 || b.BitLen() > 64*Words {
 		return Uint{}, false
 	}
 	var u Uint
-	var buf [8 * UintWords]byte
+	var buf [8 * Words]byte
 	b.FillBytes(buf[:])
-	for i := range UintWords {
+	for i := range Words {
 		for j := range 8 {
 			u.w[i] |= uint64(buf[len(buf)-1-8*i-j]) << (8 * j)
 		}
@@ -45,10 +46,10 @@ func UintFromBig(b *big.Int) (Uint, bool) {
 }
 
 // Words returns u's words, least significant first.
-func (u Uint) Words() [UintWords]uint64 { return u.w }
+func (u Uint) Words() [Words]uint64 { return u.w }
 
-// UintFromWords returns the Uint of words w, least significant first.
-func UintFromWords(w [UintWords]uint64) Uint { return Uint{w: w} }
+// FromWords returns the Uint of words w, least significant first.
+func FromWords(w [Words]uint64) Uint { return Uint{w: w} }
 
 // Uint64 returns u and whether it fits in 64 bits.
 func (u Uint) Uint64() (uint64, bool) {
@@ -57,12 +58,12 @@ func (u Uint) Uint64() (uint64, bool) {
 
 // Add64 returns u + x; it panics if the sum would wrap past 2^320, which
 // no count on a board of at most 64 rows can reach.
-func (u Uint) Add64(x uint64) Uint { return u.Add(UintOf(x)) }
+func (u Uint) Add64(x uint64) Uint { return u.Add(Of(x)) }
 
 // Add returns u + v, panicking on a wrap past 2^320 like [Uint.Add64].
 func (u Uint) Add(v Uint) Uint {
 	var carry uint64
-	for i := range UintWords {
+	for i := range Words {
 		u.w[i], carry = bits.Add64(u.w[i], v.w[i], carry)
 	}
 	if carry != 0 {
@@ -74,7 +75,7 @@ func (u Uint) Add(v Uint) Uint {
 // Mul64 returns u·x, panicking on a wrap past 2^320.
 func (u Uint) Mul64(x uint64) Uint {
 	var carry uint64
-	for i := range UintWords {
+	for i := range Words {
 		hi, lo := bits.Mul64(u.w[i], x)
 		var c uint64
 		u.w[i], c = bits.Add64(lo, carry, 0)
@@ -88,7 +89,7 @@ func (u Uint) Mul64(x uint64) Uint {
 
 // Cmp returns -1, 0 or +1 as u is less than, equal to or greater than v.
 func (u Uint) Cmp(v Uint) int {
-	for i := UintWords - 1; i >= 0; i-- {
+	for i := Words - 1; i >= 0; i-- {
 		switch {
 		case u.w[i] < v.w[i]:
 			return -1
@@ -102,7 +103,7 @@ func (u Uint) Cmp(v Uint) int {
 // Big returns u as a big.Int.
 func (u Uint) Big() *big.Int {
 	b := new(big.Int)
-	for i := UintWords - 1; i >= 0; i-- {
+	for i := Words - 1; i >= 0; i-- {
 		b.Lsh(b, 64)
 		b.Or(b, new(big.Int).SetUint64(u.w[i]))
 	}
@@ -120,7 +121,7 @@ func (u Uint) String() string {
 // Float64 returns u rounded to the nearest float64 (for rates).
 func (u Uint) Float64() float64 {
 	f := 0.0
-	for i := UintWords - 1; i >= 0; i-- {
+	for i := Words - 1; i >= 0; i-- {
 		f = f*0x1p64 + float64(u.w[i])
 	}
 	return f
