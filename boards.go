@@ -17,8 +17,8 @@ import (
 // Solve returns one solution of the n×n board as the column of each row's
 // queen. Without placed queens it comes from the classic explicit
 // construction (construct; constructTorus with [WithTorus]), instantly
-// for any n up to [partition.MaxSolveN]; with [WithPlaced], and for other pieces
-// ([WithPiece]), it is the first solution in lexicographic order (that
+// for any n up to 10,000,000 (8 bytes a row); with [WithPlaced], and for
+// other pieces ([WithPiece]), it is the first solution in lexicographic order (that
 // holds the placed queens), found by search, n ≤ [MaxN]. A board without a
 // solution is [ErrNoSolution].
 func Solve(ctx context.Context, n int, opts ...BoardOption) ([]int, error) {
@@ -33,7 +33,7 @@ func Solve(ctx context.Context, n int, opts ...BoardOption) ([]int, error) {
 		return nil, err
 	}
 	if len(c.placed) == 0 && c.torus && (c.piece == "" || c.piece == Queen) {
-		if err := partition.CheckSize(n, partition.MaxSolveN); err != nil {
+		if err := board.CheckSize(n, board.MaxSolveN); err != nil {
 			return nil, invalid(err)
 		}
 		if cols := constructTorus(n); cols != nil {
@@ -42,7 +42,7 @@ func Solve(ctx context.Context, n int, opts ...BoardOption) ([]int, error) {
 		return nil, fmt.Errorf("%w: the %d×%d queen torus board has none (only n coprime to 6 have)", ErrNoSolution, n, n)
 	}
 	if len(c.placed) == 0 && c.queens() {
-		if err := partition.CheckSize(n, partition.MaxSolveN); err != nil {
+		if err := board.CheckSize(n, board.MaxSolveN); err != nil {
 			return nil, invalid(err)
 		}
 		if cols := construct(n); cols != nil {
@@ -223,7 +223,7 @@ func Verify(cols []int, opts ...VerifyOption) error {
 			return &Conflict{First: r, Second: -1, What: fmt.Sprintf("has its %s in column %d, off the %d×%d board", name, c, n, n)}
 		}
 	}
-	return verifyRules(cols, partition.Piece(c.piece).Rules(c.torus))
+	return verifyRules(cols, board.Piece(c.piece).Rules(c.torus))
 }
 
 // verifyRules is Verify's search for the first pair of rows, in row order

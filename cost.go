@@ -116,7 +116,7 @@ func Model(n int, opts ...EstimateOption) (Cost, error) {
 
 // model is [Model] for c.
 func (c *config) model(n int) (Cost, error) {
-	if err := partition.CheckSize(n, partition.MaxN); err != nil {
+	if err := board.CheckSize(n, partition.MaxN); err != nil {
 		return Cost{}, invalid(err)
 	}
 	method := partition.Method(c.method)

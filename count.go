@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/resultfile"
@@ -150,8 +151,8 @@ func Table(ctx context.Context, from, to int, opts ...TableOption) iter.Seq2[Cou
 		}
 		switch {
 		case err != nil:
-		case partition.CheckSize(from, MaxN) != nil || partition.CheckSize(to, MaxN) != nil || from > to:
-			err = invalidf("%w: table %d..%d (accepted: 0 ≤ FROM ≤ TO ≤ %d)", partition.ErrSize, from, to, MaxN)
+		case board.CheckSize(from, MaxN) != nil || board.CheckSize(to, MaxN) != nil || from > to:
+			err = invalidf("%w: table %d..%d (accepted: 0 ≤ FROM ≤ TO ≤ %d)", board.ErrSize, from, to, MaxN)
 		}
 		if err != nil {
 			yield(Counts{}, err)

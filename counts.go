@@ -112,7 +112,7 @@ func agree(a, b Counts) error {
 // whole join plan the unique count follows from the total and the
 // symmetric counts by Burnside's lemma.
 func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, error) {
-	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: plan.Placed, Total: Uint(sum.Total), Nodes: Uint(sum.Nodes),
+	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: squaresOf(plan.Placed), Total: Uint(sum.Total), Nodes: Uint(sum.Nodes),
 		Tasks: sum.Tasks, Shards: 1}
 	// The plan says what its method gives: the class counts, and whether
 	// unique is summed from its tasks or derived once all are counted.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/resultfile"
 )
@@ -41,10 +42,14 @@ func (e *invalidError) Error() string        { return e.err.Error() }
 func (e *invalidError) Unwrap() error        { return e.err }
 func (e *invalidError) Is(target error) bool { return target == ErrInvalid }
 
-// invalid marks err as the caller's input error.
+// invalid marks err as the caller's input error; the engine's memory
+// refusal becomes the library's [*MemoryError].
 func invalid(err error) error {
 	if err == nil || errors.Is(err, ErrInvalid) {
 		return err
+	}
+	if me, ok := err.(*engine.MemoryError); ok {
+		err = memoryError(me) // the engine's refusal, as the library's
 	}
 	return &invalidError{err}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -150,7 +151,7 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 	// A board the device kernels cannot count is refused before the plan
 	// is walked (seconds at n = 40).
 	if c.device != "" {
-		if err := c.devicePlan(&partition.Plan{N: n, Piece: partition.Piece(c.piece), Torus: c.torus, Placed: c.placed}); err != nil {
+		if err := c.devicePlan(&partition.Plan{N: n, Piece: board.Piece(c.piece), Torus: c.torus, Placed: boardSquares(c.placed)}); err != nil {
 			return Cost{}, err
 		}
 	}
@@ -244,7 +245,7 @@ func (c *config) deviceCost(ctx context.Context, e *Cost) error {
 	if err != nil {
 		return c.planError(ctx, m, err)
 	}
-	plan := &partition.Plan{N: m, Method: partition.Method(e.Method), Piece: partition.Piece(e.Piece), Torus: e.Torus, Placed: c.placed, Tasks: tasks, Shards: 1}
+	plan := &partition.Plan{N: m, Method: partition.Method(e.Method), Piece: board.Piece(e.Piece), Torus: e.Torus, Placed: boardSquares(c.placed), Tasks: tasks, Shards: 1}
 	if err := c.devicePlan(plan); err != nil {
 		return err
 	}
@@ -385,7 +386,7 @@ func (c *config) sampleCost(ctx context.Context, pl *partition.Planner, e *Cost)
 	if err != nil {
 		return c.planError(ctx, e.N, err)
 	}
-	plan := &partition.Plan{N: e.N, Method: partition.Method(e.Method), Piece: partition.Piece(e.Piece), Torus: e.Torus, Placed: c.placed, Tasks: tasks, Shards: 1}
+	plan := &partition.Plan{N: e.N, Method: partition.Method(e.Method), Piece: board.Piece(e.Piece), Torus: e.Torus, Placed: boardSquares(c.placed), Tasks: tasks, Shards: 1}
 	s, err := engine.NewSampler(plan, c.memory)
 	if err != nil {
 		return invalid(err)

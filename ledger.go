@@ -155,9 +155,9 @@ func plausible(plan *partition.Plan, i int, rec resultfile.Record) error {
 	t := &plan.Tasks[i]
 	bound := wide.FromWords(partition.Bound(plan.N, t))
 	above := func(x uint64) bool { return wide.Of(x).Cmp(bound) > 0 }
-	r := resultOf(rec)
+	total, fits := wide.FromBig(rec.BigTotal())
 	switch {
-	case r.Wide().Cmp(bound) > 0:
+	case !fits || total.Cmp(bound) > 0:
 		return fmt.Errorf("task %s has a total of %s, more than it can hold (at most %s): the line is forged or damaged", rec.ID, rec.BigTotal(), bound)
 	case above(rec.Unique), above(rec.Point), above(rec.Rot90):
 		return fmt.Errorf("task %s has class counts (unique %d, point %d, rot90 %d) beyond what it can hold (at most %s): the line is forged or damaged", rec.ID, rec.Unique, rec.Point, rec.Rot90, bound)

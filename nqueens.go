@@ -36,58 +36,126 @@ import (
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/backend"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
 
-// Method, Piece and Square are the planner's types: a way of counting
-// ([Auto], the default, [Join], [Sym] or [Mirror]), what stands on the
-// board (n of them, one per row and column, no two attacking each other:
-// [Queen], the default, [Superqueen], [King], [Knight] or [Rook]), and a
-// square of the board (row 0 is the first row printed, column 0 the first
-// column; String gives "row:col", 0-based).
-type (
-	Method = partition.Method
-	Piece  = partition.Piece
-	Square = partition.Square
-)
+// Method is a way of counting: [Auto], the default, [Join], [Sym] or
+// [Mirror].
+type Method string
+
+// Piece is what stands on the board, n of them, one per row and column,
+// no two attacking each other: [Queen], the default, [Superqueen],
+// [King], [Knight] or [Rook].
+type Piece string
+
+// Square is a square of the board: row 0 is the first row printed,
+// column 0 the first column.
+type Square struct {
+	Row, Col int
+}
+
+// String gives the square as "row:col", 0-based, as WithPlaced's squares
+// are written in files and messages.
+func (s Square) String() string { return board.Square(s).String() }
+
+// boardSquares are placed as the planner takes them.
+func boardSquares(placed []Square) []board.Square {
+	if placed == nil {
+		return nil
+	}
+	out := make([]board.Square, len(placed))
+	for i, q := range placed {
+		out[i] = board.Square(q)
+	}
+	return out
+}
+
+// squaresOf are the planner's squares as the library gives them.
+func squaresOf(placed []board.Square) []Square {
+	if placed == nil {
+		return nil
+	}
+	out := make([]Square, len(placed))
+	for i, q := range placed {
+		out[i] = Square(q)
+	}
+	return out
+}
 
 // A MemoryError says that a count does not fit its memory limit
 // ([WithMemory]); it comes before anything large is made, and the error
 // that carries it wraps [ErrInvalid]. What the count would need is Need
-// bytes against Limit; its methods say whether shards would fit it. It is
-// the engine's, which decides it ([engine.Fit]).
-type MemoryError = engine.MemoryError
+// bytes against Limit; its methods say whether shards would fit it.
+type MemoryError struct {
+	// N, Method, Tasks and Shards are the board, its method, the tasks
+	// of the plan (or shard) and the shards it is one of (1: the whole
+	// board).
+	N             int
+	Method        Method
+	Tasks, Shards int
+	// Workers are the goroutines that would run: the CPU workers and
+	// Hosts, those that feed devices (each with its batch: what fewer of
+	// them, or a smaller batch=, would save).
+	Workers, Hosts int
+	// Limit and Need are the memory limit and what the count needs, in
+	// bytes.
+	Limit, Need int64
+}
+
+// engine is e as the engine decides it.
+func (e *MemoryError) engine() *engine.MemoryError {
+	return &engine.MemoryError{N: e.N, Method: partition.Method(e.Method), Tasks: e.Tasks, Shards: e.Shards,
+		Workers: e.Workers, Hosts: e.Hosts, Limit: e.Limit, Need: e.Need}
+}
+
+func (e *MemoryError) Error() string { return e.engine().Error() }
+
+// MostlyTasks reports whether most of what the count needs is its plan's
+// tasks (so that fewer tasks, in shards or smaller boards, would fit).
+func (e *MemoryError) MostlyTasks() bool { return e.engine().MostlyTasks() }
+
+// ShardsToFit is a number of shards of the whole board (a power of 2)
+// whose each fits the limit with room to spare (shards differ in their
+// number of tasks), or 0 when shards would not help.
+func (e *MemoryError) ShardsToFit() int { return e.engine().ShardsToFit() }
+
+// memoryError is the engine's refusal as the library's.
+func memoryError(me *engine.MemoryError) *MemoryError {
+	return &MemoryError{N: me.N, Method: Method(me.Method), Tasks: me.Tasks, Shards: me.Shards,
+		Workers: me.Workers, Hosts: me.Hosts, Limit: me.Limit, Need: me.Need}
+}
 
 const (
 	// Auto picks the fastest method for the board: Join for n = 12..32,
 	// Sym otherwise, Mirror with placed queens.
-	Auto = partition.Auto
+	Auto = Method(partition.Auto)
 	// Join counts pairs of west and east half-boards that share no
 	// diagonal (meet in the middle) and the symmetric solutions apart:
 	// all four counts, unique by Burnside's lemma. n ≤ 32.
-	Join = partition.Join
+	Join = Method(partition.Join)
 	// Sym backtracks over one representative of each class of solutions
 	// under the 8 symmetries and classifies it: all four counts.
-	Sym = partition.Sym
+	Sym = Method(partition.Sym)
 	// Mirror backtracks over half the board, halved by the left-right
 	// mirror: the total alone. It is the method for placed queens.
-	Mirror = partition.Mirror
+	Mirror = Method(partition.Mirror)
 
 	// Queen is the n-queens problem. The other pieces are counted with
 	// the mirror method (the total alone), and placed ([WithPlaced]),
 	// solved and listed as queens are.
-	Queen = partition.Queen
+	Queen = Piece(board.Queen)
 	// Superqueen moves as a queen and as a knight (OEIS A051223).
-	Superqueen = partition.Superqueen
+	Superqueen = Piece(board.Superqueen)
 	// King: no two on neighbouring squares (OEIS A002464).
-	King = partition.King
+	King = Piece(board.King)
 	// Knight: no two a knight's move apart.
-	Knight = partition.Knight
+	Knight = Piece(board.Knight)
 	// Rook: columns only, n! arrangements (OEIS A000142), counted in
 	// closed form, exact on every board (64! needs 297 bits; [Uint]).
-	Rook = partition.Rook
+	Rook = Piece(board.Rook)
 
 	// MaxN is the largest board [Count] accepts (32 for the join method).
 	MaxN = partition.MaxN
@@ -569,7 +637,7 @@ func jobOption(err error) error {
 
 // job is the planner's job for the n×n board under c, by method.
 func (c *config) job(n int, method partition.Method, every bool) partition.Job {
-	return partition.Job{N: n, Method: method, Placed: c.placed, Every: every, Piece: partition.Piece(c.piece), Torus: c.torus}
+	return partition.Job{N: n, Method: method, Placed: boardSquares(c.placed), Every: every, Piece: board.Piece(c.piece), Torus: c.torus}
 }
 
 // plan makes the plan of c's shard of the n×n board, refusing before it
@@ -630,7 +698,7 @@ func (c *config) fits(n int, method partition.Method, tasks, shards int) error {
 func (c *config) queens() bool { return c.boardName() == string(Queen) }
 
 // boardName names c's pieces for messages ("superqueen", "queen torus").
-func (c *config) boardName() string { return partition.BoardName(partition.Piece(c.piece), c.torus) }
+func (c *config) boardName() string { return board.BoardName(board.Piece(c.piece), c.torus) }
 
 // samePath reports whether a and b name one file: the same path once
 // cleaned and made absolute, or two names of one existing file.

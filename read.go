@@ -13,6 +13,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/regular"
 	"github.com/nqueens/nqueens/internal/resultfile"
@@ -208,13 +209,13 @@ func readHeads(ctx context.Context, files []File, running bool) ([]countFile, *p
 	if err != nil {
 		return fail(fmt.Errorf("%s: %w", ps[0].name, err))
 	}
-	var placed []partition.Square
+	var placed []board.Square
 	if first.Placed != "-" {
-		if placed, err = partition.ParseSquares(first.Placed); err != nil {
+		if placed, err = board.ParseSquares(first.Placed); err != nil {
 			return fail(fmt.Errorf("%s: %w", ps[0].name, err))
 		}
 	}
-	job := partition.Job{N: first.N, Method: method, Placed: placed, Piece: partition.Piece(first.Piece), Torus: first.Torus}
+	job := partition.Job{N: first.N, Method: method, Placed: placed, Piece: board.Piece(first.Piece), Torus: first.Torus}
 	pl, err := partition.NewPlanner(ctx, job)
 	if err != nil && ctx.Err() != nil {
 		return fail(fmt.Errorf("planning n = %d stopped: %w", job.N, context.Cause(ctx)))

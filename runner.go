@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/internal/version"
@@ -72,7 +73,7 @@ const resumeHint = "count again with the same journal to resume"
 
 // header describes the plan's shard in journals and shard files.
 func header(plan *partition.Plan) resultfile.Header {
-	return resultfile.Header{Tool: version.Version, N: plan.N, Method: string(plan.Method), Placed: partition.PlacedString(plan.Placed),
+	return resultfile.Header{Tool: version.Version, N: plan.N, Method: string(plan.Method), Placed: board.PlacedString(plan.Placed),
 		Plan: plan.Fingerprint(), Tasks: cmp.Or(plan.AllTasks, len(plan.Tasks)), Shard: plan.Shard, Shards: max(1, plan.Shards),
 		Piece: string(plan.Piece), Torus: plan.Torus}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/resultfile"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -116,8 +117,8 @@ func Status(ctx context.Context, files ...File) (StatusReport, error) {
 		m = max(m, p.head.Shards)
 	}
 	whole := pl.PlanOf(nil, 0, 1)
-	rep := StatusReport{N: whole.N, Torus: whole.Torus, Method: Method(whole.Method), Placed: whole.Placed, Shards: m, PerShard: make([]ShardStatus, m), Missing: []int{}}
-	if whole.Piece != partition.Queen {
+	rep := StatusReport{N: whole.N, Torus: whole.Torus, Method: Method(whole.Method), Placed: squaresOf(whole.Placed), Shards: m, PerShard: make([]ShardStatus, m), Missing: []int{}}
+	if whole.Piece != board.Queen {
 		rep.Piece = Piece(whole.Piece)
 	}
 	for s := range rep.PerShard {

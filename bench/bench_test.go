@@ -118,7 +118,7 @@ func BenchmarkCount(b *testing.B) {
 // bans their squares; no symmetry unless the placement is mirror-symmetric)
 // for workers = 1..cores, as `nqueens count --place` does.
 func BenchmarkCountPlaced(b *testing.B) {
-	placements := map[string][]partition.Square{
+	placements := map[string][]board.Square{
 		"asymmetric": {{Row: 0, Col: 3}, {Row: 7, Col: 1}},
 		"middle":     {{Row: 4, Col: 8}},
 	}
@@ -207,19 +207,19 @@ func watchHeap() func() uint64 {
 // whole board.
 func BenchmarkPieces(b *testing.B) {
 	for _, tc := range []struct {
-		piece  partition.Piece
+		piece  board.Piece
 		torus  bool
 		n      int
 		want   uint64
 		search bool // without a closed form
 	}{
-		{partition.Superqueen, false, 15, known.Pieces["superqueen"].Total[15], false},
-		{partition.King, false, 14, known.Pieces["king"].Total[14], false}, // in closed form
-		{partition.King, false, 11, known.Pieces["king"].Total[11], true},
-		{partition.Knight, false, 14, 2586423174, false}, // by the row sweep; no published count: the tests check it against the search
-		{partition.Knight, false, 10, 0, true},
-		{partition.Queen, true, 13, known.Pieces["queen torus"].Total[13], false},
-		{partition.Rook, false, 20, 2432902008176640000, false}, // 20!, in closed form
+		{board.Superqueen, false, 15, known.Pieces["superqueen"].Total[15], false},
+		{board.King, false, 14, known.Pieces["king"].Total[14], false}, // in closed form
+		{board.King, false, 11, known.Pieces["king"].Total[11], true},
+		{board.Knight, false, 14, 2586423174, false}, // by the row sweep; no published count: the tests check it against the search
+		{board.Knight, false, 10, 0, true},
+		{board.Queen, true, 13, known.Pieces["queen torus"].Total[13], false},
+		{board.Rook, false, 20, 2432902008176640000, false}, // 20!, in closed form
 	} {
 		name := string(tc.piece)
 		if tc.torus {

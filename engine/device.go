@@ -45,8 +45,8 @@ type searchBatch struct {
 // 32 (the device kernels' rows). Pieces and placed queens stay on the CPU.
 func CheckDevicePlan(plan *partition.Plan) error {
 	switch {
-	case !plan.Rules().Queen():
-		return fmt.Errorf("%w: %s boards count on the CPU only", ErrDevice, partition.BoardName(plan.Piece, plan.Torus))
+	case !plan.Piece.Rules(plan.Torus).Queen():
+		return fmt.Errorf("%w: %s boards count on the CPU only", ErrDevice, board.BoardName(plan.Piece, plan.Torus))
 	case len(plan.Placed) > 0:
 		return fmt.Errorf("%w: placed queens count on the CPU only", ErrDevice)
 	case plan.N > backend.MaxN:

@@ -56,7 +56,7 @@ type Result struct {
 	Total, Unique, PointSym, Rot90Sym uint64
 	// TotalHi holds the words above Total's of a total of 2^64 or more
 	// (the rooks' and kings' closed forms, up to 320 bits in all); zero
-	// for every other kernel. See [Result.Wide].
+	// for every other kernel. See Result.total.
 	TotalHi [wide.Words - 1]uint64
 	// Nodes measures the task's work: for the backtracking kernels the
 	// queens placed (see walk), for join tasks the north–south pairs of
@@ -65,8 +65,8 @@ type Result struct {
 	Nodes uint64
 }
 
-// Wide returns r's total, all its words.
-func (r *Result) Wide() wide.Uint {
+// total returns r's total, all its words.
+func (r *Result) total() wide.Uint {
 	var w [wide.Words]uint64
 	w[0] = r.Total
 	copy(w[1:], r.TotalHi[:])
@@ -89,7 +89,7 @@ type Counts struct {
 
 // Add adds one result to c.
 func (c *Counts) Add(r Result) {
-	c.Total = c.Total.Add(r.Wide())
+	c.Total = c.Total.Add(r.total())
 	c.Unique = c.Unique.Add64(r.Unique)
 	c.PointSym = c.PointSym.Add64(r.PointSym)
 	c.Rot90Sym = c.Rot90Sym.Add64(r.Rot90Sym)
@@ -547,7 +547,7 @@ func firstColumn(t *partition.Task) int {
 // runTask counts one task with a worker's join buffers (allocated on the
 // first join task).
 func runTask(plan *partition.Plan, t *partition.Task, js *joinScratch) Result {
-	n, rules := plan.N, plan.Rules()
+	n, rules := plan.N, plan.Piece.Rules(plan.Torus)
 	s := emptyStart(n)
 	var placed [maxRows]uint64
 	for _, c := range t.Prefix {

@@ -11,7 +11,7 @@ import (
 // alone (for rooks too, without their closed form), for the tests.
 func SearchPieces(p *partition.Plan) uint64 {
 	var total uint64
-	rules := p.Rules()
+	rules := p.Piece.Rules(p.Torus)
 	for _, t := range p.Tasks {
 		a := rules.After(p.N, t.Prefix)
 		sols, _ := walkPieces(p.N, rules, t.Bans, a, len(t.Prefix))
@@ -31,7 +31,7 @@ var (
 // walkPieces, and returns the first task where they differ (sols or
 // nodes), or -1.
 func PiecesTwins(p *partition.Plan) int {
-	rules := p.Rules()
+	rules := p.Piece.Rules(p.Torus)
 	walk := walkShort
 	if rules.Torus {
 		walk = walkTorus

@@ -27,7 +27,7 @@ func Each(ctx context.Context, plan *partition.Plan, i int, yield func(cols []ui
 	if t.Kind != board.CountBanned && t.Kind != board.CountPieces || t.Weight != 1 {
 		return fmt.Errorf("%w: task %q stands for more solutions than it searches (plan with partition.Job.Every)", errList, t.ID)
 	}
-	n, rules := plan.N, plan.Rules()
+	n, rules := plan.N, plan.Piece.Rules(plan.Torus)
 	cols := make([]uint8, n)
 	a := rules.After(n, t.Prefix)
 	copy(cols, t.Prefix)

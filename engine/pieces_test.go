@@ -19,18 +19,18 @@ import (
 
 // boards are the pieces' boards the tests count: the piece and the torus.
 var boards = []struct {
-	piece partition.Piece
+	piece board.Piece
 	torus bool
 	name  string
 }{
-	{partition.Superqueen, false, "superqueen"},
-	{partition.King, false, "king"},
-	{partition.Knight, false, "knight"},
-	{partition.Queen, true, "queen torus"},
-	{partition.Rook, false, "rook"},
+	{board.Superqueen, false, "superqueen"},
+	{board.King, false, "king"},
+	{board.Knight, false, "knight"},
+	{board.Queen, true, "queen torus"},
+	{board.Rook, false, "rook"},
 }
 
-func countPieces(t *testing.T, n int, piece partition.Piece, torus bool) uint64 {
+func countPieces(t *testing.T, n int, piece board.Piece, torus bool) uint64 {
 	t.Helper()
 	p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: piece, Torus: torus})
 	require.NoError(t, err)
@@ -90,7 +90,7 @@ func TestRooks(t *testing.T) {
 		if n > 0 {
 			f.Mul(f, big.NewInt(int64(n)))
 		}
-		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: partition.Rook})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: board.Rook})
 		require.NoError(t, err)
 		c, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
 		require.NoError(t, err)
@@ -100,8 +100,8 @@ func TestRooks(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "126886932185884164103433389335161480802865516174545192198801894375214704230400000000000000", f.String(), "64! (A000142)")
-	_, err := partition.Make(context.Background(), partition.Job{N: partition.MaxN + 1, Piece: partition.Rook})
-	assert.ErrorIs(t, err, partition.ErrSize)
+	_, err := partition.Make(context.Background(), partition.Job{N: partition.MaxN + 1, Piece: board.Rook})
+	assert.ErrorIs(t, err, board.ErrSize)
 }
 
 // TestKnights counts knights, which no published sequence lists, against
@@ -113,7 +113,7 @@ func TestKnights(t *testing.T) {
 		limit = 10
 	}
 	for n := 0; n <= limit; n++ {
-		assert.Equal(t, reference.CountShortRange(n, "knight"), countPieces(t, n, partition.Knight, false), "n=%d", n)
+		assert.Equal(t, reference.CountShortRange(n, "knight"), countPieces(t, n, board.Knight, false), "n=%d", n)
 	}
 }
 
@@ -128,7 +128,7 @@ func TestKnights(t *testing.T) {
 func TestKings(t *testing.T) {
 	formula := reference.Kings
 	for n := 0; n <= partition.MaxN; n++ {
-		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: partition.King})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: board.King})
 		require.NoError(t, err)
 		require.Len(t, p.Tasks, 1, "n=%d: one closed-form task", n)
 		c, err := engine.Run(context.Background(), p, engine.Options{Workers: 1})
@@ -137,15 +137,15 @@ func TestKings(t *testing.T) {
 	}
 	assert.Equal(t, 1, formula(35).Cmp(new(big.Int).Lsh(big.NewInt(1), 128)), "A002464(35) > 2^128: counted exactly beyond 128 bits")
 	assert.Equal(t, "3484423186862152966838", formula(23).String(), "A002464(23) as published")
-	_, err := partition.Make(context.Background(), partition.Job{N: partition.MaxN + 1, Piece: partition.King})
-	assert.ErrorIs(t, err, partition.ErrSize)
+	_, err := partition.Make(context.Background(), partition.Job{N: partition.MaxN + 1, Piece: board.King})
+	assert.ErrorIs(t, err, board.ErrSize)
 
 	searched := 12
 	if testing.Short() {
 		searched = 11
 	}
 	for n := 0; n <= searched; n++ {
-		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: partition.King, Every: true})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: board.King, Every: true})
 		require.NoError(t, err)
 		c, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
 		require.NoError(t, err)
@@ -163,22 +163,22 @@ func TestKnightsSweep(t *testing.T) {
 		searched = 10
 	}
 	for n := 0; n <= searched; n++ {
-		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: partition.Knight})
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Piece: board.Knight})
 		require.NoError(t, err)
 		require.Len(t, p.Tasks, 1, "n=%d: one sweep task", n)
 		require.Equal(t, board.Sweep, p.Tasks[0].Kind)
 		swept, err := engine.Run(context.Background(), p, engine.Options{Workers: 1})
 		require.NoError(t, err)
-		p, err = partition.Make(context.Background(), partition.Job{N: n, Piece: partition.Knight, Every: true})
+		p, err = partition.Make(context.Background(), partition.Job{N: n, Piece: board.Knight, Every: true})
 		require.NoError(t, err)
 		searchedCount, err := engine.Run(context.Background(), p, engine.Options{Workers: 2})
 		require.NoError(t, err)
 		assert.Equal(t, searchedCount.Total, swept.Total, "knights n=%d: sweep against search", n)
 	}
 	for n := 0; n <= 16; n++ {
-		assert.Equal(t, engine.Kings(n), wide.Of(engine.SweepRows(n, partition.King.Rules(false))), "kings n=%d: sweep against the recurrence", n)
+		assert.Equal(t, engine.Kings(n), wide.Of(engine.SweepRows(n, board.King.Rules(false))), "kings n=%d: sweep against the recurrence", n)
 	}
-	p, err := partition.Make(context.Background(), partition.Job{N: board.MaxSweepN + 1, Piece: partition.Knight})
+	p, err := partition.Make(context.Background(), partition.Job{N: board.MaxSweepN + 1, Piece: board.Knight})
 	require.NoError(t, err)
 	assert.NotEqual(t, board.Sweep, p.Tasks[0].Kind, "beyond MaxSweepN knights are searched")
 }
@@ -196,16 +196,16 @@ func TestPiecesTwins(t *testing.T) {
 	// further: their plans are smaller), whole and listing plans and with
 	// a placed piece.
 	boards := []struct {
-		piece partition.Piece
+		piece board.Piece
 		torus bool
 		maxN  int
-	}{{partition.Superqueen, false, maxN}, {partition.King, false, maxN}, {partition.Knight, false, maxN},
-		{partition.Rook, false, maxN}, {partition.Queen, true, maxN + 2}}
+	}{{board.Superqueen, false, maxN}, {board.King, false, maxN}, {board.Knight, false, maxN},
+		{board.Rook, false, maxN}, {board.Queen, true, maxN + 2}}
 	for _, b := range boards {
 		for n := 0; n <= b.maxN; n++ {
 			jobs := []partition.Job{
 				{N: n, Piece: b.piece, Torus: b.torus, Every: true},
-				{N: n, Piece: b.piece, Torus: b.torus, Placed: []partition.Square{{Row: n / 2, Col: n / 3}}},
+				{N: n, Piece: b.piece, Torus: b.torus, Placed: []board.Square{{Row: n / 2, Col: n / 3}}},
 			}
 			if b.torus {
 				jobs = append(jobs, partition.Job{N: n, Piece: b.piece, Torus: true})

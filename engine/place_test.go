@@ -11,15 +11,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/reference"
 	"github.com/nqueens/nqueens/partition"
 )
 
-func sq(r, c int) partition.Square { return partition.Square{Row: r, Col: c} }
+func sq(r, c int) board.Square { return board.Square{Row: r, Col: c} }
 
 // refPlaced counts, with the slow reference, the solutions that contain
 // every placed queen.
-func refPlaced(n int, placed []partition.Square) uint64 {
+func refPlaced(n int, placed []board.Square) uint64 {
 	var k uint64
 	reference.Solutions(n, func(s []int) bool {
 		for _, q := range placed {
@@ -33,7 +34,7 @@ func refPlaced(n int, placed []partition.Square) uint64 {
 	return k
 }
 
-func countPlaced(t *testing.T, n int, placed []partition.Square, workers int) uint64 {
+func countPlaced(t *testing.T, n int, placed []board.Square, workers int) uint64 {
 	t.Helper()
 	p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Mirror, Placed: placed})
 	require.NoError(t, err)
@@ -57,9 +58,9 @@ func TestPlacedRandom(t *testing.T) {
 		n := 1 + rng.IntN(12)
 		k := rng.IntN(min(n, 4) + 1)
 		rows, cols := rng.Perm(n)[:k], rng.Perm(n)[:k]
-		var placed []partition.Square
+		var placed []board.Square
 		for i := range k {
-			placed = append(placed, partition.Square{Row: rows[i], Col: cols[i]})
+			placed = append(placed, board.Square{Row: rows[i], Col: cols[i]})
 		}
 		want := refPlaced(n, placed)
 		got := countPlaced(t, n, placed, 1+rng.IntN(3))
@@ -72,37 +73,37 @@ func TestPlacedRandom(t *testing.T) {
 func TestPlacedSymmetric(t *testing.T) {
 	for _, n := range []int{1, 5, 7, 9, 11} {
 		for r := 0; r < n; r++ {
-			placed := []partition.Square{{Row: r, Col: n / 2}}
+			placed := []board.Square{{Row: r, Col: n / 2}}
 			assert.Equal(t, refPlaced(n, placed), countPlaced(t, n, placed, 2), "n=%d placed=%v", n, placed)
 		}
 	}
 	// Placements that look symmetric but are not (180°, transposed).
-	for _, placed := range [][]partition.Square{{sq(0, 1), sq(9, 8)}, {sq(2, 3), sq(3, 2)}, {sq(4, 4)}, {sq(0, 4), sq(9, 5)}} {
+	for _, placed := range [][]board.Square{{sq(0, 1), sq(9, 8)}, {sq(2, 3), sq(3, 2)}, {sq(4, 4)}, {sq(0, 4), sq(9, 5)}} {
 		assert.Equal(t, refPlaced(10, placed), countPlaced(t, 10, placed, 2), "n=10 placed=%v", placed)
 	}
 }
 
 func TestPlacedErrors(t *testing.T) {
 	for _, tc := range []struct {
-		placed []partition.Square
+		placed []board.Square
 		msg    string
 	}{
-		{[]partition.Square{sq(8, 0)}, "off the 8×8 board"},
-		{[]partition.Square{sq(1, 1), sq(1, 1)}, "given twice"},
-		{[]partition.Square{sq(1, 1), sq(1, 4)}, "share row 1"},
-		{[]partition.Square{sq(1, 1), sq(5, 1)}, "share column 1"},
+		{[]board.Square{sq(8, 0)}, "off the 8×8 board"},
+		{[]board.Square{sq(1, 1), sq(1, 1)}, "given twice"},
+		{[]board.Square{sq(1, 1), sq(1, 4)}, "share row 1"},
+		{[]board.Square{sq(1, 1), sq(5, 1)}, "share column 1"},
 	} {
 		_, err := partition.Make(context.Background(), partition.Job{N: 8, Method: partition.Mirror, Placed: tc.placed})
-		assert.ErrorIs(t, err, partition.ErrPlacement)
+		assert.ErrorIs(t, err, board.ErrPlacement)
 		assert.ErrorContains(t, err, tc.msg)
 	}
-	_, err := partition.Make(context.Background(), partition.Job{N: 8, Method: partition.Sym, Placed: []partition.Square{sq(0, 0)}})
+	_, err := partition.Make(context.Background(), partition.Job{N: 8, Method: partition.Sym, Placed: []board.Square{sq(0, 0)}})
 	assert.ErrorIs(t, err, partition.ErrPlacedMethod)
 	// A diagonal conflict is a question with answer 0.
-	placed := []partition.Square{sq(0, 0), sq(3, 3)}
-	a, b, ok := partition.DiagonalConflict(placed)
+	placed := []board.Square{sq(0, 0), sq(3, 3)}
+	a, b, ok := board.DiagonalConflict(placed)
 	assert.True(t, ok)
-	assert.Equal(t, [2]partition.Square{sq(0, 0), sq(3, 3)}, [2]partition.Square{a, b})
+	assert.Equal(t, [2]board.Square{sq(0, 0), sq(3, 3)}, [2]board.Square{a, b})
 	assert.Zero(t, countPlaced(t, 8, placed, 2))
 }
 

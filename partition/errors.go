@@ -10,12 +10,10 @@ import (
 // Errors returned by [NewPlanner], [Make] and the parsers, each wrapped
 // with what was wrong. Messages carry no package prefix.
 var (
-	ErrSize         = errors.New("board size out of range")
 	errMethod       = errors.New("unknown method")
 	errPiece        = errors.New("unknown piece")
 	errPieceMode    = errors.New("this piece does not combine with that")
 	ErrPlacedMethod = errors.New("queens placed in advance work with the mirror method only")
-	ErrPlacement    = errors.New("bad placement")
 	ErrShard        = errors.New("bad shard")
 	errTooLarge     = errors.New("plan too large")
 )

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -69,7 +70,7 @@ func TestFingerprintsPinned(t *testing.T) {
 	}
 	// Placed queens: the same question in any order is one plan, the one
 	// sorted placements always had.
-	for _, placed := range [][]partition.Square{{{Row: 0, Col: 1}, {Row: 3, Col: 2}}, {{Row: 3, Col: 2}, {Row: 0, Col: 1}}} {
+	for _, placed := range [][]board.Square{{{Row: 0, Col: 1}, {Row: 3, Col: 2}}, {{Row: 3, Col: 2}, {Row: 0, Col: 1}}} {
 		p, err := partition.Make(context.Background(), partition.Job{N: 10, Method: partition.Mirror, Placed: placed})
 		require.NoError(t, err)
 		assert.Equal(t, "1bcc32bddd8a4e988657de97", p.Fingerprint(), "placed %v", placed)
@@ -85,7 +86,7 @@ func TestMakeAuto(t *testing.T) {
 			assert.Equal(t, partition.Best(n), p.Method, "n=%d method %q", n, m)
 		}
 	}
-	p, err := partition.Make(context.Background(), partition.Job{N: 8, Placed: []partition.Square{{Row: 0, Col: 0}}})
+	p, err := partition.Make(context.Background(), partition.Job{N: 8, Placed: []board.Square{{Row: 0, Col: 0}}})
 	require.NoError(t, err)
 	assert.Equal(t, partition.Mirror, p.Method, "placed queens: mirror")
 	_, err = p.Split(0)

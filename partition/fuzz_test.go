@@ -3,6 +3,8 @@ package partition
 import (
 	"fmt"
 	"testing"
+
+	"github.com/nqueens/nqueens/internal/board"
 )
 
 // FuzzParseSquares: any text is a placement or an error; a placement
@@ -12,16 +14,16 @@ func FuzzParseSquares(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		placed, err := ParseSquares(s)
+		placed, err := board.ParseSquares(s)
 		if err != nil {
 			if len(err.Error()) > 400 {
 				t.Fatalf("message of %d bytes", len(err.Error()))
 			}
 			return
 		}
-		again, err := ParseSquares(PlacedString(placed))
+		again, err := board.ParseSquares(board.PlacedString(placed))
 		if err != nil || fmt.Sprint(again) != fmt.Sprint(placed) {
-			t.Fatalf("%q: %v, written back %q: %v, %v", s, placed, PlacedString(placed), again, err)
+			t.Fatalf("%q: %v, written back %q: %v, %v", s, placed, board.PlacedString(placed), again, err)
 		}
 		_ = CheckPlacement(8, placed)
 	})

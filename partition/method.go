@@ -43,10 +43,6 @@ func Best(n int) Method {
 	return Sym
 }
 
-// MaxSolveN is the largest board nqueens.Solve constructs (queens, no
-// placed ones): the columns of a board take 8 bytes a row.
-const MaxSolveN = 10_000_000
-
 // Auto asks [Make] for the fastest method for the board: [Best](n).
 // The empty method means the same.
 const Auto Method = "auto"

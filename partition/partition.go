@@ -68,10 +68,10 @@ type Plan struct {
 	N      int
 	Method Method
 	// Piece and Torus are the job's (Piece is never empty).
-	Piece Piece
+	Piece board.Piece
 	Torus bool
 	// Placed lists the queens every solution holds.
-	Placed []Square
+	Placed []board.Square
 	// Depth is the number of rows the task prefixes fix (some may be shorter
 	// when a board is tiny).
 	Depth int
@@ -86,9 +86,6 @@ type Plan struct {
 	// fingerprint is the whole plan's (see [Plan.Fingerprint]).
 	fingerprint string
 }
-
-// Rules returns the attacks of the plan's pieces.
-func (p *Plan) Rules() board.Rules { return p.Piece.Rules(p.Torus) }
 
 // Cost sums the plan's cost estimates.
 func (p *Plan) Cost() uint64 {
@@ -115,7 +112,7 @@ type Job struct {
 	// Placed lists queens that every solution must contain. Plans with
 	// placed queens use the mirror method (halving only when the placement
 	// is mirror-symmetric).
-	Placed []Square
+	Placed []board.Square
 	// Every asks for a plan that searches every solution, without
 	// symmetry, so that its tasks list all solutions in lexicographic order
 	// (for listing them): prefixes of two rows, at most n² tasks.
@@ -124,7 +121,7 @@ type Job struct {
 	// queens' diagonals wrap around the board (the modular n-queens
 	// problem). Pieces other than the queen, and the torus, are counted
 	// with the mirror method; Placed then lists pieces of that kind.
-	Piece Piece
+	Piece board.Piece
 	Torus bool
 }
 
@@ -141,32 +138,17 @@ func Make(ctx context.Context, job Job) (*Plan, error) {
 // for plain queens, mirror when queens are placed, every solution is to be
 // listed, the diagonals wrap around or the pieces are not queens.
 func (job Job) AutoMethod() Method {
-	if len(job.Placed) > 0 || job.Every || job.Torus || (job.Piece != "" && job.Piece != Queen) {
+	if len(job.Placed) > 0 || job.Every || job.Torus || (job.Piece != "" && job.Piece != board.Queen) {
 		return Mirror
 	}
 	return Best(job.N)
 }
 
-// CheckSize returns nil when n is a board size up to largest (0 ≤ n ≤
-// largest), else [ErrSize] saying what is accepted: the one rule every
-// caller checks a board size by ([MaxN] for counts, [MaxSolveN] for Solve;
-// the command's arguments too), with [SizeAccepted]'s words.
-func CheckSize(n, largest int) error {
-	if n < 0 || n > largest {
-		return fmt.Errorf("%w: %d (accepted: %s)", ErrSize, n, SizeAccepted(largest))
-	}
-	return nil
-}
-
-// SizeAccepted says which board sizes up to largest are accepted:
-// "0..largest".
-func SizeAccepted(largest int) string { return fmt.Sprintf("0..%d", largest) }
-
 // prepare checks job, resolves its method and pieces, and returns the
 // source of its tasks (for prefix methods after choosing the depth, a
 // walk that counts prefixes and holds none).
 func prepare(ctx context.Context, job Job) (*source, error) {
-	if err := CheckSize(job.N, MaxN); err != nil {
+	if err := board.CheckSize(job.N, MaxN); err != nil {
 		return nil, err
 	}
 	piece, err := ParsePiece(string(job.Piece))
@@ -176,11 +158,11 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 	rules := piece.Rules(job.Torus)
 	if !rules.Queen() {
 		switch {
-		case job.Torus && piece != Queen:
+		case job.Torus && piece != board.Queen:
 			return nil, jobError("Torus", "Piece", errPieceMode, "%s works with queens only (their diagonals wrap around), not with %s", msg.Name{Of: "Torus", Value: ""}, msg.Name{Of: "Piece", Value: string(piece)})
 		case job.Method != "" && job.Method != Auto && job.Method != Mirror:
 			what, value := "Piece", string(piece)
-			if piece == Queen {
+			if piece == board.Queen {
 				what, value = "Torus", ""
 			}
 			return nil, jobError("Method", what, errPieceMode, "%s is counted with %s only (its default), not %s", msg.Name{Of: what, Value: value}, msg.Name{Of: "Method", Value: string(Mirror)}, msg.Name{Of: "Method", Value: string(job.Method)})
@@ -201,7 +183,7 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 		return nil, err
 	case job.Method == Join && len(job.Placed) == 0 && !job.Every:
 		if job.N > JoinMaxN {
-			return nil, fmt.Errorf("%w: %d is too large for the join method (accepted: 0..%d; sym and mirror accept up to %d)", ErrSize, job.N, JoinMaxN, MaxN)
+			return nil, fmt.Errorf("%w: %d is too large for the join method (accepted: 0..%d; sym and mirror accept up to %d)", board.ErrSize, job.N, JoinMaxN, MaxN)
 		}
 		src.join = true
 		return src, nil
@@ -223,13 +205,13 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 			src.seeds[i].kind = board.CountPieces
 		}
 	}
-	if piece == King && len(job.Placed) == 0 && !job.Every {
+	if piece == board.King && len(job.Placed) == 0 && !job.Every {
 		// Kings without placed ones: the whole board in closed form.
 		src.seeds = []seed{{kind: board.Formula, weight: 1, bans: &noBans}}
 		src.depth, src.tasks = 0, 1
 		return src, nil
 	}
-	if piece == Knight && len(job.Placed) == 0 && !job.Every && job.N <= board.MaxSweepN {
+	if piece == board.Knight && len(job.Placed) == 0 && !job.Every && job.N <= board.MaxSweepN {
 		// Knights without placed ones: the row sweep, which beats the
 		// search at every n it can hold (n = 14: milliseconds against a
 		// minute).

@@ -116,9 +116,9 @@ func TestPlanSize(t *testing.T) {
 
 func TestMakeErrors(t *testing.T) {
 	_, err := partition.Make(context.Background(), partition.Job{N: -1, Method: partition.Sym})
-	assert.ErrorIs(t, err, partition.ErrSize)
+	assert.ErrorIs(t, err, board.ErrSize)
 	_, err = partition.Make(context.Background(), partition.Job{N: partition.MaxN + 1, Method: partition.Mirror})
-	assert.ErrorIs(t, err, partition.ErrSize)
+	assert.ErrorIs(t, err, board.ErrSize)
 	_, err = partition.Make(context.Background(), partition.Job{N: 8, Method: "fast"})
 	assert.ErrorIs(t, err, partition.ErrMethod)
 	_, err = partition.ParseMethod("fast")
@@ -254,7 +254,7 @@ func TestJoinIDs(t *testing.T) {
 	assert.Equal(t, partition.Sym, partition.Best(partition.JoinFrom-1))
 	assert.Equal(t, partition.Sym, partition.Best(partition.JoinMaxN+1))
 	_, err = partition.Make(context.Background(), partition.Job{N: partition.JoinMaxN + 1, Method: partition.Join})
-	assert.ErrorIs(t, err, partition.ErrSize)
+	assert.ErrorIs(t, err, board.ErrSize)
 }
 
 // TestIsShards: the one shard rule, 0 ≤ first ≤ last < m, and its callers
@@ -288,36 +288,36 @@ func TestIsShards(t *testing.T) {
 // TestCheckSize: the one board-size rule, 0 ≤ n ≤ largest, with its words.
 func TestCheckSize(t *testing.T) {
 	for _, n := range []int{0, 1, 32, partition.MaxN} {
-		assert.NoError(t, partition.CheckSize(n, partition.MaxN), "n=%d", n)
+		assert.NoError(t, board.CheckSize(n, partition.MaxN), "n=%d", n)
 	}
 	for _, n := range []int{-1, partition.MaxN + 1} {
-		err := partition.CheckSize(n, partition.MaxN)
-		assert.ErrorIs(t, err, partition.ErrSize, "n=%d", n)
+		err := board.CheckSize(n, partition.MaxN)
+		assert.ErrorIs(t, err, board.ErrSize, "n=%d", n)
 		assert.EqualError(t, err, fmt.Sprintf("board size out of range: %d (accepted: 0..64)", n))
 	}
-	assert.NoError(t, partition.CheckSize(partition.MaxSolveN, partition.MaxSolveN))
-	assert.Equal(t, "0..10000000", partition.SizeAccepted(partition.MaxSolveN))
+	assert.NoError(t, board.CheckSize(board.MaxSolveN, board.MaxSolveN))
+	assert.Equal(t, "0..10000000", board.SizeAccepted(board.MaxSolveN))
 	_, err := partition.NewPlanner(context.Background(), partition.Job{N: partition.MaxN + 1})
-	assert.ErrorIs(t, err, partition.ErrSize)
+	assert.ErrorIs(t, err, board.ErrSize)
 }
 
 // TestWords: a JobError's message names its fields in lower case; the same
 // Words say it in other words (the library's options, the command's flags)
 // and write squares as the reader does.
 func TestWords(t *testing.T) {
-	_, err := partition.NewPlanner(context.Background(), partition.Job{N: 8, Method: partition.Sym, Placed: []partition.Square{{Row: 0, Col: 1}}})
+	_, err := partition.NewPlanner(context.Background(), partition.Job{N: 8, Method: partition.Sym, Placed: []board.Square{{Row: 0, Col: 1}}})
 	var je *partition.JobError
 	require.ErrorAs(t, err, &je)
 	assert.Equal(t, "placed works with method mirror only (its default), not method sym", err.Error())
 	opt := je.Words.Rename(func(f string) string { return "With" + f })
 	assert.Equal(t, "WithPlaced: works with WithMethod:mirror only (its default), not WithMethod:sym",
 		opt.Say(func(n msg.Name) string { return n.Of + ":" + n.Value }, nil))
-	err = partition.CheckPlacement(8, []partition.Square{{Row: 0, Col: 1}, {Row: 0, Col: 1}})
+	err = partition.CheckPlacement(8, []board.Square{{Row: 0, Col: 1}, {Row: 0, Col: 1}})
 	require.ErrorAs(t, err, &je)
 	assert.Equal(t, "placed: square 0:1 is given twice", err.Error())
 	assert.Equal(t, "--place: square b1 is given twice",
 		je.Words.Say(func(msg.Name) string { return "--place" }, func(x any) (string, bool) {
-			_, ok := x.(partition.Square)
+			_, ok := x.(board.Square)
 			return "b1", ok
 		}))
 }

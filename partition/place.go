@@ -2,71 +2,19 @@ package partition
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
 )
 
-// Square is a square of the board: row 0 is the first row printed, column 0
-// the first column.
-type Square struct {
-	Row, Col int
-}
-
-func (s Square) String() string { return fmt.Sprintf("%d:%d", s.Row, s.Col) }
-
-// ParseSquares parses queens placed in advance: a comma-separated list of
-// 0-based "row:col" pairs ("0:1,3:2") or chess squares ("b1", "c4"), where
-// the letter is the column (a = 0) and the number the row counted from 1
-// (a1 = row 0, column 0: the top-left corner as boards are printed).
-func ParseSquares(s string) ([]Square, error) {
-	var out []Square
-	for _, tok := range strings.Split(s, ",") {
-		tok = strings.TrimSpace(tok)
-		if tok == "" {
-			return nil, fmt.Errorf("%w: empty square in %s (accepted: row:col pairs like 0:1, or chess squares like b1, separated by commas)", ErrPlacement, msg.Quote(s))
-		}
-		sq, err := parseSquare(tok)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sq)
-	}
-	return out, nil
-}
-
-func parseSquare(tok string) (Square, error) {
-	bad := fmt.Errorf("%w: %s is not a square (accepted: row:col like 0:1, or a chess square like b1)", ErrPlacement, msg.Quote(tok))
-	if r, c, ok := strings.Cut(tok, ":"); ok {
-		row, err1 := strconv.Atoi(r)
-		col, err2 := strconv.Atoi(c)
-		if err1 != nil || err2 != nil || row < 0 || col < 0 {
-			return Square{}, bad
-		}
-		return Square{Row: row, Col: col}, nil
-	}
-	lower := strings.ToLower(tok)
-	if len(lower) < 2 || lower[0] < 'a' || lower[0] > 'z' {
-		return Square{}, bad
-	}
-	rank, err := strconv.Atoi(lower[1:])
-	if err != nil || rank < 1 {
-		return Square{}, bad
-	}
-	return Square{Row: rank - 1, Col: int(lower[0] - 'a')}, nil
-}
-
 // CheckPlacement returns an error naming the first problem of a placement
 // on an n×n board: a square off the board, two queens on one square, row or
 // column. Queens on a common diagonal are not an error: see
 // [DiagonalConflict].
-func CheckPlacement(n int, placed []Square) error {
+func CheckPlacement(n int, placed []board.Square) error {
 	bad := func(format string, args ...any) error {
-		return jobError("Placed", "", ErrPlacement, "%s: "+format, append([]any{msg.Name{Of: "Placed", Value: ""}}, args...)...)
+		return jobError("Placed", "", board.ErrPlacement, "%s: "+format, append([]any{msg.Name{Of: "Placed", Value: ""}}, args...)...)
 	}
 	for i, a := range placed {
 		if a.Row < 0 || a.Row >= n || a.Col < 0 || a.Col >= n {
@@ -86,23 +34,10 @@ func CheckPlacement(n int, placed []Square) error {
 	return nil
 }
 
-// DiagonalConflict returns the first two placed queens that attack each
-// other along a diagonal, if any: such a placement has no completion.
-func DiagonalConflict(placed []Square) (a, b Square, ok bool) {
-	for i, q := range placed {
-		for _, p := range placed[:i] {
-			if q.Row-p.Row == q.Col-p.Col || q.Row-p.Row == p.Col-q.Col {
-				return p, q, true
-			}
-		}
-	}
-	return Square{}, Square{}, false
-}
-
 // placedBans forbids every square that the placed queens rule out: in a
 // placed queen's row every other square, elsewhere its column and
 // diagonals.
-func placedBans(n int, placed []Square, rules board.Rules) *board.Bans {
+func placedBans(n int, placed []board.Square, rules board.Rules) *board.Bans {
 	b := new(board.Bans)
 	all := below(n)
 	short := func(k uint8, col int) uint64 { return board.Near(1<<uint(col), k) & all }
@@ -139,7 +74,7 @@ func placedBans(n int, placed []Square, rules board.Rules) *board.Bans {
 // mirror image. Two queens of one row cannot be mirrors of each other, so
 // this means no queen at all, or one queen in the middle column of an odd
 // board.
-func mirrorSymmetric(n int, placed []Square) bool {
+func mirrorSymmetric(n int, placed []board.Square) bool {
 	for _, q := range placed {
 		if q.Col != n-1-q.Col {
 			return false
@@ -153,7 +88,7 @@ func mirrorSymmetric(n int, placed []Square) bool {
 // and halving is allowed, every solution searched otherwise. Other
 // symmetries of a placement are not used: a solution equal to its own
 // image (180° rotation) would need counting apart.
-func placedSeeds(n int, placed []Square, halve bool, rules board.Rules) []seed {
+func placedSeeds(n int, placed []board.Square, halve bool, rules board.Rules) []seed {
 	bans := placedBans(n, placed, rules)
 	if halve && mirrorSymmetric(n, placed) {
 		seeds := mirrorSeeds(n)
@@ -168,8 +103,8 @@ func placedSeeds(n int, placed []Square, halve bool, rules board.Rules) []seed {
 
 // canonical returns the placement sorted by row, then column: one question,
 // one plan, however the queens were listed.
-func canonical(placed []Square) []Square {
+func canonical(placed []board.Square) []board.Square {
 	out := slices.Clone(placed)
-	slices.SortFunc(out, func(a, b Square) int { return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col)) })
+	slices.SortFunc(out, func(a, b board.Square) int { return cmp.Or(cmp.Compare(a.Row, b.Row), cmp.Compare(a.Col, b.Col)) })
 	return out
 }

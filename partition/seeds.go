@@ -88,7 +88,7 @@ func symSeeds(n int) []seed {
 		// then prune from the first rows, and the row-0 queen becomes a
 		// queen placed in the last row. The kernel turns each completion
 		// back over before classifying it.
-		flipped := placedBans(n, []Square{{Row: n - 1, Col: m}}, Queen.Rules(false))
+		flipped := placedBans(n, []board.Square{{Row: n - 1, Col: m}}, board.Queen.Rules(false))
 		for r := 0; r < n; r++ {
 			flipped[n-1-r] |= bans[r]
 		}

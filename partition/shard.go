@@ -25,19 +25,6 @@ func (p *Plan) Fingerprint() string {
 	return p.fingerprint
 }
 
-// PlacedString writes placed queens as ParseSquares reads them, or "-" for
-// none.
-func PlacedString(placed []Square) string {
-	if len(placed) == 0 {
-		return "-"
-	}
-	parts := make([]string, len(placed))
-	for i, q := range placed {
-		parts[i] = q.String()
-	}
-	return strings.Join(parts, ",")
-}
-
 // IsShards reports whether shards first to last of m exist: 0 ≤ first ≤
 // last < m. It is the one rule every caller checks a shard or a range of
 // shards by (a shard I is the range I to I), and [ShardsAccepted] and

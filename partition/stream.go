@@ -166,11 +166,11 @@ func newFingerprinter(p *Plan) *fingerprinter {
 	f.buf = binary.LittleEndian.AppendUint64(f.buf, uint64(p.N))
 	f.buf = append(f.buf, p.Method...)
 	f.buf = append(f.buf, 0)
-	f.buf = append(f.buf, PlacedString(p.Placed)...)
+	f.buf = append(f.buf, board.PlacedString(p.Placed)...)
 	f.buf = append(f.buf, 0)
-	f.buf = append(f.buf, BoardName(p.Piece, p.Torus)...)
+	f.buf = append(f.buf, board.BoardName(p.Piece, p.Torus)...)
 	f.buf = append(f.buf, 0)
-	if p.Rules() != (board.Rules{Long: true}) {
+	if p.Piece.Rules(p.Torus) != (board.Rules{Long: true}) {
 		// The pieces' kernel's nodes changed with its look-ahead (2): a
 		// task's line of another kernel would not pass an audit.
 		f.buf = append(f.buf, "pieces-kernel-2"...)
@@ -254,7 +254,7 @@ func NewPlanner(ctx context.Context, job Job) (*Planner, error) {
 	sz.Sweep = len(src.seeds) == 1 && src.seeds[0].kind == board.Sweep
 	if src.join {
 		sz.Tasks = joinTaskCount(job.N)
-	} else if src.job.Every || src.job.Piece == Rook {
+	} else if src.job.Every || src.job.Piece == board.Rook {
 		k := 0
 		for _, sd := range src.seeds {
 			k += countPrefixes(src.w, job.N, sd, sd.depth(src.depth))

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/long"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -29,9 +30,9 @@ func streamJobs() []partition.Job {
 	}
 	for n := 5; n <= 11; n += 3 {
 		jobs = append(jobs,
-			partition.Job{N: n, Placed: []partition.Square{{Row: 1, Col: 2}}},
+			partition.Job{N: n, Placed: []board.Square{{Row: 1, Col: 2}}},
 			partition.Job{N: n, Every: true},
-			partition.Job{N: n, Piece: partition.Knight},
+			partition.Job{N: n, Piece: board.Knight},
 			partition.Job{N: n, Torus: true})
 	}
 	return jobs

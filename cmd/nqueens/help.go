@@ -8,6 +8,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/boardtext"
 	"github.com/nqueens/nqueens/internal/known"
 	"github.com/nqueens/nqueens/partition"
@@ -23,7 +24,7 @@ var helpTexts = template.Must(template.New("").Option("missingkey=error").ParseF
 
 var helpValues = map[string]any{
 	"MaxN": partition.MaxN, "JoinFrom": partition.JoinFrom, "JoinMaxN": partition.JoinMaxN,
-	"SolveMaxN": partition.MaxSolveN, "BoardMaxN": report.MaxBoardN, "VerifyMaxN": boardtext.MaxN,
+	"SolveMaxN": board.MaxSolveN, "BoardMaxN": report.MaxBoardN, "VerifyMaxN": boardtext.MaxN,
 	"KnownMaxN": known.MaxN, "BenchVersion": benchmark.Version,
 	"JournalSync": nqueens.JournalSync, "ForecastSample": nqueens.ForecastSample,
 	"LongWall": report.Plural(int(nqueens.LongWall.Hours()), "hour"),

@@ -10,9 +10,9 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
+	"github.com/nqueens/nqueens/internal/board"
 
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
-	"github.com/nqueens/nqueens/partition"
 )
 
 var solveFormats = []string{"board", "columns"}
@@ -31,7 +31,7 @@ func solveCmd() *cobra.Command {
 			if err := cli.CheckEmpty(cmd, "place", "piece"); err != nil {
 				return err
 			}
-			n, err := cli.ParseN(args[0], partition.MaxSolveN)
+			n, err := cli.ParseN(args[0], board.MaxSolveN)
 			if err != nil {
 				return err
 			}

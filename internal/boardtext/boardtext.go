@@ -14,8 +14,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
-	"github.com/nqueens/nqueens/partition"
 )
 
 // MaxN is the largest board read: the largest one nqueens.Solve writes,
@@ -23,7 +23,7 @@ import (
 // board taller is refused as soon as it passes MaxN (or, for a board of
 // rows, as soon as it has more rows than its first row has squares), so
 // reading holds at most one board's columns, whatever the input.
-const MaxN = partition.MaxSolveN
+const MaxN = board.MaxSolveN
 
 // headLen is how much of a line is kept for messages (msg.Quote shows at
 // most msg.MaxQuote bytes of it).
@@ -200,7 +200,7 @@ func (r *Reader) columns() ([]int, error) {
 			squares = true
 		}
 		if squares {
-			sq, err := partition.ParseSquares(string(tok))
+			sq, err := board.ParseSquares(string(tok))
 			switch {
 			case len(r.cols)/2 >= MaxN:
 				parseErr = syntaxf("more than %d squares (accepted: boards of at most %d rows)", MaxN, MaxN)

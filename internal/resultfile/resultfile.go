@@ -30,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -58,7 +59,7 @@ type Header struct {
 	Tool   string // the version of nqueens that wrote it
 	N      int
 	Method string
-	Placed string // as partition.PlacedString writes it
+	Placed string // as board.PlacedString writes it
 	Plan   string // the plan's fingerprint
 	// Piece is what the count places ("" or "queen" for queens: the
 	// header then has no piece field, as before pieces existed); Torus
@@ -115,7 +116,7 @@ type File struct {
 
 // Board names what the count places: the piece ("queen" when the header
 // has none), and " torus" after it when the diagonals wrap around.
-func (h Header) Board() string { return partition.BoardName(partition.Piece(h.Piece), h.Torus) }
+func (h Header) Board() string { return board.BoardName(board.Piece(h.Piece), h.Torus) }
 
 // Describe names the count a header belongs to in words: "n = 17
 // (queen, sym), shard 0 of 2", with the placed pieces where there are any.

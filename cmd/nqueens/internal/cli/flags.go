@@ -10,8 +10,8 @@ import (
 
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
-	"github.com/nqueens/nqueens/partition"
 )
 
 // FlagError rewords pflag's errors (cobra's SetFlagErrorFunc): a
@@ -27,9 +27,9 @@ func FlagError(cmd *cobra.Command, err error) error {
 		if _, convErr := strconv.Atoi(arg); convErr == nil {
 			largest := nqueens.MaxN
 			if cmd != nil && cmd.Name() == "solve" {
-				largest = partition.MaxSolveN
+				largest = board.MaxSolveN
 			}
-			return Usagef("board size %s out of range (accepted: %s)", arg, partition.SizeAccepted(largest))
+			return Usagef("board size %s out of range (accepted: %s)", arg, board.SizeAccepted(largest))
 		}
 	case errors.As(err, &unknown):
 		name := "--" + unknown.GetSpecifiedName()
@@ -76,7 +76,7 @@ func ExactArgs(k int, what string) cobra.PositionalArgs {
 func sizes(args []string) (lo, hi int, ok bool) {
 	for i, a := range args {
 		n, err := strconv.Atoi(a)
-		if err != nil || partition.CheckSize(n, nqueens.MaxN) != nil {
+		if err != nil || board.CheckSize(n, nqueens.MaxN) != nil {
 			return 0, 0, false
 		}
 		if i == 0 || n < lo {
@@ -124,10 +124,10 @@ func CheckEmpty(cmd *cobra.Command, names ...string) error {
 func ParseN(s string, largest int) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, Usagef("board size %s is not an integer (accepted: %s)", msg.Quote(s), partition.SizeAccepted(largest))
+		return 0, Usagef("board size %s is not an integer (accepted: %s)", msg.Quote(s), board.SizeAccepted(largest))
 	}
-	if partition.CheckSize(n, largest) != nil {
-		return 0, Usagef("board size %d out of range (accepted: %s)", n, partition.SizeAccepted(largest))
+	if board.CheckSize(n, largest) != nil {
+		return 0, Usagef("board size %d out of range (accepted: %s)", n, board.SizeAccepted(largest))
 	}
 	return n, nil
 }

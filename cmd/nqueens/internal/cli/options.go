@@ -13,6 +13,7 @@ import (
 	"github.com/nqueens/nqueens"
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/progress"
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -169,7 +170,7 @@ func (p Pieces) VerifyOptions() []nqueens.VerifyOption {
 }
 
 // Board names the flags' pieces ("queen", "king", "queen torus").
-func (p Pieces) Board() string { return partition.BoardName(partition.Piece(p.Piece), p.Torus) }
+func (p Pieces) Board() string { return board.BoardName(board.Piece(p.Piece), p.Torus) }
 
 // Queens reports whether the flags ask for the plain n-queens problem.
 func (p Pieces) Queens() bool { return p.Board() == string(nqueens.Queen) }
@@ -221,7 +222,7 @@ func Placement(s string, n int, queens bool, stderr io.Writer) ([]nqueens.Square
 	if s == "" {
 		return nil, nil
 	}
-	placed, err := partition.ParseSquares(s)
+	placed, err := board.ParseSquares(s)
 	if err != nil {
 		return nil, Usagef("--place: %w", err)
 	}
@@ -232,11 +233,11 @@ func Placement(s string, n int, queens bool, stderr io.Writer) ([]nqueens.Square
 			typed[placed[i].String()] = strings.TrimSpace(tok)
 		}
 		return nil, Usagef("%s", je.Words.Say(func(msg.Name) string { return "--place" }, func(x any) (string, bool) {
-			sq, ok := x.(partition.Square)
+			sq, ok := x.(board.Square)
 			return typed[sq.String()], ok
 		}))
 	}
-	if a, b, ok := partition.DiagonalConflict(placed); ok && queens {
+	if a, b, ok := board.DiagonalConflict(placed); ok && queens {
 		fmt.Fprintf(stderr, "nqueens: note: placed queens %s and %s share a diagonal, so no solution contains both\n", a, b)
 	}
 	out := make([]nqueens.Square, len(placed))

@@ -102,7 +102,7 @@ func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 			_, err = fmt.Fprintf(w, format, args...)
 		}
 	}
-	pr("plan %d%s (%s): %s tasks, plan %s\n", e.N, board(e.Piece, e.Torus), e.Method,
+	pr("plan %d%s (%s): %s tasks, plan %s\n", e.N, pieceSuffix(e.Piece, e.Torus), e.Method,
 		humanize.Comma(int64(e.Tasks)), e.Fingerprint)
 	if e.Shards > 1 {
 		pr("shards: %s, of %s to %s tasks (%s on average)", humanize.Comma(int64(e.Shards)), humanize.Comma(int64(e.ShardTasksMin)),

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/internal/msg"
-	"github.com/nqueens/nqueens/partition"
 )
 
 // This file is status: a run in progress, as a table or JSON.
@@ -28,9 +28,9 @@ const MaxShardLines = 32
 func WriteStatus(w io.Writer, r nqueens.StatusReport, perShard bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if r.Shards > 1 {
-		fmt.Fprintf(tw, "count %d%s (%s), %d shards\n", r.N, board(r.Piece, r.Torus), r.Method, r.Shards)
+		fmt.Fprintf(tw, "count %d%s (%s), %d shards\n", r.N, pieceSuffix(r.Piece, r.Torus), r.Method, r.Shards)
 	} else {
-		fmt.Fprintf(tw, "count %d%s (%s)\n", r.N, board(r.Piece, r.Torus), r.Method)
+		fmt.Fprintf(tw, "count %d%s (%s)\n", r.N, pieceSuffix(r.Piece, r.Torus), r.Method)
 	}
 	eta := func(name string, s nqueens.ShardStatus) string {
 		switch {
@@ -97,9 +97,9 @@ func WriteStatus(w io.Writer, r nqueens.StatusReport, perShard bool) error {
 	return nil
 }
 
-// board names a count's pieces after its n ("", " king", " queen torus").
-func board(p nqueens.Piece, torus bool) string {
-	if b := partition.BoardName(partition.Piece(p), torus); b != string(nqueens.Queen) {
+// pieceSuffix names a count's pieces after its n ("", " king", " queen torus").
+func pieceSuffix(p nqueens.Piece, torus bool) string {
+	if b := board.BoardName(board.Piece(p), torus); b != string(nqueens.Queen) {
 		return " " + b
 	}
 	return ""
