@@ -161,12 +161,16 @@ func Select(spec string) ([]Info, error) {
 // Device is an opened OpenCL device with the search kernel built for it:
 // an backend.Searcher and backend.Joiner. Close releases it.
 type Device struct {
-	info   Info
-	ctx    clContext
-	queue  clQueue
-	built  map[int]built    // the search kernels by board size (0: any board)
-	joins  map[string]joins // the join's kernels by their build options
-	search bufSet           // the search kernel's: bans, cols, ld, rd, posib, mode, path, out
+	info  Info
+	ctx   clContext
+	queue clQueue
+	// upload and download take the join's copies to and from the
+	// device, so that one batch's copies run beside another's kernels on
+	// queue (join.go).
+	upload, download clQueue
+	built            map[int]built    // the search kernels by board size (0: any board)
+	joins            map[string]joins // the join's kernels by their build options
+	search           bufSet           // the search kernel's: bans, cols, ld, rd, posib, mode, path, out
 	// The join's state, which several host goroutines share: mu guards
 	// the programs, each batch's buffers (sets) and the kernels'
 	// arguments from their setting to their launch (join.go).
@@ -223,7 +227,7 @@ type built struct {
 	kernel  clKernel
 }
 
-// Open creates a context and queue on the device and builds the kernels
+// Open creates a context and queues on the device and builds the kernels
 // for it.
 func Open(info Info) (*Device, error) {
 	defer keepSignals()()
@@ -242,10 +246,12 @@ func Open(info Info) (*Device, error) {
 		props = clQueueProfiling
 	}
 	d.pinned = pinnedFor(info)
-	d.queue = cl.createCommandQueue(d.ctx, id, props, &code)
-	if err := check("clCreateCommandQueue", code); err != nil {
-		d.Close()
-		return nil, err
+	for _, q := range []*clQueue{&d.queue, &d.upload, &d.download} {
+		*q = cl.createCommandQueue(d.ctx, id, props, &code)
+		if err := check("clCreateCommandQueue", code); err != nil {
+			d.Close()
+			return nil, err
+		}
 	}
 	// The program for any board, so that a device that cannot build it
 	// fails here; each board size gets its own on first use.
@@ -348,8 +354,10 @@ func (d *Device) Close() error {
 		cl.releaseKernel(b.join)
 		cl.releaseProgram(b.program)
 	}
-	if d.queue != 0 {
-		cl.releaseQueue(d.queue)
+	for _, q := range []clQueue{d.queue, d.upload, d.download} {
+		if q != 0 {
+			cl.releaseQueue(q)
+		}
 	}
 	if d.ctx != 0 {
 		cl.releaseContext(d.ctx)

@@ -13,13 +13,17 @@ import (
 // The join on the device. Several host goroutines (the engine's feeders)
 // call ListHalves and Join at once, each with a batch of its own: each batch
 // has its own buffers on the device (a bufSet), and one goroutine at a
-// time sets the kernels' arguments and enqueues its batch's commands on
-// the device's in-order queue, copies included and none of them blocking;
-// it then waits for its last command outside the lock. So the device runs
-// one batch's copies and kernels while the host lists and plans the next
-// ([Device.JoinsConcurrently]), instead of idling through the host's work
-// between launches. On a GPU each batch's arrays are copied into pinned
-// staging buffers before the lock is taken (pinned.go).
+// time sets the kernels' arguments and enqueues its batch's commands,
+// none of them blocking; it then waits for its last command outside the
+// lock. So the device runs one batch's copies and kernels while the host
+// lists and plans the next ([Device.JoinsConcurrently]), instead of idling
+// through the host's work between launches. The commands go on three
+// in-order queues: the copies to the device on upload, the kernels on
+// queue, the copies back on download; a batch's first kernel waits for
+// its last copy in and its copy back for its last kernel (events), so
+// that one batch's copies run while another's kernels do. On a GPU each
+// batch's arrays are copied into pinned staging buffers before the lock
+// is taken (pinned.go).
 
 // JoinsConcurrently reports that several goroutines may call ListHalves and
 // Join at once, each with its own batch (backend.ConcurrentJoiner).
@@ -50,9 +54,10 @@ func (d *Device) setOf(b *backend.JoinBatch) *bufSet {
 }
 
 // launch sets kernel k's arguments to the set's buffers bufs, in order,
-// and queues it over groups work-groups of group work-items, its event
-// the stage's. d.mu is held.
-func (d *Device) launch(s *bufSet, k clKernel, st stage, groups, group int, bufs ...int) error {
+// and queues it over groups work-groups of group work-items after the
+// command whose event is after (0: none), its event the stage's. d.mu is
+// held.
+func (d *Device) launch(s *bufSet, k clKernel, st stage, after clEvent, groups, group int, bufs ...int) error {
 	for i, b := range bufs {
 		m := s.bufs[b]
 		if err := check("clSetKernelArg", cl.setKernelArg(k, uint32(i), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
@@ -61,7 +66,36 @@ func (d *Device) launch(s *bufSet, k clKernel, st stage, groups, group int, bufs
 	}
 	local := uintptr(group)
 	global := uintptr(groups) * local
-	return check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k, 1, nil, &global, &local, 0, 0, d.event(s, st, false)))
+	n, wait := waitOn(&after)
+	return check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, k, 1, nil, &global, &local, n, wait, d.event(s, st, true)))
+}
+
+// waitOn is the wait list of one command's event, *ev (none where it is
+// 0), as the enqueue calls take it.
+func waitOn(ev *clEvent) (uint32, uintptr) {
+	if *ev == 0 {
+		return 0, 0
+	}
+	return 1, uintptr(unsafe.Pointer(ev))
+}
+
+// last is the event of the set's last command queued (0: none since the
+// set's events were collected).
+func (s *bufSet) last() clEvent {
+	if len(s.events) == 0 {
+		return 0
+	}
+	return s.events[len(s.events)-1].ev
+}
+
+// readBack queues the copy of size bytes of the set's buffer buf into ptr
+// on the download queue, after the set's last command, and counts them in
+// b.Copied. d.mu is held.
+func (d *Device) readBack(s *bufSet, b *backend.JoinBatch, buf int, size uintptr, ptr unsafe.Pointer) error {
+	after := s.last()
+	n, wait := waitOn(&after)
+	b.Copied += int64(size)
+	return check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.download, s.bufs[buf], 0, 0, size, ptr, n, wait, d.event(s, stageCopyOut, true)))
 }
 
 // start returns the kernels for b's board and tuning and b's buffers,
@@ -93,9 +127,9 @@ func (d *Device) send(s *bufSet, b *backend.JoinBatch, inputs []input) error {
 	return nil
 }
 
-// write queues the copy of an input into the set's buffer, made large
-// enough for it with its flags, and counts its bytes in b.Copied. d.mu
-// is held.
+// write queues the copy of an input into the set's buffer on the upload
+// queue, made large enough for it with its flags, and counts its bytes in
+// b.Copied. d.mu is held.
 func (d *Device) write(s *bufSet, b *backend.JoinBatch, in input) error {
 	if err := d.buffer(s, in.buf, in.at+in.size, in.flags); err != nil {
 		return err
@@ -103,7 +137,7 @@ func (d *Device) write(s *bufSet, b *backend.JoinBatch, in input) error {
 	if in.size == 0 {
 		return nil
 	}
-	if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, s.bufs[in.buf], 0, in.at, in.size, in.ptr, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
+	if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.upload, s.bufs[in.buf], 0, in.at, in.size, in.ptr, 0, 0, d.event(s, stageCopyIn, true))); err != nil {
 		return err
 	}
 	b.Copied += int64(in.size)
@@ -169,6 +203,7 @@ func (d *Device) enqueueJoin(b *backend.JoinBatch, jobs int) (*bufSet, error) {
 		return nil, err
 	}
 	defer d.mu.Unlock()
+	up := s.last() // the batch's last copy in: its first kernel waits for it
 	for _, out := range []struct {
 		buf  int
 		size uintptr
@@ -184,19 +219,19 @@ func (d *Device) enqueueJoin(b *backend.JoinBatch, jobs int) (*bufSet, error) {
 		if err := d.buffer(s, joinNext, size, clMemReadWrite); err != nil {
 			return nil, err
 		}
-		if err := check("clEnqueueCopyBuffer", cl.enqueueCopyBuffer(d.queue, s.bufs[joinBounds], s.bufs[joinNext], 0, 0, size, 0, 0, d.event(s, stageCopyIn, false))); err != nil {
+		n, wait := waitOn(&up)
+		if err := check("clEnqueueCopyBuffer", cl.enqueueCopyBuffer(d.queue, s.bufs[joinBounds], s.bufs[joinNext], 0, 0, size, n, wait, d.event(s, stageCopyIn, false))); err != nil {
 			return nil, err
 		}
-		if err := d.launch(s, k.sort, stageSort, b.NumSorts(), k.sortGroup, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
+		if err := d.launch(s, k.sort, stageSort, 0, b.NumSorts(), k.sortGroup, joinPats, joinSorted, joinParts, joinSorts, joinNext); err != nil {
 			return nil, err
 		}
+		up = 0 // the queue's order keeps the join after the sort
 	}
-	if err := d.launch(s, k.join, stageJoin, jobs, b.Tuning.Group, joinSorted, joinParts, joinBounds, joinJobs, joinOut); err != nil {
+	if err := d.launch(s, k.join, stageJoin, up, jobs, b.Tuning.Group, joinSorted, joinParts, joinBounds, joinJobs, joinOut); err != nil {
 		return nil, err
 	}
-	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, s.bufs[joinOut], 0, 0, uintptr(8*jobs), unsafe.Pointer(&b.Out[0]), 0, 0, d.event(s, stageCopyOut, true)))
-	b.Copied += int64(8 * jobs)
-	return s, err
+	return s, d.readBack(s, b, joinOut, uintptr(8*jobs), unsafe.Pointer(&b.Out[0]))
 }
 
 // ListHalves runs the listing kernel over the batch's listings, into the
@@ -244,13 +279,12 @@ func (d *Device) enqueueList(b *backend.JoinBatch) (*bufSet, error) {
 	}
 	defer d.mu.Unlock()
 	b.ListsSent = len(b.Lists)
+	up := s.last() // the batch's last copy in
 	if err := d.buffer(s, joinPats, uintptr(8*max(1, b.Room)), clMemReadWrite); err != nil {
 		return nil, err
 	}
-	if err := d.launch(s, k.list, stageList, b.NumListings(), k.listGroup, joinLists, joinListings, joinSlots, joinPats, joinListed); err != nil {
+	if err := d.launch(s, k.list, stageList, up, b.NumListings(), k.listGroup, joinLists, joinListings, joinSlots, joinPats, joinListed); err != nil {
 		return nil, err
 	}
-	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, s.bufs[joinListed], 0, 0, uintptr(4*len(b.Listed)), unsafe.Pointer(&b.Listed[0]), 0, 0, d.event(s, stageCopyOut, true)))
-	b.Copied += int64(4 * len(b.Listed))
-	return s, err
+	return s, d.readBack(s, b, joinListed, uintptr(4*len(b.Listed)), unsafe.Pointer(&b.Listed[0]))
 }
