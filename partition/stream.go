@@ -723,7 +723,7 @@ func (jc *joinCoster) costPairs(east uint64) uint64 {
 func Draw(index, seed uint64) uint64 { return mix(seed ^ mix(index)) }
 
 // CountWords is how many 64-bit words an exact count takes: 320 bits,
-// room for any count on a rows of at most MaxN rows (64 rooks make
+// room for any count on a board of at most MaxN rows (64 rooks make
 // 64! < 2^297).
 const CountWords = wide.Words
 

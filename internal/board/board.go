@@ -34,7 +34,7 @@ type Attacks struct {
 	Cols, LD, RD, N1, N2 uint64
 }
 
-// Start returns the attacks of an empty n×n
+// Start returns the attacks of an empty n×n board.
 func (r Rules) Start(n int) Attacks { return Attacks{Cols: ^(uint64(1)<<uint(n) - 1)} }
 
 // Place returns the attacks on the next row after a piece on bit of this
@@ -57,7 +57,7 @@ func (r Rules) Place(n int, a Attacks, bit uint64) Attacks {
 }
 
 // After returns the attacks on the row below a prefix: the columns of
-// the pieces of rows 0..len(prefix)-1, placed from an empty
+// the pieces of rows 0..len(prefix)-1, placed from an empty board.
 func (r Rules) After(n int, prefix []uint8) Attacks {
 	a := r.Start(n)
 	for _, c := range prefix {
