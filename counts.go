@@ -112,7 +112,7 @@ func agree(a, b Counts) error {
 // whole join plan the unique count follows from the total and the
 // symmetric counts by Burnside's lemma.
 func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, error) {
-	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: squaresOf(plan.Placed), Total: Uint(sum.Total), Nodes: Uint(sum.Nodes),
+	c := Counts{N: plan.N, Method: Method(plan.Method), Piece: Piece(plan.Piece), Torus: plan.Torus, Placed: squaresOf(plan.Placed), Total: Uint{sum.Total}, Nodes: Uint{sum.Nodes},
 		Tasks: sum.Tasks, Shards: 1}
 	// The plan says what its method gives: the class counts, and whether
 	// unique is summed from its tasks or derived once all are counted.
@@ -120,17 +120,17 @@ func countsOf(plan *partition.Plan, sum engine.Counts, whole bool) (Counts, erro
 	case !plan.Classes():
 	case plan.DerivesUnique():
 		c.has = hasSymmetric
-		c.point, c.rot90 = Uint(sum.PointSym), Uint(sum.Rot90Sym)
+		c.point, c.rot90 = Uint{sum.PointSym}, Uint{sum.Rot90Sym}
 		if whole {
 			u, err := burnside(plan.N, sum.Total, sum.PointSym, sum.Rot90Sym)
 			if err != nil {
 				return Counts{}, err
 			}
-			c.unique, c.has = Uint(u), c.has|hasUnique
+			c.unique, c.has = Uint{u}, c.has|hasUnique
 		}
 	default:
 		c.has = hasUnique | hasSymmetric
-		c.unique, c.point, c.rot90 = Uint(sum.Unique), Uint(sum.PointSym), Uint(sum.Rot90Sym)
+		c.unique, c.point, c.rot90 = Uint{sum.Unique}, Uint{sum.PointSym}, Uint{sum.Rot90Sym}
 	}
 	return c, nil
 }
@@ -156,27 +156,29 @@ func burnside(n int, total, point, rot90 wide.Uint) (wide.Uint, error) {
 // pass it near n = 27, and 64 rooks make 64! ≈ 2^296): a value,
 // comparable with ==, whose zero value is 0; fmt prints it in decimal
 // with any integer verb.
-type Uint wide.Uint
+type Uint struct {
+	w wide.Uint
+}
 
 // String returns u in decimal.
-func (u Uint) String() string { return wide.Uint(u).String() }
+func (u Uint) String() string { return u.w.String() }
 
-// Format prints u in decimal with any integer verb, as fmt prints an
-// integer (width, flags); other verbs print it as %v.
-func (u Uint) Format(f fmt.State, verb rune) { wide.Uint(u).Format(f, verb) }
+// Format makes fmt print u as the integer it is, with every integer verb
+// (%d, %v, %s, %x, %o, %b with widths and flags) as a big.Int prints it.
+func (u Uint) Format(f fmt.State, verb rune) { u.w.Format(f, verb) }
 
 // Uint64 returns u, and false if it does not fit 64 bits.
-func (u Uint) Uint64() (uint64, bool) { return wide.Uint(u).Uint64() }
+func (u Uint) Uint64() (uint64, bool) { return u.w.Uint64() }
 
 // Big returns u as a big.Int.
-func (u Uint) Big() *big.Int { return wide.Uint(u).Big() }
+func (u Uint) Big() *big.Int { return u.w.Big() }
 
 // Float64 returns u rounded to a float64.
-func (u Uint) Float64() float64 { return wide.Uint(u).Float64() }
+func (u Uint) Float64() float64 { return u.w.Float64() }
 
 // Cmp compares u and v: -1, 0 or +1 as u is less than, equal to or
 // greater than v.
-func (u Uint) Cmp(v Uint) int { return wide.Uint(u).Cmp(wide.Uint(v)) }
+func (u Uint) Cmp(v Uint) int { return u.w.Cmp(v.w) }
 
-// Add returns u + v (modulo 2^320, which no count reaches).
-func (u Uint) Add(v Uint) Uint { return Uint(wide.Uint(u).Add(wide.Uint(v))) }
+// Add returns u + v; past 2^320, which no count reaches, it panics.
+func (u Uint) Add(v Uint) Uint { return Uint{u.w.Add(v.w)} }

@@ -168,7 +168,7 @@ func TestCountInvalid(t *testing.T) {
 func uint64Of(x uint64) wide.Uint { return wide.Of(x) }
 
 // UintOf is x as the library's Uint.
-func UintOf(x uint64) Uint { return Uint(wide.Of(x)) }
+func UintOf(x uint64) Uint { return Uint{wide.Of(x)} }
 
 // TestBurnside checks the unique count's derivation, past 2^64 too.
 func TestBurnside(t *testing.T) {
