@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/msg"
 	"github.com/nqueens/nqueens/internal/wide"
 	"github.com/nqueens/nqueens/partition"
 )
@@ -182,3 +183,23 @@ func (u Uint) Cmp(v Uint) int { return u.w.Cmp(v.w) }
 
 // Add returns u + v; past 2^320, which no count reaches, it panics.
 func (u Uint) Add(v Uint) Uint { return Uint{u.w.Add(v.w)} }
+
+// MarshalText writes u in decimal, so that encoding/json and its peers
+// write a count as a string of its digits (exact past 2^53, where JSON
+// numbers lose digits).
+func (u Uint) MarshalText() ([]byte, error) { return []byte(u.w.String()), nil }
+
+// UnmarshalText reads a count MarshalText wrote: decimal digits, at most
+// 2^320 - 1.
+func (u *Uint) UnmarshalText(text []byte) error {
+	b, ok := new(big.Int).SetString(string(text), 10)
+	if !ok || b.Sign() < 0 || string(text) != b.String() {
+		return fmt.Errorf("%s is not a count (accepted: decimal digits, no sign)", msg.Quote(string(text)))
+	}
+	w, ok := wide.FromBig(b)
+	if !ok {
+		return fmt.Errorf("%s is not a count: it passes 320 bits", msg.Quote(string(text)))
+	}
+	u.w = w
+	return nil
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -169,6 +170,28 @@ func uint64Of(x uint64) wide.Uint { return wide.Of(x) }
 
 // UintOf is x as the library's Uint.
 func UintOf(x uint64) Uint { return Uint{wide.Of(x)} }
+
+// TestUintText: a count goes through encoding/json as a string of its
+// digits and back, exact past 2^64; anything but plain decimal digits of
+// at most 320 bits is refused.
+func TestUintText(t *testing.T) {
+	c, err := Count(context.Background(), 8)
+	require.NoError(t, err)
+	out, err := json.Marshal(c)
+	require.NoError(t, err)
+	assert.Contains(t, string(out), `"Total":"92"`)
+	big := Uint{wide.FromWords([wide.Words]uint64{3, 1})}
+	out, err = json.Marshal(struct{ N Uint }{big})
+	require.NoError(t, err)
+	assert.Equal(t, `{"N":"18446744073709551619"}`, string(out))
+	var back struct{ N Uint }
+	require.NoError(t, json.Unmarshal(out, &back))
+	assert.Equal(t, big, back.N)
+	for _, bad := range []string{"", "-1", "+1", "007", "1e3", "0x10", " 1", strings.Repeat("9", 97)} {
+		var u Uint
+		assert.Error(t, u.UnmarshalText([]byte(bad)), "%q", bad)
+	}
+}
 
 // TestBurnside checks the unique count's derivation, past 2^64 too.
 func TestBurnside(t *testing.T) {
