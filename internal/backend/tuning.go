@@ -128,8 +128,9 @@ type TuningError struct {
 
 func (e *TuningError) Error() string { return e.Reason }
 
-// tuningError is a *TuningError about knob.
-func tuningError(knob, format string, args ...any) error {
+// TuningErrorf is a *TuningError about knob, its reason format with
+// args: the parser's and a back end's refusals of a tuning.
+func TuningErrorf(knob, format string, args ...any) error {
 	return &TuningError{Knob: knob, Reason: fmt.Sprintf(format, args...)}
 }
 
@@ -160,18 +161,18 @@ func ParseKnobs(s string) (Knobs, error) {
 		}
 		switch {
 		case kv == "":
-			return Knobs{}, tuningError("", "%q has an empty pair (%s)", s, accepted)
+			return Knobs{}, TuningErrorf("", "%q has an empty pair (%s)", s, accepted)
 		case !ok || i < 0:
-			return Knobs{}, tuningError("", "%q is not a tuning (%s)", kv, accepted)
+			return Knobs{}, TuningErrorf("", "%q is not a tuning (%s)", kv, accepted)
 		case seen[key]:
-			return Knobs{}, tuningError(key, "%s= is given twice (%s)", key, accepted)
+			return Knobs{}, TuningErrorf(key, "%s= is given twice (%s)", key, accepted)
 		}
 		seen[key] = true
 		v, err := strconv.Atoi(value)
 		b := knobBounds[i]
 		if err != nil || value[0] == '+' || v < b.lo || v > b.hi || b.multiple > 0 && v%b.multiple != 0 || b.multiple < 0 && v&(v-1) != 0 {
 			q := strconv.Quote(value)
-			return Knobs{}, tuningError(b.name, "%s=%s is out of bounds (accepted: %d..%d%s)", b.name, q[1:len(q)-1], b.lo, b.hi, multipleOf(b.multiple))
+			return Knobs{}, TuningErrorf(b.name, "%s=%s is out of bounds (accepted: %d..%d%s)", b.name, q[1:len(q)-1], b.lo, b.hi, multipleOf(b.multiple))
 		}
 		*k.fields()[i] = v
 	}

@@ -475,11 +475,6 @@ func (d *Device) Search(_ context.Context, b *backend.SearchBatch) error {
 	return err
 }
 
-// tuningError is a *backend.TuningError about knob.
-func tuningError(knob, format string, args ...any) error {
-	return &backend.TuningError{Knob: knob, Reason: fmt.Sprintf(format, args...)}
-}
-
 // joinKernels returns the join's kernels built for b's board (its
 // chunks) and tuning, building them on first use; a tuning the device
 // cannot run (its work-group, batch or local memory too large) is a
@@ -500,21 +495,21 @@ func (d *Device) joinKernels(b *backend.JoinBatch) (joins, error) {
 		if most < 2*backend.MinGroup {
 			accepted = fmt.Sprintf("group=%d only", backend.MinGroup)
 		}
-		return joins{}, tuningError("group", "the tuning's group=%d is above the device's largest work-group, %d (accepted here: %s)", t.Group, most, accepted)
+		return joins{}, backend.TuningErrorf("group", "the tuning's group=%d is above the device's largest work-group, %d (accepted here: %s)", t.Group, most, accepted)
 	}
 	// The batch's sides, as listed and as sorted, are a buffer each: a
 	// batch too large for the device is refused before anything runs.
 	sides := 8 * uint64(t.Batch)
 	switch {
 	case d.info.MaxAlloc > 0 && sides > d.info.MaxAlloc:
-		return joins{}, tuningError("batch", "the tuning's batch=%d needs buffers of %s, above the largest the device allocates, %s (a batch up to %d fits)",
+		return joins{}, backend.TuningErrorf("batch", "the tuning's batch=%d needs buffers of %s, above the largest the device allocates, %s (a batch up to %d fits)",
 			t.Batch, humanize.IBytes(sides), humanize.IBytes(d.info.MaxAlloc), d.info.MaxAlloc/8)
 	case d.info.Memory > 0 && 2*sides > d.info.Memory:
-		return joins{}, tuningError("batch", "the tuning's batch=%d needs %s of device memory, the device has %s (a batch up to %d fits)",
+		return joins{}, backend.TuningErrorf("batch", "the tuning's batch=%d needs %s of device memory, the device has %s (a batch up to %d fits)",
 			t.Batch, humanize.IBytes(2*sides), humanize.IBytes(d.info.Memory), d.info.Memory/16)
 	}
 	if need := joinLocalBytes(t.Block, chunks, t.ChunkBits, t.Group); d.info.LocalMemory > 0 && need > d.info.LocalMemory {
-		return joins{}, tuningError("block", "the tuning's block=%d needs %d bytes of local memory at n = %d, the device has %d (a smaller block fits)",
+		return joins{}, backend.TuningErrorf("block", "the tuning's block=%d needs %d bytes of local memory at n = %d, the device has %d (a smaller block fits)",
 			t.Block, need, n, d.info.LocalMemory)
 	}
 	pr, err := d.build(joinSource, opts, "join")

@@ -247,7 +247,9 @@ func TestPinnedStaging(t *testing.T) {
 	for n := 12; n <= maxN; n++ {
 		plan, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
 		require.NoError(t, err)
-		for _, tune := range []backend.Knobs{{List: 2, Sort: 2, Cut: 2, Popcount: 32, Layout: 2, Batch: 1 << 16, Hosts: 3}, {Batch: 1 << 16, Hosts: 2}} {
+		gpu := gpuWay
+		gpu.Batch, gpu.Hosts = 1<<16, 3
+		for _, tune := range []backend.Knobs{gpu, {Batch: 1 << 16, Hosts: 2}} {
 			c := joinOnBoth(t, d, plan, nil, tune)
 			assert.Equal(t, wide.Of(known.Total[n]), c.Total, "n=%d %v", n, tune)
 		}
