@@ -35,5 +35,5 @@ func main() {
 func mainCode() int {
 	ctx, stop := cli.WithSignals(context.Background())
 	defer stop()
-	return cli.ExitCode(run(ctx, os.Args[1:], os.Stdin, cli.Stdout(), os.Stderr), os.Stderr)
+	return cli.ExitCode(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr)
 }

@@ -132,14 +132,6 @@ func Interrupted(ctx context.Context, what string) error {
 	return fmt.Errorf("%s: %w", what, cause)
 }
 
-// closedWriter stands for a standard output that was closed: every write
-// fails, so that a result is reported lost (exit 1) rather than dropped.
-type closedWriter struct{}
-
-func (closedWriter) Write([]byte) (int, error) {
-	return 0, errors.New("standard output is closed")
-}
-
 // stopHint is an error with what would have kept a stopped count's work.
 type stopHint struct {
 	error
