@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/nqueens/nqueens/internal/opencl"
 )
@@ -188,4 +191,52 @@ func TestDeviceDiagnostics(t *testing.T) {
 	c, err := Count(context.Background(), 13, WithDevice("opencl"))
 	require.NoError(t, err)
 	assert.Zero(t, c.DeviceJoin.Stages, "no events without NQUEENS_OPENCL_PROFILE")
+}
+
+// TestConcurrentDevices counts, estimates and lists devices from 8
+// goroutines at once, each count exact. It runs in a fresh process of
+// the test binary, so that the goroutines' calls are the first to load
+// the OpenCL runtime and enumerate its devices (the race that crashed in
+// clGetDeviceInfo, or found no platform, was in the loader's first use).
+func TestConcurrentDevices(t *testing.T) {
+	if os.Getenv("NQUEENS_CONCURRENT_DEVICES") == "" {
+		needDevice(t)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestConcurrentDevices$", "-test.v")
+		cmd.Env = append(os.Environ(), "NQUEENS_CONCURRENT_DEVICES=1")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "the child process:\n%s", out)
+		assert.Contains(t, string(out), "--- PASS: TestConcurrentDevices")
+		return
+	}
+	const goroutines = 8
+	specs := []string{"opencl", "opencl:0", "all", "opencl:all"}
+	methods := []Method{Join, Sym, Mirror}
+	var g errgroup.Group
+	for i := range goroutines {
+		g.Go(func() error {
+			spec := specs[i%len(specs)]
+			switch i % 4 {
+			case 3:
+				infos, err := opencl.Devices()
+				if err != nil || len(infos) == 0 {
+					return fmt.Errorf("goroutine %d: Devices() = %d devices, %v", i, len(infos), err)
+				}
+				if _, err := Estimate(context.Background(), 12, WithDevice(spec), WithSample(50*time.Millisecond)); err != nil {
+					return fmt.Errorf("goroutine %d: Estimate(12, %s): %w", i, spec, err)
+				}
+				return nil
+			default:
+				m := methods[i%len(methods)]
+				c, err := Count(context.Background(), 12, WithDevice(spec), WithMethod(m))
+				if err != nil {
+					return fmt.Errorf("goroutine %d: Count(12, %s, %s): %w", i, spec, m, err)
+				}
+				if got := c.Total.String(); got != "14200" {
+					return fmt.Errorf("goroutine %d: Count(12, %s, %s) = %s, want 14200", i, spec, m, got)
+				}
+				return nil
+			}
+		})
+	}
+	require.NoError(t, g.Wait())
 }

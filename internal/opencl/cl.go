@@ -124,6 +124,25 @@ func libraries() []string {
 	return names
 }
 
+// runtimeMu serializes the calls that may start the OpenCL runtime,
+// enumerate its devices, create a context or compile: an ICD loader
+// (ocl-icd) loads its vendors lazily and unguarded, so that two
+// goroutines' first calls crashed in clGetDeviceInfo or found no
+// platform; and the signal actions [keepSignals] puts back are the
+// process's, one set for every caller.
+var runtimeMu sync.Mutex
+
+// enter locks the runtime for a call that may start it or compile, and
+// returns the function that puts the process's signals back and unlocks.
+func enter() (leave func()) {
+	runtimeMu.Lock()
+	restore := keepSignals()
+	return func() {
+		restore()
+		runtimeMu.Unlock()
+	}
+}
+
 // load loads the runtime once.
 func load() error {
 	cl.once.Do(func() {

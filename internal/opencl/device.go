@@ -64,7 +64,7 @@ func (i Info) String() string {
 // [ErrNoRuntime] where no OpenCL runtime can be loaded. A runtime without
 // a platform or device gives an empty list.
 func Devices() ([]Info, error) {
-	defer keepSignals()() // the runtime starts here
+	defer enter()() // the runtime starts here
 	if err := load(); err != nil {
 		return nil, err
 	}
@@ -230,7 +230,22 @@ type built struct {
 // Open creates a context and queues on the device and builds the kernels
 // for it.
 func Open(info Info) (*Device, error) {
-	defer keepSignals()()
+	d, err := create(info)
+	if err != nil {
+		return nil, err
+	}
+	// The program for any board, so that a device that cannot build it
+	// fails here; each board size gets its own on first use.
+	if _, err := d.kernel(0); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// create makes the device's context and queues.
+func create(info Info) (*Device, error) {
+	defer enter()()
 	if err := load(); err != nil {
 		return nil, err
 	}
@@ -252,12 +267,6 @@ func Open(info Info) (*Device, error) {
 			d.Close()
 			return nil, err
 		}
-	}
-	// The program for any board, so that a device that cannot build it
-	// fails here; each board size gets its own on first use.
-	if _, err := d.kernel(0); err != nil {
-		d.Close()
-		return nil, err
 	}
 	return d, nil
 }
@@ -287,7 +296,7 @@ func (d *Device) kernel(n int) (clKernel, error) {
 // build builds the program src with the options opts and returns it with
 // its kernel name.
 func (d *Device) build(src, opts, name string) (built, error) {
-	defer keepSignals()() // the compiler may start here
+	defer enter()() // the compiler may start here
 	var code int32
 	csrc := cString(src)
 	length := uintptr(len(src))
@@ -462,9 +471,11 @@ func (d *Device) Search(_ context.Context, b *backend.SearchBatch) error {
 			return err
 		}
 	}
-	const local = 64
+	// Work-groups of 64, or the device's largest where it is smaller
+	// (a runtime left to choose may fail: pocl asserts on a limit of 1).
+	local := uintptr(d.groupOf(64))
 	global := (uintptr(count) + local - 1) / local * local
-	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, kernel, 1, nil, &global, nil, 0, 0, 0)); err != nil {
+	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, kernel, 1, nil, &global, &local, 0, 0, 0)); err != nil {
 		return err
 	}
 	// A blocking read waits for the kernel. A launch is not cut short:
