@@ -64,45 +64,42 @@ func TestModel(t *testing.T) {
 }
 
 // TestForecast: a short count is known short at once; one past the
-// published counts is known long at once, from the model.
+// published counts is known long at once, from the model, without a
+// plan or a sample.
 func TestForecast(t *testing.T) {
 	ctx := context.Background()
-	start := time.Now()
 	_, long, err := Forecast(ctx, 16)
 	require.NoError(t, err)
 	assert.False(t, long)
+	plans := countPlans(t)
 	e, long, err := Forecast(ctx, 40, WithWorkers(64))
 	require.NoError(t, err)
 	assert.True(t, long)
 	assert.True(t, e.Modeled)
 	assert.Equal(t, 64, e.Workers)
-	assert.Less(t, time.Since(start), time.Second, "no plan, no sample")
+	assert.Zero(t, plans.Load(), "no plan, no sample")
 	e, long, err = Forecast(ctx, 20, WithShard(0, 1000, nil))
 	require.NoError(t, err)
 	assert.False(t, long, "a shard of 1000 of n = 20")
 }
 
 // TestEstimatePastCalibration: a board whose tasks the model puts past
-// ten times the sample answers at once from the model; one with no such
-// bound samples, and stops within a second of its context, keeping the
-// plan's figures.
+// ten times the sample answers from the model, without a sample; one with no such bound samples, and stops with its context,
+// keeping the plan's figures (a sample of an hour that ignored its
+// context would outlast the test's time limit).
 func TestEstimatePastCalibration(t *testing.T) {
-	start := time.Now()
 	e, err := Estimate(context.Background(), 40, WithSample(time.Second))
 	require.NoError(t, err)
 	assert.True(t, e.Modeled)
 	assert.Zero(t, e.Sampled)
 	assert.Positive(t, e.CoreSeconds)
-	assert.Less(t, time.Since(start), 10*time.Second)
 
-	// A minute's sample of n = 20 by sym, stopped in its course.
+	// An hour's sample of n = 20 by sym, stopped in its course.
 	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
-	start = time.Now()
-	e, err = Estimate(ctx, 20, WithMethod(Sym), WithSample(time.Minute))
+	e, err = Estimate(ctx, 20, WithMethod(Sym), WithSample(time.Hour))
 	require.Error(t, err)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Positive(t, e.Tasks, "the plan's figures are kept")
 	assert.Zero(t, e.CoreSeconds)
-	assert.Less(t, time.Since(start), 2500*time.Millisecond)
 }

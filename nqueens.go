@@ -650,9 +650,14 @@ func (c *config) plan(ctx context.Context, n int) (*partition.Plan, error) {
 	return c.planWith(ctx, pl, n)
 }
 
+// newPlanner is partition.NewPlanner, through which the plans of counts,
+// estimates, merges and statuses start: the tests' seam to count the
+// plans a call makes ("refused before planning" is no call).
+var newPlanner = partition.NewPlanner
+
 // planner checks the n×n board's job under c and returns its planner.
 func (c *config) planner(ctx context.Context, n int) (*partition.Planner, error) {
-	pl, err := partition.NewPlanner(ctx, c.job(n, partition.Method(c.method), false))
+	pl, err := newPlanner(ctx, c.job(n, partition.Method(c.method), false))
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("planning n = %d stopped: %w", n, context.Cause(ctx))

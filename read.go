@@ -216,7 +216,7 @@ func readHeads(ctx context.Context, files []File, running bool) ([]countFile, *p
 		}
 	}
 	job := partition.Job{N: first.N, Method: method, Placed: placed, Piece: board.Piece(first.Piece), Torus: first.Torus}
-	pl, err := partition.NewPlanner(ctx, job)
+	pl, err := newPlanner(ctx, job)
 	if err != nil && ctx.Err() != nil {
 		return fail(fmt.Errorf("planning n = %d stopped: %w", job.N, context.Cause(ctx)))
 	}
@@ -365,6 +365,7 @@ func shardByShard(ctx context.Context, ps []countFile, pl *partition.Planner, m 
 		tasks, cur = nil, cur+1
 		return nil
 	}
+	walking()
 	err := pl.Walk(m, func(fp string) error { return samePlan(ps[0].head, fp) }, func(t partition.Task, s int) error {
 		for cur < s {
 			if err := flush(); err != nil {
@@ -472,9 +473,15 @@ func shardsPresent(ps []countFile, tasks int) error {
 	return nil // each shard has a file: the plan tells which lacks what
 }
 
+// walking is called as merge or status begins to walk a plan's tasks
+// (its whole plan, or shard by shard): the tests' seam to show a file
+// refused before planning.
+var walking = func() {}
+
 // wholePlan makes every task of job's plan, which merge and status check
 // the files against, within the default memory limit.
 func wholePlan(ctx context.Context, pl *partition.Planner, job partition.Job) (*partition.Plan, error) {
+	walking()
 	limit, method := engine.DefaultMemory(), pl.Size().Method
 	plan, err := pl.Plan(0, 1, max(1, engine.MaxTasks(job.N, method, 1, limit)))
 	if err != nil && ctx.Err() != nil {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // TestFIFORefusedAtOnce: a FIFO is refused without waiting for a writer or
@@ -21,17 +20,13 @@ func TestFIFORefusedAtOnce(t *testing.T) {
 		t.Skip("no FIFOs here:", err)
 	}
 	for _, flag := range []int{os.O_RDONLY, os.O_WRONLY | os.O_CREATE | os.O_TRUNC, os.O_WRONLY | os.O_APPEND} {
-		start := time.Now()
-		f, _, err := OpenFile(fifo, flag, 0o644)
+		f, _, err := OpenFile(fifo, flag, 0o644) // never waits for a writer or reader: a wait would outlast the test
 		if err == nil {
 			f.Close()
 			t.Fatalf("OpenFile(FIFO, %#x) opened it", flag)
 		}
 		if !errors.Is(err, ErrNotRegular) || err.Error() != fifo+" is not a regular file (it is a FIFO)" {
 			t.Errorf("OpenFile(FIFO, %#x) = %v, want ErrNotRegular naming a FIFO", flag, err)
-		}
-		if d := time.Since(start); d > time.Second {
-			t.Errorf("OpenFile(FIFO) took %v", d)
 		}
 	}
 }
