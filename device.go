@@ -114,6 +114,40 @@ func (c *config) devicePlan(plan *partition.Plan) error {
 	return nil
 }
 
+// side is who would list a count's tasks and what its devices' batches
+// take: the goroutines that list (the CPU workers; with a device, its
+// host goroutines, and the CPU workers beside them for "all"), the host
+// goroutines among them, and the bytes of the devices' batches.
+type side struct {
+	listers, hosts int
+	batches        int64
+}
+
+// side is c's [side] for a count by method, by engine.DeviceSide's rule,
+// over the devices c names as the runtime lists them (those a count
+// opens: how many, and whether they run on the CPU, which sets their
+// host goroutines). Where the runtime cannot tell (none installed, as on
+// a cluster's login node), one device that is not on the CPU.
+func (c *config) side(method partition.Method) side {
+	if c.device == "" {
+		return side{listers: max(1, c.workers)}
+	}
+	devices, onCPU := 1, false
+	if infos, err := opencl.Select(c.device); err == nil && len(infos) > 0 {
+		devices, onCPU = len(infos), true
+		for _, info := range infos {
+			onCPU = onCPU && info.Type == opencl.CPU
+		}
+	}
+	hosts, batches := engine.DeviceSide(method == partition.Join, devices, onCPU, c.joinTuning)
+	sd := side{listers: hosts * devices, hosts: hosts * devices, batches: batches}
+	if c.device == "all" {
+		sd.listers += c.workers
+	}
+	sd.listers = max(1, sd.listers)
+	return sd
+}
+
 // devices are a count's devices, opened: the engine's back ends, their
 // names, and the CPU workers that count beside them. Close releases them.
 type devices struct {

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/opencl"
 )
 
@@ -239,4 +240,40 @@ func TestConcurrentDevices(t *testing.T) {
 		})
 	}
 	require.NoError(t, g.Wait())
+}
+
+// TestDevicePlanAgrees: a plan and a count on a device decide memory by
+// one rule: the host goroutines the count starts (on pocl, a device on
+// the CPU, one a core), and their batches. A memory limit the plan
+// refuses, the count refuses with the same figure; the figure it names
+// is one the count then takes.
+func TestDevicePlanAgrees(t *testing.T) {
+	needDevice(t)
+	ctx := context.Background()
+	infos, err := opencl.Select("opencl")
+	require.NoError(t, err)
+	perCore := 2
+	if infos[0].Type == opencl.CPU {
+		perCore = 1
+	}
+	e, err := Estimate(ctx, 18, WithDevice("opencl"))
+	require.NoError(t, err)
+	assert.Equal(t, perCore*engine.DefaultWorkers(), e.Hosts, "host goroutines")
+	assert.Equal(t, e.Hosts, e.Workers, "no CPU worker lists beside them")
+	all, err := Estimate(ctx, 18, WithDevice("all"))
+	require.NoError(t, err)
+	assert.Equal(t, e.Hosts+engine.DefaultWorkers(), all.Workers, "all: the CPU workers beside the hosts")
+
+	var planErr, countErr *MemoryError
+	_, err = Estimate(ctx, 24, WithDevice("opencl"), WithMemory(200<<20))
+	require.ErrorAs(t, err, &planErr)
+	_, err = Count(ctx, 24, WithDevice("opencl"), WithMethod(Join), WithMemory(200<<20))
+	require.ErrorAs(t, err, &countErr)
+	assert.Equal(t, planErr.Need, countErr.Need, "plan and count need the same")
+	assert.Equal(t, planErr.Hosts, countErr.Hosts)
+	assert.Equal(t, e.Hosts, countErr.Hosts)
+	stop, cancel := context.WithCancel(ctx)
+	defer cancel()
+	_, err = Count(stop, 24, WithDevice("opencl"), WithMethod(Join), WithMemory(countErr.Need), WithProgress(func(Progress) { cancel() }))
+	assert.ErrorIs(t, err, context.Canceled, "the figure named fits")
 }

@@ -34,10 +34,13 @@ type Cost struct {
 	ShardTasksMin int
 	ShardTasksMax int
 	EmptyShards   int
-	// Workers is the number the memory figures are for. ShardMemory is
+	// Workers is the number the memory figures are for: the goroutines
+	// that list the tasks, Hosts of them feeding devices (with
+	// [WithDevice], as many as a count on this machine starts). ShardMemory is
 	// the least memory limit the largest shard (the whole board for one
 	// shard) needs with them; WorkerMemory what each further worker adds.
 	Workers      int
+	Hosts        int
 	ShardMemory  int64
 	WorkerMemory int64
 	// Sampled tasks were counted in SampleTime on one worker (none
@@ -169,20 +172,13 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 	if e.Piece == "" {
 		e.Piece = Queen
 	}
-	// The memory of the largest shard on c's workers or, with a device
-	// (one: how many "all" finds is not known before the runtime is
-	// asked), on its host goroutines and batches, as a count adds it.
-	listers, hosts, batches := c.workers, 0, int64(0)
-	if c.device != "" {
-		hosts, batches = engine.DeviceSide(st.Method == partition.Join, 1, false, c.joinTuning)
-		listers = hosts
-		if c.device == "all" {
-			listers += c.workers
-		}
-		e.Workers = listers
-	}
-	e.ShardMemory = engine.Need(n, st.Method, st.MaxTasks, max(1, listers)) + batches
-	e.WorkerMemory = engine.Need(n, st.Method, st.MaxTasks, max(1, listers)+1) + batches - e.ShardMemory
+	// The memory of the largest shard on the goroutines that would list
+	// its tasks and the devices' batches, as a count adds them.
+	sd := c.side(st.Method)
+	listers, hosts, batches := sd.listers, sd.hosts, sd.batches
+	e.Workers, e.Hosts = listers, hosts
+	e.ShardMemory = engine.Need(n, st.Method, st.MaxTasks, listers) + batches
+	e.WorkerMemory = engine.Need(n, st.Method, st.MaxTasks, listers+1) + batches - e.ShardMemory
 	if st.Sweep {
 		e.ShardMemory += engine.SweepBytes(n)
 	}

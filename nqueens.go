@@ -669,8 +669,8 @@ func (c *config) planner(ctx context.Context, n int) (*partition.Planner, error)
 
 // planWith makes c's shard of the plan, within c's memory limit.
 func (c *config) planWith(ctx context.Context, pl *partition.Planner, n int) (*partition.Plan, error) {
-	limit, method := c.memoryLimit(), pl.Size().Method
-	p, err := pl.Plan(c.shard, c.shards, max(1, engine.MaxTasks(n, method, c.workers, limit)))
+	method := pl.Size().Method
+	p, err := pl.Plan(c.shard, c.shards, c.maxTasks(n, method))
 	var te *partition.TasksError
 	switch {
 	case errors.As(err, &te):
@@ -691,12 +691,25 @@ func (c *config) memoryLimit() int64 { return engine.Limit(c.memory) }
 
 // fits returns the [*MemoryError] of a plan of tasks tasks of the n×n
 // board by method, one of shards shards, when its run needs more than
-// c's memory limit on c's workers ([engine.Need]), and nil when it fits:
+// c's memory limit on the goroutines that list its tasks and the
+// devices' batches ([config.side], [engine.Need]), and nil when it fits:
 // the one place the library decides it before planning and builds the
-// error.
+// error, by the rule the engine's run applies.
 func (c *config) fits(n int, method partition.Method, tasks, shards int) error {
-	err := engine.Fit(n, method, c.workers, tasks, shards, c.memoryLimit(), engine.Need(n, method, tasks, c.workers))
+	sd := c.side(method)
+	err := engine.Fit(n, method, sd.listers, tasks, shards, c.memoryLimit(), engine.Need(n, method, tasks, sd.listers)+sd.batches)
+	var me *engine.MemoryError
+	if errors.As(err, &me) {
+		me.Hosts = sd.hosts
+	}
 	return invalid(err)
+}
+
+// maxTasks is how many tasks a plan of the n×n board by method may hold
+// within c's memory limit ([config.fits]' rule), at least 1.
+func (c *config) maxTasks(n int, method partition.Method) int {
+	sd := c.side(method)
+	return max(1, engine.MaxTasks(n, method, sd.listers, c.memoryLimit()-sd.batches))
 }
 
 // queens reports whether c counts the plain n-queens problem.

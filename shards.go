@@ -67,8 +67,8 @@ func planShards(ctx context.Context, n int, dir string, first, last, m int, opts
 	if err != nil {
 		return nil, nil, err
 	}
-	limit, method := c.memoryLimit(), pl.Size().Method
-	plans, err := pl.Plans(first, last, m, max(1, engine.MaxTasks(n, method, c.workers, limit)))
+	method := pl.Size().Method
+	plans, err := pl.Plans(first, last, m, c.maxTasks(n, method))
 	var te *partition.TasksError
 	switch {
 	case errors.As(err, &te):

@@ -371,6 +371,11 @@ func sizeRun(plan *partition.Plan, opt Options, workers int) (runSizes, error) {
 	sz := runSizes{join: needsMemory(plan), chunk: defaultJoinChunk, release: func() {}}
 	limit := Limit(opt.Memory)
 	sz.tune = resolve(opt.Tuning, opt.Devices)
+	if sz.join {
+		if err := checkJoin(sz.tune, opt.Devices); err != nil {
+			return runSizes{}, err
+		}
+	}
 	hosts, batches := DeviceSide(sz.join, len(opt.Devices), allOnCPU(opt.Devices), opt.Tuning)
 	sz.hosts = hosts
 	listers := workers + hosts*len(opt.Devices) // goroutines that list join tasks

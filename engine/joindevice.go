@@ -12,6 +12,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/board"
 	"github.com/nqueens/nqueens/partition"
@@ -156,15 +158,60 @@ func sizeBatch(tr backend.Traits, hosts int) int {
 	if tr.ComputeUnits > 0 && !tr.OnCPU {
 		batch = min(batch, max(minBatch, 1<<bits.Len(uint(tr.ComputeUnits*batchPerUnit-1))))
 	}
-	fits := func(b int) bool {
-		return (tr.MaxAlloc == 0 || 8*uint64(b) <= tr.MaxAlloc) &&
-			(tr.Memory == 0 || 16*uint64(b)*uint64(max(1, hosts)) <= tr.Memory/2)
-	}
 	lo := backend.MinBatch
-	for batch > lo && !fits(batch) {
+	for batch > lo && !batchFits(tr, batch, hosts) {
 		batch /= 2
 	}
 	return batch
+}
+
+// batchFits reports whether hosts goroutines' batches of batch patterns
+// fit a device with traits tr: each takes its sides twice (as listed and
+// sorted, 16 bytes a pattern), in a buffer each no larger than the device
+// allocates, and the goroutines' batches at most half the device's memory
+// (the quarter lists and the runtime take the rest). The one rule by
+// which a batch is sized ([sizeBatch]) and a batch= given is checked
+// ([checkJoin]).
+func batchFits(tr backend.Traits, batch, hosts int) bool {
+	return (tr.MaxAlloc == 0 || 8*uint64(batch) <= tr.MaxAlloc) &&
+		(tr.Memory == 0 || 16*uint64(batch)*uint64(max(1, hosts)) <= tr.Memory/2)
+}
+
+// checkJoin refuses, before a run starts, devices and knobs r (resolved)
+// that a join could not run: a device whose largest work-group is below
+// the join's smallest, a group= above a device's largest, a batch= that
+// the tuning's host goroutines would not fit on a device ([batchFits]).
+// The knobs' refusals are *backend.TuningErrors naming the knob. (The
+// back end refuses the same at its first launch; here they come before
+// any task is counted, on the CPU workers beside it too.)
+func checkJoin(r backend.Knobs, devices []backend.Device) error {
+	for _, d := range devices {
+		tr := traitsOf(d)
+		switch most := tr.MaxGroup; {
+		case most > 0 && most < backend.MinGroup:
+			return fmt.Errorf("%w %s: the device's largest work-group, %d, is below the join's smallest, %d (--method sym counts on it)", ErrDevice, d.Name(), most, backend.MinGroup)
+		case most > 0 && r.Group > most:
+			accepted := fmt.Sprintf("group=%d to %d, a multiple of %d", backend.MinGroup, most&^(backend.MinGroup-1), backend.MinGroup)
+			if most < 2*backend.MinGroup {
+				accepted = fmt.Sprintf("group=%d only", backend.MinGroup)
+			}
+			return backend.TuningErrorf("group", "the tuning's group=%d is above the device's largest work-group, %d (accepted here: %s)", r.Group, most, accepted)
+		}
+		if r.Batch == 0 || batchFits(tr, r.Batch, r.Hosts) {
+			continue
+		}
+		if tr.MaxAlloc > 0 && 8*uint64(r.Batch) > tr.MaxAlloc {
+			return backend.TuningErrorf("batch", "the tuning's batch=%d needs buffers of %s, above the largest the device allocates, %s (a batch up to %d fits)",
+				r.Batch, humanize.IBytes(8*uint64(r.Batch)), humanize.IBytes(tr.MaxAlloc), tr.MaxAlloc/8)
+		}
+		fit := r.Batch
+		for fit > backend.MinBatch && !batchFits(tr, fit, r.Hosts) {
+			fit /= 2
+		}
+		return backend.TuningErrorf("batch", "the tuning's batch=%d on %d host goroutines needs %s of device memory (16 bytes a pattern, a batch each), above half the device's %s (batch=%d fits on %d, or fewer hosts=)",
+			r.Batch, r.Hosts, humanize.IBytes(16*uint64(r.Batch)*uint64(r.Hosts)), humanize.IBytes(tr.Memory), fit, r.Hosts)
+	}
+	return nil
 }
 
 // joinBatch is a Joiner's batch (backend.JoinBatch) with what the host

@@ -226,9 +226,9 @@ func joinBatchBytes(t backend.Knobs) int64 {
 // DeviceSide is what devices add to a run's memory: the host goroutines
 // that list and sort a join's tasks for them (hosts per device: the
 // tuning's, else the CPU's cores shared among the devices, twice over
-// unless onCPU says every device runs on the CPU; a device not yet opened
-// counts as one that does not) and their batches' bytes; without join
-// tasks, each device's batch of starts.
+// unless onCPU says every device runs on the CPU) and their batches'
+// bytes; without join tasks, each device's batch of starts. The run and
+// the library's plan and pre-plan checks all size devices by it.
 func DeviceSide(join bool, devices int, onCPU bool, t backend.Knobs) (hosts int, bytes int64) {
 	switch {
 	case devices == 0:

@@ -31,6 +31,7 @@ type Plan struct {
 	ShardTasksMax    int      `json:"tasks_per_shard_max"`
 	EmptyShards      int      `json:"empty_shards"`
 	Workers          int      `json:"workers"`
+	Hosts            int      `json:"host_goroutines,omitempty"`
 	ShardMemory      int64    `json:"memory_per_shard"`
 	WorkerMemory     int64    `json:"memory_per_worker"`
 	Sampled          int      `json:"sampled_tasks,omitempty"`
@@ -56,7 +57,7 @@ type Plan struct {
 func PlanOf(e nqueens.Cost) Plan {
 	p := Plan{N: e.N, Method: string(e.Method), Tasks: e.Tasks, Work: strconv.FormatUint(e.Work, 10), Fingerprint: e.Fingerprint,
 		Shards: e.Shards, ShardTasksMin: e.ShardTasksMin, ShardTasksMax: e.ShardTasksMax, EmptyShards: e.EmptyShards,
-		Workers: e.Workers, ShardMemory: e.ShardMemory, WorkerMemory: e.WorkerMemory}
+		Workers: e.Workers, Hosts: e.Hosts, ShardMemory: e.ShardMemory, WorkerMemory: e.WorkerMemory}
 	if e.Piece != nqueens.Queen {
 		p.Piece = string(e.Piece)
 	}
@@ -116,8 +117,15 @@ func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 	if e.Shards > 1 {
 		what = "the largest shard"
 	}
+	on := Plural(e.Workers, "worker")
+	switch {
+	case e.Hosts > 0 && e.Hosts == e.Workers:
+		on = Plural(e.Hosts, "host goroutine") + " feeding devices"
+	case e.Hosts > 0:
+		on += fmt.Sprintf(", %d of them feeding devices,", e.Hosts)
+	}
 	pr("memory: at least %s for %s on %s (%s more per worker); --memory is the limit\n",
-		humanize.IBytes(uint64(e.ShardMemory)), what, Plural(e.Workers, "worker"), humanize.IBytes(uint64(e.WorkerMemory)))
+		humanize.IBytes(uint64(e.ShardMemory)), what, on, humanize.IBytes(uint64(e.WorkerMemory)))
 	switch {
 	case e.Cutoff > 0:
 		pr("time: unknown: the first sampled task was still running after %s and was left, so the board needs more than %s", e.Cutoff, CoreTime(e.CoreSecondsLow))
