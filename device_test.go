@@ -144,6 +144,17 @@ func TestDeviceOptions(t *testing.T) {
 		assert.ErrorIs(t, err, ErrInvalid)
 		assert.Contains(t, err.Error(), "WithDevice(opencl) cannot count this board")
 	}
+	// A board past the device kernels' rows is refused before it is
+	// planned (it had taken 18 s at n = 33), with the device or all.
+	plans := countPlans(t)
+	for _, spec := range []string{"opencl", "opencl:0", "all"} {
+		_, err = Count(ctx, 33, WithDevice(spec), WithMethod(Sym))
+		require.ErrorAs(t, err, &oe)
+		assert.Contains(t, err.Error(), "n = 33 is beyond the device kernels' 32 rows")
+		_, err = Estimate(ctx, 33, WithDevice(spec), WithMethod(Sym))
+		require.ErrorAs(t, err, &oe)
+	}
+	assert.Zero(t, plans.Load(), "refused before planning")
 	c, err := Count(ctx, 12, WithDevice("opencl"))
 	require.NoError(t, err)
 	assert.Equal(t, Join, c.Method)

@@ -151,13 +151,6 @@ func Estimate(ctx context.Context, n int, opts ...EstimateOption) (Cost, error) 
 
 // estimate is [Estimate] for c.
 func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
-	// A board the device kernels cannot count is refused before the plan
-	// is walked (seconds at n = 40).
-	if c.device != "" {
-		if err := c.devicePlan(&partition.Plan{N: n, Piece: board.Piece(c.piece), Torus: c.torus, Placed: boardSquares(c.placed)}); err != nil {
-			return Cost{}, err
-		}
-	}
 	pl, err := c.planner(ctx, n)
 	if err != nil {
 		return Cost{}, err

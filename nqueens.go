@@ -656,7 +656,12 @@ func (c *config) plan(ctx context.Context, n int) (*partition.Plan, error) {
 var newPlanner = partition.NewPlanner
 
 // planner checks the n×n board's job under c and returns its planner.
+// A board the device kernels cannot count is refused first, before the
+// plan is walked (seconds at n = 33).
 func (c *config) planner(ctx context.Context, n int) (*partition.Planner, error) {
+	if err := c.devicePlan(&partition.Plan{N: n, Piece: board.Piece(c.piece), Torus: c.torus, Placed: boardSquares(c.placed)}); err != nil {
+		return nil, err
+	}
 	pl, err := newPlanner(ctx, c.job(n, partition.Method(c.method), false))
 	switch {
 	case err != nil && ctx.Err() != nil:
