@@ -49,12 +49,30 @@
 # apt-get download ocl-icd-libopencl1 && dpkg -x ocl-icd-libopencl1_*.deb x
 # && cp x/usr/lib/x86_64-linux-gnu/libOpenCL.so.1 .device/) and writes a
 # vendors file naming the NVIDIA library (OCL_ICD_VENDORS).
-# docs/devices.md ("The first run on a lent GPU") has the device tool's command.
+#
+# Every file it makes is under OUT: its scratch folder OUT/.work (the
+# binary where it builds one, the vendors file, the shard files) is
+# removed when it ends, normally or by a signal (INT, TERM, HUP), which
+# also stops the count running. A budget too short to time any count
+# exits 3 and says so.
+# docs/devices.md ("The first run on a GPU") has the steps.
 set -euo pipefail
 [ $# -ge 1 ] && [ -n "$1" ] || { echo "usage: scripts/device-check.sh OUT [DEVICE]" >&2; exit 2; }
 out=$(mkdir -p -- "$1" && cd -- "$1" && pwd)
 device=${2:-opencl}
 cd "$(dirname "$0")/.."
+work=$out/.work
+rm -rf -- "$work" && mkdir -p -- "$work"
+smi= py=
+cleanup() {
+	[ -z "$py" ] || { pkill -TERM -P "$py" 2>/dev/null || true; kill "$py" 2>/dev/null || true; wait "$py" 2>/dev/null || true; }
+	[ -z "$smi" ] || kill "$smi" 2>/dev/null || true
+	rm -rf -- "$work"
+}
+trap cleanup EXIT
+trap 'echo "device-check: stopped by SIGINT"; exit 130' INT
+trap 'echo "device-check: stopped by SIGTERM"; exit 143' TERM
+trap 'echo "device-check: stopped by SIGHUP"; exit 129' HUP
 exec > >(tee "$out/log.txt") 2>&1
 
 bin=${NQUEENS:-}
@@ -62,8 +80,8 @@ if [ -z "$bin" ]; then
 	if [ -x .device/nqueens ]; then
 		bin=$PWD/.device/nqueens
 	else
-		CGO_ENABLED=0 go build -o /tmp/nqueens-device-check ./cmd/nqueens
-		bin=/tmp/nqueens-device-check
+		CGO_ENABLED=0 go build -o "$work/nqueens" ./cmd/nqueens
+		bin=$work/nqueens
 	fi
 fi
 
@@ -81,9 +99,9 @@ if [ -z "$(ls /etc/OpenCL/vendors/*.icd 2>/dev/null)" ] && [ -z "${OCL_ICD_VENDO
 		lib=$(find /usr /lib /usr/local -name 'libnvidia-opencl.so.1*' 2>/dev/null | head -1 || true)
 	fi
 	if [ -n "$lib" ]; then
-		mkdir -p /tmp/nqueens-ocl-vendors
-		echo "$lib" >/tmp/nqueens-ocl-vendors/nvidia.icd
-		export OCL_ICD_VENDORS=/tmp/nqueens-ocl-vendors
+		mkdir -p "$work/vendors"
+		echo "$lib" >"$work/vendors/nvidia.icd"
+		export OCL_ICD_VENDORS=$work/vendors
 		echo "device-check: vendors file naming $lib"
 	fi
 fi
@@ -92,21 +110,21 @@ export NQUEENS_OPENCL_PROFILE=1 NQUEENS_OPENCL_BUILD_LOG=$out/build-logs
 mkdir -p "$out/build-logs"
 "$bin" version | tee "$out/version.txt"
 "$bin" devices --json >"$out/devices.json" || echo "device-check: nqueens devices --json failed"
-smi=
 if command -v nvidia-smi >/dev/null; then
 	nvidia-smi >"$out/nvidia-smi.txt" 2>&1 || true
 	nvidia-smi --query-gpu=timestamp,utilization.gpu,clocks.sm,power.draw,memory.used --format=csv -lms 250 >"$out/nvidia-smi.csv" 2>&1 &
 	smi=$!
-	trap 'kill "$smi" 2>/dev/null || true' EXIT
 else
 	echo "device-check: no nvidia-smi here: no utilization log"
 fi
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# The steps run in the background, so that a signal reaches the traps at
+# once (bash runs a trap only once its foreground command ends).
 rc=0
-python3 - "$bin" "$device" "$out/device-check.csv" "$commit" "${DEVICE_CHECK_SECONDS:-330}" <<'EOF' || rc=$?
-import csv, json, os, shutil, signal, subprocess, sys, tempfile, time
+python3 - "$bin" "$device" "$out/device-check.csv" "$commit" "${DEVICE_CHECK_SECONDS:-330}" "$work" <<'EOF' &
+import csv, json, os, signal, subprocess, sys, time
 
-bin, device, out, commit, budget = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5])
+bin, device, out, commit, budget, tmp = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]), sys.argv[6]
 began = time.time()
 date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 # Published counts (OEIS A000170, A002562, A032522, A033148).
@@ -138,7 +156,6 @@ def left():
     return budget - (time.time() - began)
 
 
-tmp = tempfile.mkdtemp(prefix="device-check-")
 runs = 0
 
 
@@ -256,15 +273,21 @@ if left() >= 100:
         best_env, best_s = {"NQUEENS_OPENCL_PINNED": "0"}, s
     write()
 tuning = spec(best)
-print(f"device-check: fastest tuning on the sample: {tuning} {best_env} ({best_s} s)", flush=True)
+if best_s is None:
+    print("device-check: no tuning was timed on the sample (the budget left too little, or no run was exact): the timings take the defaults", flush=True)
+else:
+    how = "".join(f" with {k}={v}" for k, v in best_env.items())
+    print(f"device-check: fastest tuning on the sample: {tuning}{how} ({best_s:.3f} s)", flush=True)
 
 # 3. Timings with the fastest tuning; n = 22 where the shard predicts it
 # under 200 s.
 plan = [(20, "join", 3, 60), (20, "sym", 1, 40), (21, "join", 1, 90)]
 if best_s is not None and best_s * 128 < 200:
     plan.append((22, "join", 1, 240))
+elif best_s is None:
+    print("device-check: n = 22 left out: no sample of it was timed", flush=True)
 else:
-    print(f"device-check: n = 22 left out: the shard's {best_s} s × 128 is not under 200 s", flush=True)
+    print(f"device-check: n = 22 left out: the shard's {best_s:.3f} s × 128 is not under 200 s", flush=True)
 for n, method, times, limit in plan:
     for run in range(1, times + 1):
         args = [str(n), "--method", method, "--device", device]
@@ -276,10 +299,15 @@ for n, method, times, limit in plan:
         row("time", n, method, "", tuning if method == "join" else "", run, j, ok, why)
         write()
 write()
-shutil.rmtree(tmp, ignore_errors=True)
 print(f"device-check: wrote {out} in {time.time() - began:.0f} s", flush=True)
-sys.exit(1 if failed else 0)
+if failed:
+    sys.exit(1)
+if not any(r.get("seconds") for r in rows):
+    print(f"device-check: nothing was timed: a budget of {budget:.0f} s (DEVICE_CHECK_SECONDS) is too short for any count here", flush=True)
+    sys.exit(3)
 EOF
-[ -z "$smi" ] || kill "$smi" 2>/dev/null || true
+py=$!
+wait "$py" || rc=$?
+py=
 echo "device-check: files in $out: $(cd "$out" && ls | tr '\n' ' ')"
 exit "$rc"

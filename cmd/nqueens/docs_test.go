@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -117,4 +121,61 @@ func TestDeviceCheckShard(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &plan))
 	assert.Equal(t, string(m[2]), plan.Plan, "n = 22's plan changed: count shard %s again and write its counts and plan into scripts/device-check.sh", m[1])
+}
+
+// TestDeviceCheckLeavesNothing: scripts/device-check.sh writes under the
+// folder it is given alone, and removes its scratch folder there however
+// it ends: normally, or by SIGTERM while a count runs (the count stopped
+// too). A budget too short to time any count exits 3 and says so.
+func TestDeviceCheckLeavesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs scripts/device-check.sh")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 here: device-check.sh needs it")
+	}
+	requireOpenCL(t)
+	bin := nqueensBinary(t)
+	script := filepath.Join("..", "..", "scripts", "device-check.sh")
+	tmp := t.TempDir()
+	start := func(out, seconds string) (*exec.Cmd, *bytes.Buffer) {
+		cmd := exec.Command("bash", script, out)
+		cmd.Env = append(os.Environ(), "NQUEENS="+bin, "TMPDIR="+tmp, "DEVICE_CHECK_SECONDS="+seconds)
+		var log bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &log, &log
+		require.NoError(t, cmd.Start())
+		return cmd, &log
+	}
+	leftNothing := func(out string) {
+		t.Helper()
+		_, err := os.Stat(filepath.Join(out, ".work"))
+		assert.ErrorIs(t, err, fs.ErrNotExist, "its scratch folder is removed")
+		left, err := os.ReadDir(tmp)
+		require.NoError(t, err)
+		assert.Empty(t, left, "nothing in the system's temporary folder")
+	}
+
+	out := filepath.Join(t.TempDir(), "short")
+	cmd, log := start(out, "5")
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "log: %s", log)
+	assert.Equal(t, 3, exit.ExitCode(), "log: %s", log)
+	assert.Contains(t, log.String(), "device-check: nothing was timed: a budget of 5 s (DEVICE_CHECK_SECONDS) is too short for any count here")
+	assert.NotContains(t, log.String(), "None")
+	leftNothing(out)
+
+	out = filepath.Join(t.TempDir(), "stopped")
+	cmd, log = start(out, "300")
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) { // until a count runs, its shard files in the scratch folder
+		if b, _ := os.ReadFile(filepath.Join(out, "log.txt")); bytes.Contains(b, []byte("device-check: check n = 16")) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	assert.Equal(t, 143, exitAfterSignal(t, cmd, time.Minute, log))
+	assert.Contains(t, log.String(), "device-check: stopped by SIGTERM")
+	leftNothing(out)
 }
