@@ -90,7 +90,7 @@ func benchCmd() *cobra.Command {
 	fs.StringVar(&f.plot, "plot", "", "draw speedup and efficiency against workers to this .svg file (.png with a binary built with -tags plot)")
 	cli.DeviceFlag(fs, &f.device)
 	cli.DeviceTuningFlag(fs, &f.tuning)
-	fs.IntVarP(&f.workers, "workers", "j", 0, "largest worker count to try (default: the logical cores cpuid detects)")
+	fs.IntVarP(&f.workers, "workers", "j", 0, "largest worker count to try (default: the CPUs this process may use, at most the logical cores cpuid detects)")
 	f.progress.Register(fs)
 	return cmd
 }
@@ -134,7 +134,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, f benchFlags) error
 		return err
 	}
 	m := machine.Detect()
-	warnings := benchmark.Warnings(rows, load, loadKnown, m.LogicalCores)
+	warnings := benchmark.Warnings(rows, load, loadKnown, m.CPUs)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "nqueens: warning: %s\n", w)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/machine"
 	"github.com/nqueens/nqueens/internal/opencl"
@@ -36,8 +37,8 @@ func versionCmd() *cobra.Command {
 				}
 				devices = strings.Join(names, "; ")
 			}
-			return writeLine(cmd.OutOrStdout(), fmt.Sprintf("nqueens %s\ngo: %s %s/%s\ncpu: %s (%s; %d physical cores, %d logical, %d workers by default)\ndevices: %s",
-				v, runtime.Version(), runtime.GOOS, runtime.GOARCH, m.CPU, m.Vendor, m.PhysicalCores, m.LogicalCores, engine.DefaultWorkers(), devices))
+			return writeLine(cmd.OutOrStdout(), fmt.Sprintf("nqueens %s\ngo: %s %s/%s\ncpu: %s (%s; %s; %s by default)\ndevices: %s",
+				v, runtime.Version(), runtime.GOOS, runtime.GOARCH, m.CPU, m.Vendor, m.Cores(), report.Plural(engine.DefaultWorkers(), "worker"), devices))
 		},
 	}
 }

@@ -10,10 +10,14 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
-// Machine describes this machine: the CPU as cpuid detects it, and Go.
+// Machine describes this machine: the CPUs this process may use, as the
+// operating system says, the CPU as cpuid detects it, and Go. In a
+// virtual machine cpuid may read the host's or the hypervisor's topology
+// (254 cores on a VM of 2): [Machine.Cores] says which figure is which.
 type Machine struct {
 	CPU            string   `json:"cpu"`
 	Vendor         string   `json:"vendor"`
+	CPUs           int      `json:"cpus"` // the logical CPUs this process may use (its affinity)
 	PhysicalCores  int      `json:"physical_cores"`
 	LogicalCores   int      `json:"logical_cores"`
 	ThreadsPerCore int      `json:"threads_per_core"`
@@ -30,7 +34,7 @@ type Machine struct {
 func Detect() Machine {
 	c := cpuid.CPU
 	m := Machine{
-		CPU: OrUnknown(c.BrandName), Vendor: OrUnknown(c.VendorString),
+		CPU: OrUnknown(c.BrandName), Vendor: OrUnknown(c.VendorString), CPUs: runtime.NumCPU(),
 		PhysicalCores: c.PhysicalCores, LogicalCores: c.LogicalCores, ThreadsPerCore: c.ThreadsPerCore,
 		Go: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, GOMAXPROCS: runtime.GOMAXPROCS(0),
 		X86Level: "unknown",
@@ -62,6 +66,29 @@ func Detect() Machine {
 		m.X86Level = "x86-64-v" + strconv.Itoa(l)
 	}
 	return m
+}
+
+// Agree reports whether cpuid's logical cores are the CPUs this process
+// may use (or cpuid tells none).
+func (m Machine) Agree() bool { return m.LogicalCores == 0 || m.LogicalCores == m.CPUs }
+
+// Cores says how many CPUs this process may use and, where cpuid agrees,
+// its physical and logical cores; where it does not (a virtual machine
+// whose hypervisor reports its own topology, or a process held to some
+// of the cores), what cpuid reads, marked as such.
+func (m Machine) Cores() string {
+	s := fmt.Sprintf("%d CPUs this process may use", m.CPUs)
+	if m.CPUs == 1 {
+		s = "1 CPU this process may use"
+	}
+	switch {
+	case m.LogicalCores == 0:
+	case m.Agree():
+		s += fmt.Sprintf(", %d physical cores, %d logical", m.PhysicalCores, m.LogicalCores)
+	default:
+		s += fmt.Sprintf("; cpuid reads %d logical cores, %d physical: the host's topology, not this process's", m.LogicalCores, m.PhysicalCores)
+	}
+	return s
 }
 
 func byteSize(b int) string {

@@ -208,7 +208,7 @@ func Median(xs []float64) float64 {
 var CSVHeader = []string{"date", "workload", "cpu", "logical_cores", "go", "n", "method", "workers", "median_seconds", "nodes_per_second", "solutions_per_second", "speedup", "efficiency", "node_unit"}
 
 func csvRow(m machine.Machine, wl Workload, r Row, date string) []string {
-	return []string{date, fmt.Sprintf("v%d-%s", Version, wl.Name), m.CPU, strconv.Itoa(m.LogicalCores), m.Go,
+	return []string{date, fmt.Sprintf("v%d-%s", Version, wl.Name), m.CPU, strconv.Itoa(m.CPUs), m.Go,
 		strconv.Itoa(r.N), r.Method, strconv.Itoa(r.Workers), strconv.FormatFloat(r.Median, 'f', 4, 64),
 		strconv.FormatFloat(r.NodesPerS, 'f', 0, 64), strconv.FormatFloat(r.SolsPerS, 'f', 0, 64),
 		strconv.FormatFloat(r.Speedup, 'f', 3, 64), strconv.FormatFloat(r.Efficiency, 'f', 3, 64), r.NodeUnit}
@@ -299,7 +299,7 @@ func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []
 		return w.Error()
 	case "gobench":
 		fmt.Fprintf(out, "goos: %s\ngoarch: %s\npkg: github.com/nqueens/nqueens\ncpu: %s\n", m.GOOS, m.GOARCH, m.CPU)
-		fmt.Fprintf(out, "nqueens-workload: v%d-%s\nlogical-cores: %d\ngo: %s\nkernels: join %s, backtracking %s\n", Version, wl.Name, m.LogicalCores, m.Go, joinK, searchK)
+		fmt.Fprintf(out, "nqueens-workload: v%d-%s\nlogical-cores: %d\ngo: %s\nkernels: join %s, backtracking %s\n", Version, wl.Name, m.CPUs, m.Go, joinK, searchK)
 		for _, r := range rows {
 			nodes, _ := strconv.ParseFloat(r.Nodes, 64)
 			total, _ := strconv.ParseFloat(r.Total, 64)
@@ -320,9 +320,9 @@ func Write(out io.Writer, format string, m machine.Machine, wl Workload, rows []
 	}
 	fmt.Fprintf(out, "nqueens bench: workload v%d-%s, median of %d cells of at least %v after a warm-up\n", Version, wl.Name, wl.Repeats, wl.MinCell)
 	fmt.Fprintf(out, "cpu:      %s (%s)\n", m.CPU, m.Vendor)
-	fmt.Fprintf(out, "cores:    %d physical, %d logical, %d threads per core", m.PhysicalCores, m.LogicalCores, m.ThreadsPerCore)
-	if m.GOMAXPROCS != m.LogicalCores {
-		fmt.Fprintf(out, "; this process may use %d", m.GOMAXPROCS)
+	fmt.Fprintf(out, "cores:    %s", m.Cores())
+	if m.Agree() {
+		fmt.Fprintf(out, ", %d threads per core", m.ThreadsPerCore)
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "caches:   %s\n", strings.Join(m.Caches, ", "))

@@ -72,7 +72,7 @@ func TestSVG(t *testing.T) {
 	}
 	m := machine.Detect()
 	var b bytes.Buffer
-	require.NoError(t, WriteSVG(&b, m, Quick, rows, []string{"the machine was busy when bench started (load average 2.08 over the last minute, on 2 logical cores): other work slows the counts"}))
+	require.NoError(t, WriteSVG(&b, m, Quick, rows, []string{"the machine was busy when bench started (load average 2.08 over the last minute, on 2 CPUs): other work slows the counts"}))
 	d := xml.NewDecoder(bytes.NewReader(b.Bytes()))
 	counts := map[string]int{}
 	var text strings.Builder
@@ -94,7 +94,7 @@ func TestSVG(t *testing.T) {
 	assert.Equal(t, 2*5, counts["circle"], "a point per row per panel")
 	for _, s := range []string{"speedup over 1 worker", "parallel efficiency", "workers", "n = 16 join", "n = 15 sym <&>", m.CPU, "nqueens bench v",
 		fmt.Sprintf("counted on up to 4 workers of the %d CPUs this process could use", m.GOMAXPROCS),
-		"caveat: the machine was busy when bench started (load average 2.08 over the last minute, on 2 logical cores)"} {
+		"caveat: the machine was busy when bench started (load average 2.08 over the last minute, on 2 CPUs)"} {
 		assert.Contains(t, text.String(), s)
 	}
 	// A long caveat (speeds that varied in many rows) is wrapped into

@@ -43,7 +43,7 @@ const MaxSpread = 0.10
 func Warnings(rows []Row, load float64, known bool, cores int) []string {
 	var w []string
 	if known && load >= BusyLoad {
-		w = append(w, fmt.Sprintf("the machine was busy when bench started (load average %.2f over the last minute, on %d logical cores): other work slows the counts and hides the scaling; run bench on an idle machine", load, cores))
+		w = append(w, fmt.Sprintf("the machine was busy when bench started (load average %.2f over the last minute, on %d CPUs): other work slows the counts and hides the scaling; run bench on an idle machine", load, cores))
 	}
 	var spread []string
 	for _, r := range rows {

@@ -16,7 +16,7 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("Warnings(load unknown) = %q, want none", w)
 	}
 	w := Warnings(quiet, 1.6, true, 2)
-	if len(w) != 1 || !strings.Contains(w[0], "busy when bench started (load average 1.60 over the last minute, on 2 logical cores)") {
+	if len(w) != 1 || !strings.Contains(w[0], "busy when bench started (load average 1.60 over the last minute, on 2 CPUs)") {
 		t.Errorf("Warnings(load 1.6) = %q", w)
 	}
 	spread := append(quiet, Row{N: 16, Method: "sym", Workers: 2, Runs: []float64{0.50, 0.43, 0.51}, Median: 0.50})

@@ -58,8 +58,8 @@ func subtitle(m machine.Machine, rows []Row) string {
 		most = max(most, r.Workers)
 	}
 	s := fmt.Sprintf("counted on up to %s of the %d CPUs this process could use", plural(most, "worker"), m.GOMAXPROCS)
-	if m.LogicalCores != m.GOMAXPROCS {
-		s += fmt.Sprintf(" (host: %d logical cores, %d physical)", m.LogicalCores, m.PhysicalCores)
+	if !m.Agree() {
+		s += fmt.Sprintf(" (cpuid reads %d logical cores, %d physical: the host's)", m.LogicalCores, m.PhysicalCores)
 	}
 	s += fmt.Sprintf("; %s; nqueens %s", m.Go, version.Version)
 	if c := commit(); c != "" {
