@@ -18,7 +18,7 @@ func CheckPlacement(n int, placed []board.Square) error {
 	}
 	for i, a := range placed {
 		if a.Row < 0 || a.Row >= n || a.Col < 0 || a.Col >= n {
-			return bad("square %s is off the %d×%d board (rows and columns 0..%d)", a, n, n, n-1)
+			return bad("square %s is off the %d×%d board (%s)", a, n, n, board.Span{N: n})
 		}
 		for _, b := range placed[:i] {
 			switch {

@@ -3,6 +3,7 @@ package board
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,10 +71,40 @@ type Square struct {
 
 func (s Square) String() string { return fmt.Sprintf("%d:%d", s.Row, s.Col) }
 
+// Chess writes s as a chess square: its column's letters ([Column]) and
+// its row counted from 1 ("b1"; "ab14" on a board past 26 columns).
+func (s Square) Chess() string { return Column(s.Col) + strconv.Itoa(s.Row+1) }
+
+// Column is the letters of column c (0-based) in a chess square: a..z,
+// then aa, ab, …, az, ba, … as spreadsheets name their columns.
+func Column(c int) string {
+	var b []byte
+	for c++; c > 0; c = (c - 1) / 26 {
+		b = append(b, byte('a'+(c-1)%26))
+	}
+	slices.Reverse(b)
+	return string(b)
+}
+
+// Span names the squares of an n×n board for messages, in the notation
+// squares were typed in: "rows and columns 0..7", or "a..h, 1..8".
+type Span struct {
+	N     int
+	Chess bool
+}
+
+func (s Span) String() string {
+	if s.Chess {
+		return fmt.Sprintf("a..%s, 1..%d", Column(s.N-1), s.N)
+	}
+	return fmt.Sprintf("rows and columns 0..%d", s.N-1)
+}
+
 // ParseSquares parses queens placed in advance: a comma-separated list of
 // 0-based "row:col" pairs ("0:1,3:2") or chess squares ("b1", "c4"), where
-// the letter is the column (a = 0) and the number the row counted from 1
-// (a1 = row 0, column 0: the top-left corner as boards are printed).
+// the letters are the column (a = 0, past z aa = 26, ab = 27, … as
+// [Column] writes them) and the number the row counted from 1 (a1 = row
+// 0, column 0: the top-left corner as boards are printed).
 func ParseSquares(s string) ([]Square, error) {
 	var out []Square
 	for _, tok := range strings.Split(s, ",") {
@@ -91,7 +122,7 @@ func ParseSquares(s string) ([]Square, error) {
 }
 
 func parseSquare(tok string) (Square, error) {
-	bad := fmt.Errorf("%w: %s is not a square (accepted: row:col like 0:1, or a chess square like b1)", ErrPlacement, msg.Quote(tok))
+	bad := fmt.Errorf("%w: %s is not a square (accepted: row:col like 0:1, or a chess square like b1, its column a..z, then aa, ab, …)", ErrPlacement, msg.Quote(tok))
 	if r, c, ok := strings.Cut(tok, ":"); ok {
 		row, err1 := strconv.Atoi(r)
 		col, err2 := strconv.Atoi(c)
@@ -101,14 +132,22 @@ func parseSquare(tok string) (Square, error) {
 		return Square{Row: row, Col: col}, nil
 	}
 	lower := strings.ToLower(tok)
-	if len(lower) < 2 || lower[0] < 'a' || lower[0] > 'z' {
+	letters := 0
+	for letters < len(lower) && lower[letters] >= 'a' && lower[letters] <= 'z' {
+		letters++
+	}
+	if letters == 0 || letters > 3 || letters == len(lower) || lower[letters] < '0' || lower[letters] > '9' {
 		return Square{}, bad
 	}
-	rank, err := strconv.Atoi(lower[1:])
+	rank, err := strconv.Atoi(lower[letters:])
 	if err != nil || rank < 1 {
 		return Square{}, bad
 	}
-	return Square{Row: rank - 1, Col: int(lower[0] - 'a')}, nil
+	col := 0
+	for _, ch := range lower[:letters] {
+		col = 26*col + int(ch-'a') + 1
+	}
+	return Square{Row: rank - 1, Col: col - 1}, nil
 }
 
 // DiagonalConflict returns the first two placed queens that attack each

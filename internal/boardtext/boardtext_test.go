@@ -133,8 +133,8 @@ func TestParse(t *testing.T) {
 	for in, want := range map[string]string{
 		"a1,3":      `"3" is not a square (accepted: a line of squares like a1,b3,c5`,
 		"a1,b0":     `"b0" is not a square`,
-		"a1,c1":     "square c1 is off the 2×2 board of 2 squares (accepted: a..b, 1..2)",
-		"a1,b9":     "square b9 is off the 2×2 board",
+		"a1,c1":     "square c1 is off the board: a line of 2 squares is a 2×2 board (accepted: a..b, 1..2)",
+		"a1,b9":     "square b9 is off the board: a line of 2 squares is a 2×2 board",
 		"a1,,b2":    "an empty column between commas",
 		"a1,b2\x1b": `is not a square`,
 	} {

@@ -226,19 +226,27 @@ func Placement(s string, n int, queens bool, stderr io.Writer) ([]nqueens.Square
 	if err != nil {
 		return nil, Usagef("--place: %w", err)
 	}
+	typed, chess := map[board.Square]string{}, false
+	for i, tok := range strings.Split(s, ",") {
+		tok = strings.TrimSpace(tok)
+		typed[placed[i]] = tok
+		chess = chess || !strings.Contains(tok, ":")
+	}
 	var je *partition.JobError
 	if err := partition.CheckPlacement(n, placed); errors.As(err, &je) {
-		typed := map[string]string{}
-		for i, tok := range strings.Split(s, ",") {
-			typed[placed[i].String()] = strings.TrimSpace(tok)
-		}
 		return nil, Usagef("%s", je.Words.Say(func(msg.Name) string { return "--place" }, func(x any) (string, bool) {
-			sq, ok := x.(board.Square)
-			return typed[sq.String()], ok
+			switch v := x.(type) {
+			case board.Square:
+				return typed[v], true
+			case board.Span:
+				v.Chess = chess
+				return v.String(), true
+			}
+			return "", false
 		}))
 	}
 	if a, b, ok := board.DiagonalConflict(placed); ok && queens {
-		fmt.Fprintf(stderr, "nqueens: note: placed queens %s and %s share a diagonal, so no solution contains both\n", a, b)
+		fmt.Fprintf(stderr, "nqueens: note: placed queens %s and %s share a diagonal, so no solution contains both\n", typed[a], typed[b])
 	}
 	out := make([]nqueens.Square, len(placed))
 	for i, q := range placed {
