@@ -162,6 +162,8 @@ func ParseKnobs(s string) (Knobs, error) {
 		switch {
 		case kv == "":
 			return Knobs{}, TuningErrorf("", "%q has an empty pair (%s)", s, accepted)
+		case strings.TrimSpace(kv) != kv:
+			return Knobs{}, TuningErrorf("", "%q is not a tuning: a pair takes no spaces around it (%s, with no spaces)", kv, accepted)
 		case !ok || i < 0:
 			return Knobs{}, TuningErrorf("", "%q is not a tuning (%s)", kv, accepted)
 		case seen[key]:
@@ -170,9 +172,12 @@ func ParseKnobs(s string) (Knobs, error) {
 		seen[key] = true
 		v, err := strconv.Atoi(value)
 		b := knobBounds[i]
-		if err != nil || value[0] == '+' || v < b.lo || v > b.hi || b.multiple > 0 && v%b.multiple != 0 || b.multiple < 0 && v&(v-1) != 0 {
-			q := strconv.Quote(value)
-			return Knobs{}, TuningErrorf(b.name, "%s=%s is out of bounds (accepted: %d..%d%s)", b.name, q[1:len(q)-1], b.lo, b.hi, multipleOf(b.multiple))
+		bounds := fmt.Sprintf("%d..%d%s", b.lo, b.hi, multipleOf(b.multiple))
+		switch {
+		case err != nil || value[0] == '+':
+			return Knobs{}, TuningErrorf(b.name, "%q is not a tuning: %s= takes a number in digits alone (accepted: %s=%s)", kv, b.name, b.name, bounds)
+		case v < b.lo || v > b.hi || b.multiple > 0 && v%b.multiple != 0 || b.multiple < 0 && v&(v-1) != 0:
+			return Knobs{}, TuningErrorf(b.name, "%s=%d is out of bounds (accepted: %s)", b.name, v, bounds)
 		}
 		*k.fields()[i] = v
 	}

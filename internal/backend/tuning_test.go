@@ -41,18 +41,20 @@ func TestParseKnobs(t *testing.T) {
 		"layout=3":    "layout=3 is out of bounds (accepted: 0..2)",
 		"warp=32":     `"warp=32" is not a tuning (accepted: group=, block=, items=, batch=, hosts=, list=, sort=, cut=, popcount=, chunk=, layout=, each once, separated by commas)`,
 		"block":       `"block" is not a tuning`,
-		"block=big":   "block=big is out of bounds",
+		"block=big":   `"block=big" is not a tuning: block= takes a number in digits alone (accepted: block=32..512, a power of two)`,
 		"batch=1000":  "batch=1000 is out of bounds (accepted: 65536..268435456)",
 		// Loose input is refused: a knob twice, an empty pair, spaces, a
 		// sign, control characters (written escaped).
-		"group=64,group=128": "group= is given twice",
-		"group=64,,block=64": `"group=64,,block=64" has an empty pair`,
-		",group=64":          "has an empty pair",
-		"group=64,":          "has an empty pair",
-		" group=64":          `" group=64" is not a tuning`,
-		"group= 64":          "group= 64 is out of bounds",
-		"group=+64":          "group=+64 is out of bounds",
-		"block=64\x1b[2J":    `block=64\x1b[2J is out of bounds`,
+		"group=64,group=128":   "group= is given twice",
+		"group=64,,block=64":   `"group=64,,block=64" has an empty pair`,
+		",group=64":            "has an empty pair",
+		"group=64,":            "has an empty pair",
+		" group=64":            `" group=64" is not a tuning: a pair takes no spaces around it`,
+		"group=256, block=128": `" block=128" is not a tuning: a pair takes no spaces around it (accepted: group=, block=, items=, batch=, hosts=, list=, sort=, cut=, popcount=, chunk=, layout=, each once, separated by commas, with no spaces)`,
+		"group= 64":            `"group= 64" is not a tuning: group= takes a number in digits alone`,
+		"group=+64":            `"group=+64" is not a tuning: group= takes a number in digits alone (accepted: group=32..1024, a multiple of 32)`,
+		"group=64;id":          `"group=64;id" is not a tuning: group= takes a number in digits alone`,
+		"block=64\x1b[2J":      `"block=64\x1b[2J" is not a tuning`,
 	} {
 		_, err := ParseKnobs(in)
 		var te *TuningError

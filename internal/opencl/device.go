@@ -153,7 +153,10 @@ func Select(spec string) ([]Info, error) {
 	}
 	i, err := strconv.Atoi(arg)
 	if err != nil || i < 0 || i >= len(all) {
-		return nil, fmt.Errorf("no OpenCL device %s: there are %d (opencl:0..%d; 'nqueens devices' lists them)", arg, len(all), len(all)-1)
+		if len(all) == 1 {
+			return nil, fmt.Errorf("no OpenCL device %s: there is one, opencl:0 ('nqueens devices' lists it)", arg)
+		}
+		return nil, fmt.Errorf("no OpenCL device %s: there are %d, opencl:0 to opencl:%d ('nqueens devices' lists them)", arg, len(all), len(all)-1)
 	}
 	return all[i : i+1], nil
 }
@@ -176,6 +179,8 @@ type Device struct {
 	// arguments from their setting to their launch (join.go).
 	mu   sync.Mutex
 	sets map[*backend.JoinBatch]*bufSet
+	// env is what the environment asked of the device when it opened.
+	env settings
 	// profile is set where NQUEENS_OPENCL_PROFILE asks for the join's
 	// commands to be timed by their events (profile.go).
 	profile bool
@@ -245,11 +250,15 @@ func Open(info Info) (*Device, error) {
 
 // create makes the device's context and queues.
 func create(info Info) (*Device, error) {
+	env, err := readEnv()
+	if err != nil {
+		return nil, err
+	}
 	defer enter()()
 	if err := load(); err != nil {
 		return nil, err
 	}
-	d := &Device{info: info}
+	d := &Device{info: info, env: env}
 	var code int32
 	id := info.id
 	d.ctx = cl.createContext(nil, 1, &id, 0, 0, &code)
@@ -257,10 +266,10 @@ func create(info Info) (*Device, error) {
 		return nil, err
 	}
 	var props uint64
-	if d.profile = profiling(); d.profile {
+	if d.profile = env.profile; d.profile {
 		props = clQueueProfiling
 	}
-	d.pinned = pinnedFor(info)
+	d.pinned = pinnedFor(info, env)
 	for _, q := range []*clQueue{&d.queue, &d.upload, &d.download} {
 		*q = cl.createCommandQueue(d.ctx, id, props, &code)
 		if err := check("clCreateCommandQueue", code); err != nil {

@@ -1,9 +1,6 @@
 package opencl
 
-import (
-	"os"
-	"unsafe"
-)
+import "unsafe"
 
 // Pinned staging: on a GPU the join's batches go to the device through
 // staging buffers in pinned host memory (CL_MEM_ALLOC_HOST_PTR, mapped
@@ -17,13 +14,11 @@ import (
 // default it is on for a GPU and off elsewhere (on a CPU runtime the copy
 // is one more pass over the batch).
 
-// pinnedFor reports whether a device's batches go through pinned staging.
-func pinnedFor(info Info) bool {
-	switch os.Getenv("NQUEENS_OPENCL_PINNED") {
-	case "1":
-		return true
-	case "0":
-		return false
+// pinnedFor reports whether a device's batches go through pinned staging
+// under the settings s.
+func pinnedFor(info Info, s settings) bool {
+	if s.pinned >= 0 {
+		return s.pinned == 1
 	}
 	return info.Type == GPU
 }

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/nqueens/nqueens/internal/backend"
+	"github.com/nqueens/nqueens/internal/msg"
 )
 
 // Two diagnostics for a device's first measurements (scripts/device-check.sh
@@ -20,9 +21,58 @@ import (
 //     copies to the device, the list, sort and join kernels, the copies
 //     back (backend.Stages, count --json's device_stages).
 //   - NQUEENS_OPENCL_BUILD_LOG=DIR writes each program's build options and
-//     log to DIR (NAME-HASH.log); on NVIDIA the build adds -cl-nv-verbose,
-//     whose log gives each kernel's registers and spills.
-func profiling() bool { return os.Getenv("NQUEENS_OPENCL_PROFILE") == "1" }
+//     log to DIR (NAME-HASH.log), made where it is missing; on NVIDIA the
+//     build adds -cl-nv-verbose, whose log gives each kernel's registers
+//     and spills.
+//
+// Both, and NQUEENS_OPENCL_PINNED (pinned.go), are read when a device
+// opens ([readEnv]): a value they do not take, or a DIR that cannot be
+// written, fails the opening with one line saying so.
+
+// settings are what the environment asks of a device.
+type settings struct {
+	profile  bool
+	pinned   int    // NQUEENS_OPENCL_PINNED: 1 on, 0 off, -1 unset (the device's default)
+	buildLog string // the folder of the build logs, or ""
+}
+
+// readEnv reads the devices' settings from the environment: the
+// switches 1 or 0 (or unset), the build logs' folder made and written to
+// once, so that a name that is a file, a dangling link or a path through
+// a file is refused before anything runs.
+func readEnv() (settings, error) {
+	s := settings{pinned: -1}
+	for _, sw := range []struct {
+		name string
+		set  func(on bool)
+	}{
+		{"NQUEENS_OPENCL_PROFILE", func(on bool) { s.profile = on }},
+		{"NQUEENS_OPENCL_PINNED", func(on bool) { s.pinned = map[bool]int{false: 0, true: 1}[on] }},
+	} {
+		switch v, set := os.LookupEnv(sw.name); {
+		case !set || v == "":
+		case v == "1" || v == "0":
+			sw.set(v == "1")
+		default:
+			return settings{}, fmt.Errorf("%s=%s is not a setting (accepted: 1 on, 0 off, or unset)", sw.name, msg.Quote(v))
+		}
+	}
+	if dir := os.Getenv("NQUEENS_OPENCL_BUILD_LOG"); dir != "" {
+		err := os.MkdirAll(dir, 0o755)
+		if err == nil {
+			var f *os.File
+			if f, err = os.CreateTemp(dir, ".write-check-*"); err == nil {
+				f.Close()
+				os.Remove(f.Name())
+			}
+		}
+		if err != nil {
+			return settings{}, fmt.Errorf("NQUEENS_OPENCL_BUILD_LOG=%s names no folder the build logs can be written to: %w", msg.Path(dir), msg.PathError(err))
+		}
+		s.buildLog = dir
+	}
+	return s, nil
+}
 
 // stage is what a command on the queue does, for the profile.
 type stage int
@@ -87,16 +137,17 @@ func (d *Device) collect(s *bufSet, stages *backend.Stages) {
 // buildOptions are opts with what NQUEENS_OPENCL_BUILD_LOG asks of the
 // device's compiler (NVIDIA's register report).
 func (d *Device) buildOptions(opts string) string {
-	if os.Getenv("NQUEENS_OPENCL_BUILD_LOG") != "" && strings.Contains(strings.ToUpper(d.info.Platform+d.info.Vendor), "NVIDIA") {
+	if d.env.buildLog != "" && strings.Contains(strings.ToUpper(d.info.Platform+d.info.Vendor), "NVIDIA") {
 		return opts + " -cl-nv-verbose"
 	}
 	return opts
 }
 
 // keepBuildLog writes a program's build options and log to the folder
-// NQUEENS_OPENCL_BUILD_LOG names, if any (best effort: a diagnostic).
+// NQUEENS_OPENCL_BUILD_LOG names, if any (best effort: a diagnostic, its
+// folder checked when the device opened).
 func (d *Device) keepBuildLog(name, opts, log string) {
-	dir := os.Getenv("NQUEENS_OPENCL_BUILD_LOG")
+	dir := d.env.buildLog
 	if dir == "" {
 		return
 	}

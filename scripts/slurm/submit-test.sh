@@ -121,7 +121,8 @@ refused "--per-task past 64 bits" "from 1 to 999999999" --outdir "$t/out" --per-
 refused "N = 65" "too large for the sym method" --outdir "$t/out" --method sym 65 10
 refused "N = 33 by join" "too large for the join method" --outdir "$t/out" 33 10
 refused "--device gpu" "accepted: cpu, opencl, opencl:N, opencl:all or all" --outdir "$t/out" --device gpu 16 10
-refused "a newline in --device-tuning" "accepted: key=value pairs" --outdir "$t/out" --device opencl --device-tuning 'block=128
+refused "a tuning not in digits" "--device-tuning 'group=64;id' is not a tuning (accepted: key=value pairs" --outdir "$t/out" --device opencl --device-tuning 'group=64;id' 16 10
+refused "a newline in --device-tuning" "is not a tuning (accepted: key=value pairs" --outdir "$t/out" --device opencl --device-tuning 'block=128
 PATH=/evil' 16 10
 
 # A campaign on GPUs: the device and its tuning (commas and all) reach

@@ -102,7 +102,7 @@ fi
 # The device and its tuning travel in the environment sbatch exports
 # (--export=ALL): a tuning holds commas.
 [[ $device =~ ^(cpu|opencl|opencl:[0-9]{1,4}|opencl:all|all)$ ]] || fail "--device '$device' (accepted: cpu, opencl, opencl:N, opencl:all or all)"
-[ -z "$tuning" ] || [[ $tuning =~ ^[a-z]+=[0-9]{1,10}(,[a-z]+=[0-9]{1,10})*$ ]] || fail "--device-tuning '$tuning' (accepted: key=value pairs separated by commas, e.g. group=256,block=128)"
+[ -z "$tuning" ] || [[ $tuning =~ ^[a-z]+=[0-9]{1,10}(,[a-z]+=[0-9]{1,10})*$ ]] || fail "--device-tuning '$tuning' is not a tuning (accepted: key=value pairs separated by commas, each value in digits, e.g. group=256,block=128)"
 [ -z "$tuned" ] || [ "$device" != cpu ] || fail "--device-tuning tunes a device's join, and the shards count on the CPU: give --device (opencl, opencl:N, opencl:all or all) too"
 export NQUEENS_DEVICE=$device NQUEENS_DEVICE_TUNING=$tuning
 mkdir -p -- "$outdir" 2>/dev/null || fail "--outdir '$outdir' cannot be created (accepted: a folder this user may write)"

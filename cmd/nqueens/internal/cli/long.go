@@ -57,7 +57,7 @@ func SayIfLong(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 			what += " with queens placed"
 		}
 	case e.CoreSecondsHigh > 0:
-		sure = fmt.Sprintf(" (95%%: %s to %s)", report.CoreTime(e.CoreSecondsLow/float64(e.Shards)), report.CoreTime(e.CoreSecondsHigh/float64(e.Shards)))
+		sure = report.Interval(" (95%%: %s to %s)", e.CoreSecondsLow/float64(e.Shards), e.CoreSecondsHigh/float64(e.Shards))
 	}
 	where := "on this machine"
 	if e.Modeled {
@@ -98,7 +98,7 @@ func Patiently(ctx context.Context, stderr io.Writer, n int, opts []nqueens.Esti
 	case <-t.C:
 	}
 	if m, err := nqueens.Model(n, opts...); err == nil && m.Modeled {
-		bound := fmt.Sprintf("about %s (95%%: %s to %s)", report.CoreTime(m.CoreSeconds), report.CoreTime(m.CoreSecondsLow), report.CoreTime(m.CoreSecondsHigh))
+		bound := "about " + report.CoreTime(m.CoreSeconds) + report.Interval(" (95%%: %s to %s)", m.CoreSecondsLow, m.CoreSecondsHigh)
 		if m.CoreSecondsLow == 0 {
 			bound = "at most about " + report.CoreTime(m.CoreSecondsHigh)
 		}

@@ -134,8 +134,8 @@ func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 		}
 		pr("\n")
 	case e.Modeled:
-		pr("estimated time: about %s (%s core-seconds), 95%% between %s and %s, by the model, not this machine: its tasks are too long to sample (the published count of solutions%s, at %s's cost per solution on the reference machine)",
-			CoreTime(e.CoreSeconds), sig(e.CoreSeconds), CoreTime(e.CoreSecondsLow), CoreTime(e.CoreSecondsHigh), extrapolated(e.N), e.Method)
+		pr("estimated time: about %s (%s core-seconds)%s, by the model, not this machine: its tasks are too long to sample (the published count of solutions%s, at %s's cost per solution on the reference machine)",
+			CoreTime(e.CoreSeconds), sig(e.CoreSeconds), Interval(", 95%% between %s and %s", e.CoreSecondsLow, e.CoreSecondsHigh), extrapolated(e.N), e.Method)
 		pr("; %s on %s", Human(e.CoreSeconds/float64(max(1, e.Workers))), Plural(e.Workers, "worker"))
 		if e.Shards > 1 {
 			pr("; %s (%s) per shard", CoreTime(e.CoreSeconds/float64(e.Shards)), Human(e.CoreSeconds/float64(e.Shards)/float64(max(1, e.Workers))))
@@ -170,7 +170,7 @@ func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 		if exact {
 			// no interval: every task was timed
 		} else if e.CoreSecondsHigh > 0 {
-			pr(", 95%% between %s and %s", CoreTime(e.CoreSecondsLow), CoreTime(e.CoreSecondsHigh))
+			pr("%s", Interval(", 95%% between %s and %s", e.CoreSecondsLow, e.CoreSecondsHigh))
 			if e.Sampled < 30 && e.Sampled < e.Tasks && !e.Calibrated {
 				pr(" (only %d tasks: a rough estimate; sample for longer)", e.Sampled)
 			}
@@ -233,6 +233,17 @@ func extrapolated(n int) string {
 
 // sig prints x with 3 significant digits.
 func sig(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+
+// Interval writes a 95% interval of core-seconds, lo to hi, by format
+// (two %s verbs, for the two ends as [CoreTime] writes them), or nothing
+// where both ends write the same: an interval that says nothing.
+func Interval(format string, lo, hi float64) string {
+	a, b := CoreTime(lo), CoreTime(hi)
+	if a == b {
+		return ""
+	}
+	return fmt.Sprintf(format, a, b)
+}
 
 // CoreTime says how much computing x core-seconds are, in core-hours from
 // an hour on ("5.1 million core-hours", "2.3 core-hours", "12 core-seconds").

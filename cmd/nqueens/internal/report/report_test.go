@@ -105,3 +105,11 @@ func TestStatusSummary(t *testing.T) {
 		t.Errorf("--per-shard gave %d lines", n)
 	}
 }
+
+// TestInterval: an interval whose ends print the same says nothing (it
+// had read "95%: 11.2 core-minutes to 11.2 core-minutes").
+func TestInterval(t *testing.T) {
+	assert.Equal(t, "", Interval(" (95%%: %s to %s)", 671, 673))
+	assert.Equal(t, " (95%: 11.2 core-minutes to 12.5 core-minutes)", Interval(" (95%%: %s to %s)", 672, 750))
+	assert.Equal(t, ", 95% between 2.3 core-hours and 2.6 core-hours", Interval(", 95%% between %s and %s", 2.3*3600, 2.6*3600))
+}
