@@ -92,7 +92,15 @@ func openJournal(j journal, name string, h resultfile.Header, l *ledger) (*journ
 			notes = append(notes, fmt.Sprintf("%s: %s", name, duplicatesNote(l.dups)))
 		}
 		if old.Torn {
-			notes = append(notes, fmt.Sprintf("the last record of %s was incomplete (a crash while writing) and is ignored; its task is counted again", name))
+			note := fmt.Sprintf("the last record of %s was incomplete (a crash while writing) and is ignored", name)
+			if lack := len(l.missing(nil)); lack == 0 {
+				note += "; every task is in the journal, so none is counted again"
+			} else if lack == 1 {
+				note += "; the 1 task the journal lacks is counted, the one it was recording among them"
+			} else {
+				note += fmt.Sprintf("; the %d tasks the journal lacks are counted, the one it was recording among them", lack)
+			}
+			notes = append(notes, note)
 		}
 		if err := j.Truncate(old.Valid); err != nil {
 			return nil, nil, fmt.Errorf("journal %s: %w", name, err)

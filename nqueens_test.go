@@ -236,7 +236,17 @@ func TestJournal(t *testing.T) {
 	want(t, 11, c)
 	assert.Equal(t, c.Tasks-1, c.Resumed)
 	require.Len(t, c.Notes, 1)
-	assert.Contains(t, c.Notes[0], "incomplete")
+	assert.Equal(t, "the last record of torn was incomplete (a crash while writing) and is ignored; the 1 task the journal lacks is counted, the one it was recording among them", c.Notes[0])
+
+	// A torn last line past every task ("task zz", no newline): nothing
+	// is counted again, and the note says so.
+	junk := memJournal{data: append(slices.Clone(j.data), "task zz"...)}
+	c, err = Count(ctx, 11, withJournal(&junk, "junk"))
+	require.NoError(t, err)
+	want(t, 11, c)
+	assert.Equal(t, c.Tasks, c.Resumed)
+	require.Len(t, c.Notes, 1)
+	assert.Equal(t, "the last record of junk was incomplete (a crash while writing) and is ignored; every task is in the journal, so none is counted again", c.Notes[0])
 
 	// Another count's journal.
 	_, err = Count(ctx, 11, WithMethod(Mirror), withJournal(&memJournal{data: slices.Clone(j.data)}, "j"))
