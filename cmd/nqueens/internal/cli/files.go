@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/nqueens/nqueens"
+	"github.com/nqueens/nqueens/internal/msg"
 
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/benchmark"
 	"github.com/nqueens/nqueens/internal/regular"
@@ -33,7 +35,11 @@ func FileFlag(flag string, err error) error {
 func ShardFiles(paths []string) ([]nqueens.File, error) {
 	var out []nqueens.File
 	for _, p := range paths {
-		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+		st, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) && strings.ContainsAny(p, "*?[") {
+			return nil, Usagef("%s: no such file: a shell pattern that matched no file is passed on as it is (a count's journals are removed once its shards finish, and --out alone makes none: name the files there are, or their folder)", msg.Quote(p))
+		}
+		if err != nil || !st.IsDir() {
 			out = append(out, nqueens.File{Name: p}) // the library says what is wrong with it
 			continue
 		}
