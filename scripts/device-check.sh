@@ -80,7 +80,7 @@ if [ -z "$bin" ]; then
 	if [ -x .device/nqueens ]; then
 		bin=$PWD/.device/nqueens
 	else
-		CGO_ENABLED=0 go build -o "$work/nqueens" ./cmd/nqueens
+		CGO_ENABLED=0 go build -buildvcs=auto -o "$work/nqueens" ./cmd/nqueens
 		bin=$work/nqueens
 	fi
 fi
@@ -117,7 +117,11 @@ if command -v nvidia-smi >/dev/null; then
 else
 	echo "device-check: no nvidia-smi here: no utilization log"
 fi
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# The commit measured: the tree's, else the one the binary was built from
+# (a copy of the tree without .git; nqueens version says it where Go
+# recorded it: go build -buildvcs=auto in the repository).
+commit=$(git rev-parse --short HEAD 2>/dev/null || sed -n 's/.*(commit \([0-9a-f+changes]*\)).*/\1/p' "$out/version.txt")
+commit=${commit:-unknown}
 # The steps run in the background, so that a signal reaches the traps at
 # once (bash runs a trap only once its foreground command ends).
 rc=0

@@ -25,6 +25,9 @@ func versionCmd() *cobra.Command {
 			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 				v += " (module " + bi.Main.Version + ")"
 			}
+			if c := version.Commit(); c != "" {
+				v += " (commit " + c + ")"
+			}
 			m := machine.Detect()
 			devices := "none (no OpenCL device)"
 			switch infos, err := opencl.Devices(); {

@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/nqueens/nqueens/internal/machine"
@@ -62,7 +61,7 @@ func subtitle(m machine.Machine, rows []Row) string {
 		s += fmt.Sprintf(" (cpuid reads %d logical cores, %d physical: the host's)", m.LogicalCores, m.PhysicalCores)
 	}
 	s += fmt.Sprintf("; %s; nqueens %s", m.Go, version.Version)
-	if c := commit(); c != "" {
+	if c := version.Commit(); c != "" {
 		s += " (" + c + ")"
 	}
 	return s
@@ -112,30 +111,6 @@ func writeChart(path string, write func(io.Writer) error) error {
 // ErrNoPNG is Plot's error for a .png file in a binary built without
 // -tags plot.
 var ErrNoPNG = errors.New("PNG charts need a binary built with go build -tags plot ./cmd/nqueens (it adds gonum/plot, about 130 MB of modules); an .svg file needs nothing more")
-
-// commit is the VCS revision the binary was built from, if Go recorded it.
-func commit() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	rev, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if len(rev) > 7 {
-		rev = rev[:7]
-	}
-	if rev != "" && dirty {
-		rev += "+changes"
-	}
-	return rev
-}
 
 // svgColors are the series' colours (Okabe-Ito, distinguishable in
 // colour blindness).
