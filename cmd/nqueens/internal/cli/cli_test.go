@@ -174,7 +174,7 @@ func TestBoard(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 8, n)
 	assert.Len(t, placed, 2)
-	assert.Equal(t, "nqueens: note: placed queens 0:0 and 1:1 share a diagonal, so no solution contains both\n", stderr.String())
+	assert.Equal(t, "nqueens: note: placed queens a1 and b2 share a diagonal, so no solution contains both\n", stderr.String())
 	stderr.Reset()
 	_, _, err = Board("8", "a1,b2", false, &stderr)
 	require.NoError(t, err)
