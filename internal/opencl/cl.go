@@ -96,6 +96,7 @@ var cl struct {
 	enqueueCopyBuffer   func(q clQueue, src, dst clMem, srcOffset, dstOffset, size uintptr, nEvents uint32, events, event uintptr) int32
 	enqueueNDRange      func(q clQueue, k clKernel, dims uint32, offset, global, local *uintptr, nEvents uint32, events, event uintptr) int32
 	finish              func(q clQueue) int32
+	flush               func(q clQueue) int32
 	releaseMem          func(m clMem) int32
 	releaseKernel       func(k clKernel) int32
 	releaseProgram      func(p clProgram) int32
@@ -183,6 +184,7 @@ func load() error {
 		reg(&cl.enqueueCopyBuffer, "clEnqueueCopyBuffer")
 		reg(&cl.enqueueNDRange, "clEnqueueNDRangeKernel")
 		reg(&cl.finish, "clFinish")
+		reg(&cl.flush, "clFlush")
 		reg(&cl.releaseMem, "clReleaseMemObject")
 		reg(&cl.releaseKernel, "clReleaseKernel")
 		reg(&cl.releaseProgram, "clReleaseProgram")

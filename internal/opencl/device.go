@@ -358,9 +358,9 @@ func (d *Device) Info() Info { return d.info }
 
 // Close releases the device's objects.
 func (d *Device) Close() error {
-	d.search.release(d.queue)
+	d.search.release(d.upload)
 	for _, s := range d.sets {
-		s.release(d.queue)
+		s.release(d.upload)
 	}
 	for _, b := range d.built {
 		cl.releaseKernel(b.kernel)
@@ -384,7 +384,8 @@ func (d *Device) Close() error {
 	return nil
 }
 
-// release releases the set's buffers, staging buffers and events.
+// release releases the set's buffers, staging buffers (unmapped on q, the
+// upload queue, where their copies went) and events.
 func (s *bufSet) release(q clQueue) {
 	for i := range s.stage {
 		s.stage[i].release(q)

@@ -33,10 +33,11 @@ func (d *Device) JoinsConcurrently() bool { return true }
 // goroutine that fills it is done (backend.ConcurrentJoiner).
 func (d *Device) ReleaseBatch(b *backend.JoinBatch) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if s := d.sets[b]; s != nil {
-		s.release(d.queue)
-		delete(d.sets, b)
+	s := d.sets[b]
+	delete(d.sets, b)
+	d.mu.Unlock()
+	if s != nil {
+		s.release(d.upload) // its commands are done; outside the lock, which the other feeders take
 	}
 }
 
@@ -89,9 +90,13 @@ func (s *bufSet) last() clEvent {
 }
 
 // readBack queues the copy of size bytes of the set's buffer buf into ptr
-// on the download queue, after the set's last command, and counts them in
-// b.Copied. d.mu is held.
+// on the download queue, after the set's last command (a kernel, whose
+// queue it flushes first: the copy waits for its event from another
+// queue), and counts them in b.Copied. d.mu is held.
 func (d *Device) readBack(s *bufSet, b *backend.JoinBatch, buf int, size uintptr, ptr unsafe.Pointer) error {
+	if err := check("clFlush", cl.flush(d.queue)); err != nil {
+		return err
+	}
 	after := s.last()
 	n, wait := waitOn(&after)
 	b.Copied += int64(size)
@@ -112,7 +117,11 @@ func (d *Device) start(b *backend.JoinBatch) (joins, *bufSet, error) {
 
 // send queues the copies of the inputs to the set's buffers: through
 // their staging buffers where pinned (copied in before the lock is
-// taken), then under d.mu, which it returns held unless it fails.
+// taken), then under d.mu, which it returns held unless it fails. It
+// flushes the upload queue: the batch's first kernel, on another queue,
+// waits for the last copy's event, and the spec requires the queue of an
+// event another queue waits on to be flushed (pocl submits at once;
+// another driver may hold the copies until the queue is flushed).
 func (d *Device) send(s *bufSet, b *backend.JoinBatch, inputs []input) error {
 	if err := d.stage(s, inputs); err != nil {
 		return err
@@ -123,6 +132,10 @@ func (d *Device) send(s *bufSet, b *backend.JoinBatch, inputs []input) error {
 			d.mu.Unlock()
 			return err
 		}
+	}
+	if err := check("clFlush", cl.flush(d.upload)); err != nil {
+		d.mu.Unlock()
+		return err
 	}
 	return nil
 }
@@ -144,10 +157,14 @@ func (d *Device) write(s *bufSet, b *backend.JoinBatch, in input) error {
 	return nil
 }
 
-// wait waits for the set's last command (the last of its events) and
-// adds the times of its commands to stages.
+// wait flushes the download queue, which holds the set's last command
+// (the copy back), waits for that command's event and adds the times of
+// its commands to stages.
 func (d *Device) wait(s *bufSet, stages *backend.Stages) error {
 	last := s.events[len(s.events)-1].ev
+	if err := check("clFlush", cl.flush(d.download)); err != nil {
+		return err
+	}
 	err := check("clWaitForEvents", cl.waitForEvents(1, &last))
 	d.collect(s, stages)
 	return err

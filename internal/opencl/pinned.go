@@ -30,35 +30,45 @@ type staging struct {
 	size uintptr
 }
 
-// release unmaps and releases the buffer.
+// release unmaps the buffer on the queue q (the copies' own, where the
+// writes from it went: its set's commands are done) and waits for that
+// command alone, then releases the buffer. It never drains a queue: the
+// kernels of other batches run on.
 func (st *staging) release(q clQueue) {
 	if st.mem == 0 {
 		return
 	}
 	if st.ptr != nil && q != 0 {
-		cl.enqueueUnmap(q, st.mem, st.ptr, 0, 0, 0)
-		cl.finish(q)
+		var ev clEvent
+		if cl.enqueueUnmap(q, st.mem, st.ptr, 0, 0, uintptr(unsafe.Pointer(&ev))) == clSuccess {
+			cl.flush(q)
+			cl.waitForEvents(1, &ev)
+			cl.releaseEvent(ev)
+		}
 	}
 	cl.releaseMem(st.mem)
 	*st = staging{}
 }
 
 // stageOf returns the set's staging buffer k, made and mapped at least
-// size bytes (a quarter more, to grow into). d.mu is held: the map is a
-// command on the device's queue.
+// size bytes (a quarter more, to grow into). The set is its host
+// goroutine's own, so no lock is held: the unmap and the map are
+// commands on the upload queue, where the copies from the buffers go,
+// each waited for alone (a blocking map waits for its own command and the
+// copies queued before it, never for a kernel).
 func (d *Device) stageOf(s *bufSet, k int, size uintptr) (*staging, error) {
 	st := &s.stage[k]
 	if st.size >= size {
 		return st, nil
 	}
-	st.release(d.queue)
+	st.release(d.upload)
 	size = max(size+size/4, 64)
 	var code int32
 	m := cl.createBuffer(d.ctx, clMemReadWrite|clMemAllocHostPtr, size, nil, &code)
 	if err := check("clCreateBuffer", code); err != nil {
 		return nil, err
 	}
-	ptr := cl.enqueueMapBuffer(d.queue, m, 1, clMapWrite, 0, size, 0, 0, 0, &code)
+	ptr := cl.enqueueMapBuffer(d.upload, m, 1, clMapWrite, 0, size, 0, 0, 0, &code)
 	if err := check("clEnqueueMapBuffer", code); err != nil {
 		cl.releaseMem(m)
 		return nil, err
@@ -77,23 +87,20 @@ type input struct {
 	at    uintptr
 }
 
-// stage copies each input into its staging buffer, making them under
-// d.mu where they must grow, and points the input at it: the copies then
-// run outside the lock, and the writes from pinned memory.
+// stage copies each input into its staging buffer, made where it must
+// grow, and points the input at it: the copies run outside the device's
+// lock, and the writes from pinned memory.
 func (d *Device) stage(s *bufSet, ins []input) error {
 	if !d.pinned {
 		return nil
 	}
-	d.mu.Lock()
 	st := make([]*staging, len(ins))
 	for i, in := range ins {
 		var err error
 		if st[i], err = d.stageOf(s, in.buf, in.size); err != nil {
-			d.mu.Unlock()
 			return err
 		}
 	}
-	d.mu.Unlock()
 	for i := range ins {
 		if ins[i].size > 0 {
 			copy(unsafe.Slice((*byte)(st[i].ptr), ins[i].size), unsafe.Slice((*byte)(ins[i].ptr), ins[i].size))
