@@ -34,7 +34,7 @@ type specLog struct {
 	flushedAt  map[clQueue]int
 	kernels    clQueue // the kernels' queue
 	finishes   int
-	blocking   int // blocking commands on the kernels' queue
+	blocking   int            // blocking commands on the kernels' queue
 	violations map[string]int // what broke a rule, and how often
 	commands   int
 }
