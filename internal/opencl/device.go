@@ -161,8 +161,9 @@ func Select(spec string) ([]Info, error) {
 	return all[i : i+1], nil
 }
 
-// Device is an opened OpenCL device with the search kernel built for it:
-// an backend.Searcher and backend.Joiner. Close releases it.
+// Device is an opened OpenCL device, a backend.Searcher and
+// backend.Joiner, its programs built as a run needs them. Close releases
+// it.
 type Device struct {
 	info  Info
 	ctx   clContext
@@ -232,24 +233,11 @@ type built struct {
 	kernel  clKernel
 }
 
-// Open creates a context and queues on the device and builds the kernels
-// for it.
+// Open creates a context and queues on the device. Its programs are
+// built on first use, each for what a run counts (the search kernels for
+// a board's size, the join's for its board and tuning), so that a join
+// run compiles the join's program alone.
 func Open(info Info) (*Device, error) {
-	d, err := create(info)
-	if err != nil {
-		return nil, err
-	}
-	// The program for any board, so that a device that cannot build it
-	// fails here; each board size gets its own on first use.
-	if _, err := d.kernel(0); err != nil {
-		d.Close()
-		return nil, err
-	}
-	return d, nil
-}
-
-// create makes the device's context and queues.
-func create(info Info) (*Device, error) {
 	env, err := readEnv()
 	if err != nil {
 		return nil, err
@@ -280,17 +268,14 @@ func create(info Info) (*Device, error) {
 	return d, nil
 }
 
-// kernel returns the search kernel built for the n×n board (n = 0: any
-// board up to backend.MaxN), building it on first use: its stacks
-// sized to the levels a start of that board can have.
+// kernel returns the search kernel built for the n×n board, building it
+// on first use: its stacks sized to the levels a start of that board can
+// have.
 func (d *Device) kernel(n int) (clKernel, error) {
 	if b, ok := d.built[n]; ok {
 		return b.kernel, nil
 	}
-	opts := "-cl-std=CL1.2"
-	if n > 0 {
-		opts += fmt.Sprintf(" -DROWS=%d -DSTACK=%d", n, backend.Levels(n)+2)
-	}
+	opts := fmt.Sprintf("-cl-std=CL1.2 -DROWS=%d -DSTACK=%d", n, backend.Levels(n)+2)
 	b, err := d.build(source, opts, "search")
 	if err != nil {
 		return 0, err

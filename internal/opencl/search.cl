@@ -17,11 +17,8 @@
 // point-symmetric, rot90-symmetric, nodes.
 
 #define FULL (~(uint)0)
-#ifndef ROWS
-#define ROWS 32        // the board's rows, at most backend.MaxN
-#endif
-#ifndef STACK
-#define STACK (ROWS + 2)
+#if !defined(ROWS) || !defined(STACK)
+#error "ROWS and STACK come from the build options (device.go's kernel)"
 #endif
 
 // doomed: the squares of a row whose queen would leave the next row, whose
