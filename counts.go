@@ -51,8 +51,10 @@ type Counts struct {
 	// CheckedBy is the method that counted the board again and agreed
 	// ([WithCheck]), or "".
 	CheckedBy Method
-	// Elapsed is the time the count took (0 for a merge).
-	Elapsed time.Duration
+	// Elapsed is the time the count took (0 for a merge); Startup the
+	// part of it the devices took to start, summed over them: their
+	// contexts and the programs they built (0 on the CPU alone).
+	Elapsed, Startup time.Duration
 	// MemoryLimit is the limit a join ran under (0 for other methods).
 	MemoryLimit int64
 	// Notes are things a person may want to know that are not errors: a

@@ -3,6 +3,7 @@ package nqueens
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/backend"
@@ -163,6 +164,17 @@ func (ds *devices) Close() {
 		d.Close()
 	}
 	ds.opened = nil
+}
+
+// startup is the time the devices took to start, summed (backend.Starter).
+func (ds *devices) startup() time.Duration {
+	var d time.Duration
+	for _, dev := range ds.list {
+		if s, ok := dev.(backend.Starter); ok {
+			d += s.Startup()
+		}
+	}
+	return d
 }
 
 // openDevices opens the devices c names (none for the CPU); the CPU

@@ -204,7 +204,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	}
 	counts.Resumed, counts.Shard, counts.Shards, counts.Notes = resumed, c.shard, c.shards, notes
 	counts.Workers, counts.Devices, counts.DeviceJoin = max(0, devs.workers), devs.names, prof
-	counts.Elapsed = time.Since(start)
+	counts.Elapsed, counts.Startup = time.Since(start), devs.startup()
 	if plan.Method == partition.Join {
 		counts.MemoryLimit = c.memoryLimit()
 	}

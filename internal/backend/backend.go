@@ -75,6 +75,12 @@ type Describer interface {
 	Traits() Traits
 }
 
+// A Starter is a [Device] that tells how long it took to start: its
+// context and queues, and the programs it built (or loaded) so far.
+type Starter interface {
+	Startup() time.Duration
+}
+
 // Stages are a device's own times for the commands of a join's
 // launches, from its runtime's profiling events (the OpenCL device gives
 // them with NQUEENS_OPENCL_PROFILE=1), zero where it gives

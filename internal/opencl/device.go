@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/dustin/go-humanize"
@@ -182,6 +184,9 @@ type Device struct {
 	sets map[*backend.JoinBatch]*bufSet
 	// env is what the environment asked of the device when it opened.
 	env settings
+	// started is the time the device took to start (its context and
+	// queues, then each program it built), in nanoseconds: Startup.
+	started atomic.Int64
 	// profile is set where NQUEENS_OPENCL_PROFILE asks for the join's
 	// commands to be timed by their events (profile.go).
 	profile bool
@@ -238,6 +243,7 @@ type built struct {
 // a board's size, the join's for its board and tuning), so that a join
 // run compiles the join's program alone.
 func Open(info Info) (*Device, error) {
+	began := time.Now()
 	env, err := readEnv()
 	if err != nil {
 		return nil, err
@@ -265,8 +271,13 @@ func Open(info Info) (*Device, error) {
 			return nil, err
 		}
 	}
+	d.started.Add(int64(time.Since(began)))
 	return d, nil
 }
+
+// Startup is the time the device took to start: its context and queues,
+// and the programs built so far (backend.Starter).
+func (d *Device) Startup() time.Duration { return time.Duration(d.started.Load()) }
 
 // kernel returns the search kernel built for the n×n board, building it
 // on first use: its stacks sized to the levels a start of that board can
@@ -291,6 +302,8 @@ func (d *Device) kernel(n int) (clKernel, error) {
 // its kernel name.
 func (d *Device) build(src, opts, name string) (built, error) {
 	defer enter()() // the compiler may start here
+	began := time.Now()
+	defer func() { d.started.Add(int64(time.Since(began))) }()
 	var code int32
 	csrc := cString(src)
 	length := uintptr(len(src))

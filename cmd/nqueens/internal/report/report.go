@@ -35,6 +35,7 @@ type Count struct {
 	Partial    bool        `json:"partial,omitempty"`
 	Resumed    int         `json:"resumed_tasks,omitempty"`
 	Seconds    float64     `json:"seconds,omitempty"`
+	Startup    float64     `json:"startup_seconds,omitempty"` // of Seconds, the devices' start: contexts, program builds
 	VerifiedBy string      `json:"verified_by,omitempty"`
 	Memory     string      `json:"memory_limit,omitempty"`
 	Note       string      `json:"note,omitempty"`
@@ -79,7 +80,7 @@ type DeviceStages struct {
 // Of fills the fields of a report that come from the counts.
 func Of(c nqueens.Counts) Count {
 	rep := Count{N: c.N, Torus: c.Torus, Method: string(c.Method), Workers: c.Workers, Devices: c.Devices, Total: c.Total.String(), Nodes: c.Nodes.String(), Tasks: c.Tasks,
-		Resumed: c.Resumed, Seconds: c.Elapsed.Seconds()}
+		Resumed: c.Resumed, Seconds: c.Elapsed.Seconds(), Startup: c.Startup.Seconds()}
 	if c.Piece != "" && c.Piece != nqueens.Queen {
 		rep.Piece = string(c.Piece)
 	}
