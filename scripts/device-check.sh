@@ -34,7 +34,7 @@
 #   2. n = 22 whole with the defaults, unprofiled (a device on the CPU,
 #      pocl, counts its shard 100 of 512 instead, checked against the
 #      CPU's count written below);
-#   3. the sweep: a 32nd of n = 22 (shards 96-111 of 512) on the device
+#   3. the sweep: a 32nd of n = 22 (shard 6 of 32) on the device
 #      under each tuning, profiled (NQUEENS_OPENCL_PROFILE=1) and ranked by
 #      the device's own time (its commands' events: no start-up, no host),
 #      one knob at a time from the defaults, in the order of their expected
@@ -158,14 +158,16 @@ published = {16: (14772512, 1846955, 3000, 64), 17: (95815104, 11977939, 8152, 1
              18: (666090624, 83263591, 18104, 0), 19: (4968057848, 621012754, 44184, 0),
              20: (39029188884, 4878666808, 144620, 480), 21: (314666222712, 39333324973, 375664, 704),
              22: (2691008701644, 336376244042, 1250692, 0)}
-# The sweep's sample of n = 22, a 32nd of its plan in 16 shards of 512,
-# and one of its shards, which a device on the CPU (pocl) counts instead
-# of n = 22; the CPU's counts of both (nqueens count 22 -m join --shard
-# 96-111/512 --dir D --json: total and nodes, summed), valid for the plan
-# whose fingerprint is SAMPLE_PLAN (TestDeviceCheckSample keeps them true).
-SAMPLE, SAMPLE_PLAN, SAMPLE_TOTAL, SAMPLE_NODES = "96-111/512", "7991e95ae9907e4332d246bb", 0, 0
+# The sweep's sample of n = 22, a 32nd of its plan (one shard: one
+# start-up), whose matching work a solution is the board's (shard 3 of
+# 128, the sweep's before, did 2.6 times as much), and the 512th of the
+# plan inside it that a device on the CPU (pocl) counts instead of n =
+# 22; the CPU's counts of both (nqueens count 22 -m join --shard I/M
+# --json: total and nodes), valid for the plan whose fingerprint is
+# SAMPLE_PLAN (TestDeviceCheckSample keeps them true).
+SAMPLE, SAMPLE_PLAN, SAMPLE_TOTAL, SAMPLE_NODES = "6/32", "7991e95ae9907e4332d246bb", 0, 0
 PIECE, PIECE_TOTAL, PIECE_NODES = "100/512", 0, 0
-fields = ["date", "commit", "device", "driver", "step", "n", "method", "shard", "tuning", "run", "seconds", "device_s", "total", "unique",
+fields = ["date", "commit", "device", "driver", "step", "n", "method", "shard", "tuning", "run", "seconds", "startup_s", "device_s", "total", "unique",
           "point_symmetric", "rot90_symmetric", "nodes", "exact", "hosts", "list_s", "sort_s", "wait_s", "write_s", "kernel_s",
           "launches", "blocks", "patterns", "item_blocks", "bytes_copied", "dev_copy_in_s", "dev_list_s", "dev_sort_s", "dev_join_s", "dev_copy_out_s",
           "dev_busy"]
@@ -197,7 +199,8 @@ def combine(js):
     j = dict(js[0])
     for k in ("total", "nodes"):
         j[k] = str(sum(int(x[k]) for x in js))
-    j["seconds"] = sum(x["seconds"] for x in js)
+    for k in ("seconds", "startup_seconds"):
+        j[k] = sum(x.get(k, 0) for x in js)
     djs = [x["device_join"] for x in js if x.get("device_join")]
     if djs:
         dj = dict(djs[0])
@@ -257,6 +260,8 @@ def row(step, n, method, shard, tuning, run, j, exact, why=""):
         ds = device_seconds(j)
         if ds is not None:
             r.update(device_s=f"{ds:.3f}")
+        if "startup_seconds" in j:
+            r.update(startup_s=f'{j["startup_seconds"]:.3f}')
         dj = j.get("device_join")
         if dj:
             r.update(hosts=dj["hosts"], list_s=f'{dj["list_seconds"]:.3f}', sort_s=f'{dj["sort_seconds"]:.3f}', wait_s=f'{dj["wait_seconds"]:.3f}',
@@ -276,7 +281,8 @@ def row(step, n, method, shard, tuning, run, j, exact, why=""):
     if r.get("dev_join_s"):
         where += (f'; on the device: {r["device_s"]} s: copy in {r["dev_copy_in_s"]} s, list {r["dev_list_s"]} s, sort {r["dev_sort_s"]} s,'
                   f' join {r["dev_join_s"]} s, copy out {r["dev_copy_out_s"]} s, busy {r.get("dev_busy", "-")}')
-    print(f'device-check: {step} n = {n} {method} {shard} {tuning} run {run}: {r["seconds"] or "-"} s, exact {r["exact"]}{where}', flush=True)
+    start = f' (start-up {r["startup_s"]} s)' if r.get("startup_s") else ""
+    print(f'device-check: {step} n = {n} {method} {shard} {tuning} run {run}: {r["seconds"] or "-"} s{start}, exact {r["exact"]}{where}', flush=True)
     return r
 
 

@@ -79,34 +79,36 @@ var cl struct {
 	once sync.Once
 	err  error
 
-	getPlatformIDs      func(n uint32, platforms *platformID, count *uint32) int32
-	getPlatformInfo     func(p platformID, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
-	getDeviceIDs        func(p platformID, kind uint64, n uint32, devices *deviceID, count *uint32) int32
-	getDeviceInfo       func(d deviceID, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
-	createContext       func(props unsafe.Pointer, n uint32, devices *deviceID, notify uintptr, user uintptr, errcode *int32) clContext
-	createCommandQueue  func(c clContext, d deviceID, props uint64, errcode *int32) clQueue
-	createProgram       func(c clContext, n uint32, sources **byte, lengths *uintptr, errcode *int32) clProgram
-	buildProgram        func(p clProgram, n uint32, devices *deviceID, options *byte, notify uintptr, user uintptr) int32
-	getProgramBuildInfo func(p clProgram, d deviceID, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
-	createKernel        func(p clProgram, name *byte, errcode *int32) clKernel
-	setKernelArg        func(k clKernel, index uint32, size uintptr, value unsafe.Pointer) int32
-	createBuffer        func(c clContext, flags uint64, size uintptr, host unsafe.Pointer, errcode *int32) clMem
-	enqueueWriteBuffer  func(q clQueue, m clMem, blocking uint32, offset, size uintptr, ptr unsafe.Pointer, nEvents uint32, events, event uintptr) int32
-	enqueueReadBuffer   func(q clQueue, m clMem, blocking uint32, offset, size uintptr, ptr unsafe.Pointer, nEvents uint32, events, event uintptr) int32
-	enqueueCopyBuffer   func(q clQueue, src, dst clMem, srcOffset, dstOffset, size uintptr, nEvents uint32, events, event uintptr) int32
-	enqueueNDRange      func(q clQueue, k clKernel, dims uint32, offset, global, local *uintptr, nEvents uint32, events, event uintptr) int32
-	finish              func(q clQueue) int32
-	flush               func(q clQueue) int32
-	releaseMem          func(m clMem) int32
-	releaseKernel       func(k clKernel) int32
-	releaseProgram      func(p clProgram) int32
-	releaseQueue        func(q clQueue) int32
-	releaseContext      func(c clContext) int32
-	profilingInfo       func(e clEvent, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
-	releaseEvent        func(e clEvent) int32
-	waitForEvents       func(n uint32, events *clEvent) int32
-	enqueueMapBuffer    func(q clQueue, m clMem, blocking uint32, flags uint64, offset, size uintptr, nEvents uint32, events, event uintptr, errcode *int32) unsafe.Pointer
-	enqueueUnmap        func(q clQueue, m clMem, ptr unsafe.Pointer, nEvents uint32, events, event uintptr) int32
+	getPlatformIDs          func(n uint32, platforms *platformID, count *uint32) int32
+	getPlatformInfo         func(p platformID, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
+	getDeviceIDs            func(p platformID, kind uint64, n uint32, devices *deviceID, count *uint32) int32
+	getDeviceInfo           func(d deviceID, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
+	createContext           func(props unsafe.Pointer, n uint32, devices *deviceID, notify uintptr, user uintptr, errcode *int32) clContext
+	createCommandQueue      func(c clContext, d deviceID, props uint64, errcode *int32) clQueue
+	createProgram           func(c clContext, n uint32, sources **byte, lengths *uintptr, errcode *int32) clProgram
+	createProgramWithBinary func(c clContext, n uint32, devices *deviceID, lengths *uintptr, binaries **byte, status *int32, errcode *int32) clProgram
+	getProgramInfo          func(p clProgram, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
+	buildProgram            func(p clProgram, n uint32, devices *deviceID, options *byte, notify uintptr, user uintptr) int32
+	getProgramBuildInfo     func(p clProgram, d deviceID, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
+	createKernel            func(p clProgram, name *byte, errcode *int32) clKernel
+	setKernelArg            func(k clKernel, index uint32, size uintptr, value unsafe.Pointer) int32
+	createBuffer            func(c clContext, flags uint64, size uintptr, host unsafe.Pointer, errcode *int32) clMem
+	enqueueWriteBuffer      func(q clQueue, m clMem, blocking uint32, offset, size uintptr, ptr unsafe.Pointer, nEvents uint32, events, event uintptr) int32
+	enqueueReadBuffer       func(q clQueue, m clMem, blocking uint32, offset, size uintptr, ptr unsafe.Pointer, nEvents uint32, events, event uintptr) int32
+	enqueueCopyBuffer       func(q clQueue, src, dst clMem, srcOffset, dstOffset, size uintptr, nEvents uint32, events, event uintptr) int32
+	enqueueNDRange          func(q clQueue, k clKernel, dims uint32, offset, global, local *uintptr, nEvents uint32, events, event uintptr) int32
+	finish                  func(q clQueue) int32
+	flush                   func(q clQueue) int32
+	releaseMem              func(m clMem) int32
+	releaseKernel           func(k clKernel) int32
+	releaseProgram          func(p clProgram) int32
+	releaseQueue            func(q clQueue) int32
+	releaseContext          func(c clContext) int32
+	profilingInfo           func(e clEvent, param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32
+	releaseEvent            func(e clEvent) int32
+	waitForEvents           func(n uint32, events *clEvent) int32
+	enqueueMapBuffer        func(q clQueue, m clMem, blocking uint32, flags uint64, offset, size uintptr, nEvents uint32, events, event uintptr, errcode *int32) unsafe.Pointer
+	enqueueUnmap            func(q clQueue, m clMem, ptr unsafe.Pointer, nEvents uint32, events, event uintptr) int32
 }
 
 // libraries are the names the ICD loader goes by; OPENCL_LIBRARY, if set,
@@ -174,6 +176,8 @@ func load() error {
 		reg(&cl.createContext, "clCreateContext")
 		reg(&cl.createCommandQueue, "clCreateCommandQueue")
 		reg(&cl.createProgram, "clCreateProgramWithSource")
+		reg(&cl.createProgramWithBinary, "clCreateProgramWithBinary")
+		reg(&cl.getProgramInfo, "clGetProgramInfo")
 		reg(&cl.buildProgram, "clBuildProgram")
 		reg(&cl.getProgramBuildInfo, "clGetProgramBuildInfo")
 		reg(&cl.createKernel, "clCreateKernel")

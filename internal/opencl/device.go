@@ -187,6 +187,8 @@ type Device struct {
 	// started is the time the device took to start (its context and
 	// queues, then each program it built), in nanoseconds: Startup.
 	started atomic.Int64
+	// cacheHits counts the programs built from the cache's binaries.
+	cacheHits atomic.Int64
 	// profile is set where NQUEENS_OPENCL_PROFILE asks for the join's
 	// commands to be timed by their events (profile.go).
 	profile bool
@@ -304,24 +306,40 @@ func (d *Device) build(src, opts, name string) (built, error) {
 	defer enter()() // the compiler may start here
 	began := time.Now()
 	defer func() { d.started.Add(int64(time.Since(began))) }()
-	var code int32
-	csrc := cString(src)
-	length := uintptr(len(src))
-	program := cl.createProgram(d.ctx, 1, &csrc, &length, &code)
-	runtime.KeepAlive(csrc)
-	if err := check("clCreateProgramWithSource", code); err != nil {
-		return built{}, err
-	}
 	id := d.info.id
 	opts = d.buildOptions(opts)
-	code = cl.buildProgram(program, 1, &id, cString(opts), 0, 0)
-	log := infoString(func(param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32 {
-		return cl.getProgramBuildInfo(program, id, param, size, value, sizeRet)
-	}, clProgramBuildLog)
-	d.keepBuildLog(name, opts, log)
-	if code != clSuccess {
-		cl.releaseProgram(program)
-		return built{}, fmt.Errorf("%w: %s", check("clBuildProgram", code), firstLines(log, 10))
+	// A binary the cache kept, where the runtime takes it and it builds.
+	cached := d.cachePath(src, opts)
+	var program clProgram
+	if bin := readCached(cached); bin != nil && d.env.buildLog == "" {
+		if program = d.fromBinary(bin); program != 0 {
+			if cl.buildProgram(program, 1, &id, cString(opts), 0, 0) == clSuccess {
+				d.cacheHits.Add(1)
+			} else {
+				cl.releaseProgram(program)
+				program = 0
+			}
+		}
+	}
+	var code int32
+	if program == 0 {
+		csrc := cString(src)
+		length := uintptr(len(src))
+		program = cl.createProgram(d.ctx, 1, &csrc, &length, &code)
+		runtime.KeepAlive(csrc)
+		if err := check("clCreateProgramWithSource", code); err != nil {
+			return built{}, err
+		}
+		code = cl.buildProgram(program, 1, &id, cString(opts), 0, 0)
+		log := infoString(func(param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32 {
+			return cl.getProgramBuildInfo(program, id, param, size, value, sizeRet)
+		}, clProgramBuildLog)
+		d.keepBuildLog(name, opts, log)
+		if code != clSuccess {
+			cl.releaseProgram(program)
+			return built{}, fmt.Errorf("%w: %s", check("clBuildProgram", code), firstLines(log, 10))
+		}
+		writeCached(cached, programBinary(program))
 	}
 	k := cl.createKernel(program, cString(name), &code)
 	if err := check("clCreateKernel", code); err != nil {

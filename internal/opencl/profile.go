@@ -25,7 +25,8 @@ import (
 //     build adds -cl-nv-verbose, whose log gives each kernel's registers
 //     and spills.
 //
-// Both, and NQUEENS_OPENCL_PINNED (pinned.go), are read when a device
+// Both, NQUEENS_OPENCL_PINNED (pinned.go) and NQUEENS_OPENCL_CACHE
+// (cache.go), are read when a device
 // opens ([readEnv]): a value they do not take, or a DIR that cannot be
 // written, fails the opening with one line saying so.
 
@@ -34,6 +35,7 @@ type settings struct {
 	profile  bool
 	pinned   int    // NQUEENS_OPENCL_PINNED: 1 on, 0 off, -1 unset (the device's default)
 	buildLog string // the folder of the build logs, or ""
+	cache    string // the folder of the built programs (cache.go), or "" for none
 }
 
 // readEnv reads the devices' settings from the environment: the
@@ -57,21 +59,33 @@ func readEnv() (settings, error) {
 			return settings{}, fmt.Errorf("%s=%s is not a setting (accepted: 1 on, 0 off, or unset)", sw.name, msg.Quote(v))
 		}
 	}
-	if dir := os.Getenv("NQUEENS_OPENCL_BUILD_LOG"); dir != "" {
-		err := os.MkdirAll(dir, 0o755)
-		if err == nil {
-			var f *os.File
-			if f, err = os.CreateTemp(dir, ".write-check-*"); err == nil {
-				f.Close()
-				os.Remove(f.Name())
-			}
+	s.cache = cacheFolder(os.Getenv("NQUEENS_OPENCL_CACHE"))
+	if v := os.Getenv("NQUEENS_OPENCL_CACHE"); v != "" && v != "off" {
+		if err := writable(v); err != nil {
+			return settings{}, fmt.Errorf("NQUEENS_OPENCL_CACHE=%s names no folder built programs can be kept in (accepted: a folder, or off): %w", msg.Path(v), err)
 		}
-		if err != nil {
-			return settings{}, fmt.Errorf("NQUEENS_OPENCL_BUILD_LOG=%s names no folder the build logs can be written to: %w", msg.Path(dir), msg.PathError(err))
+	}
+	if dir := os.Getenv("NQUEENS_OPENCL_BUILD_LOG"); dir != "" {
+		if err := writable(dir); err != nil {
+			return settings{}, fmt.Errorf("NQUEENS_OPENCL_BUILD_LOG=%s names no folder the build logs can be written to: %w", msg.Path(dir), err)
 		}
 		s.buildLog = dir
 	}
 	return s, nil
+}
+
+// writable makes the folder dir where it is missing and writes a file in
+// it once: nil where files can be kept there.
+func writable(dir string) error {
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil {
+		var f *os.File
+		if f, err = os.CreateTemp(dir, ".write-check-*"); err == nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}
+	return msg.PathError(err)
 }
 
 // stage is what a command on the queue does, for the profile.
