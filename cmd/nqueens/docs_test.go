@@ -161,6 +161,17 @@ func TestDeviceCheckLeavesNothing(t *testing.T) {
 	assert.NotContains(t, log.String(), "None")
 	leftNothing(out)
 
+	// A mode it does not have: exit 2, and nothing left either.
+	out = filepath.Join(t.TempDir(), "mode")
+	t.Setenv("DEVICE_CHECK_MODE", "quick")
+	cmd, log = start(out, "5")
+	err = cmd.Wait()
+	require.ErrorAs(t, err, &exit, "log: %s", log)
+	assert.Equal(t, 2, exit.ExitCode(), "log: %s", log)
+	assert.Contains(t, log.String(), "device-check: DEVICE_CHECK_MODE=quick is not a mode (accepted: full, short)")
+	leftNothing(out)
+	t.Setenv("DEVICE_CHECK_MODE", "")
+
 	out = filepath.Join(t.TempDir(), "stopped")
 	cmd, log = start(out, "300")
 	deadline := time.Now().Add(2 * time.Minute)

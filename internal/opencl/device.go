@@ -12,8 +12,6 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/dustin/go-humanize"
-
 	"github.com/nqueens/nqueens/internal/backend"
 )
 
@@ -513,9 +511,10 @@ func (d *Device) Search(_ context.Context, b *backend.SearchBatch) error {
 }
 
 // joinKernels returns the join's kernels built for b's board (its
-// chunks) and tuning, building them on first use; a tuning the device
-// cannot run (its work-group, batch or local memory too large) is a
-// *backend.TuningError naming the knob.
+// chunks) and tuning, building them on first use; a block whose table
+// the device's local memory cannot hold is a *backend.TuningError naming
+// it. (The engine refuses a work-group or a batch the device cannot take
+// before a run starts, from its Traits.)
 func (d *Device) joinKernels(b *backend.JoinBatch) (joins, error) {
 	t, n, chunks := b.Tuning, b.N, b.Chunks
 	sortG, listG := d.groupOf(sortGroup), d.groupOf(listGroup)
@@ -523,27 +522,6 @@ func (d *Device) joinKernels(b *backend.JoinBatch) (joins, error) {
 		backend.LayoutDefines(), t.Defines(), chunks, b.Squeezed, t.Block, t.Group, t.Items, sortG, listG)
 	if j, ok := d.joins[opts]; ok {
 		return j, nil
-	}
-	switch most := d.info.MaxGroup; {
-	case most > 0 && most < backend.MinGroup:
-		return joins{}, fmt.Errorf("the device's largest work-group, %d, is below the join's smallest, %d (--method sym counts on it)", most, backend.MinGroup)
-	case most > 0 && t.Group > most:
-		accepted := fmt.Sprintf("group=%d to %d, a multiple of %d", backend.MinGroup, most&^(backend.MinGroup-1), backend.MinGroup)
-		if most < 2*backend.MinGroup {
-			accepted = fmt.Sprintf("group=%d only", backend.MinGroup)
-		}
-		return joins{}, backend.TuningErrorf("group", "the tuning's group=%d is above the device's largest work-group, %d (accepted here: %s)", t.Group, most, accepted)
-	}
-	// The batch's sides, as listed and as sorted, are a buffer each: a
-	// batch too large for the device is refused before anything runs.
-	sides := 8 * uint64(t.Batch)
-	switch {
-	case d.info.MaxAlloc > 0 && sides > d.info.MaxAlloc:
-		return joins{}, backend.TuningErrorf("batch", "the tuning's batch=%d needs buffers of %s, above the largest the device allocates, %s (a batch up to %d fits)",
-			t.Batch, humanize.IBytes(sides), humanize.IBytes(d.info.MaxAlloc), d.info.MaxAlloc/8)
-	case d.info.Memory > 0 && 2*sides > d.info.Memory:
-		return joins{}, backend.TuningErrorf("batch", "the tuning's batch=%d needs %s of device memory, the device has %s (a batch up to %d fits)",
-			t.Batch, humanize.IBytes(2*sides), humanize.IBytes(d.info.Memory), d.info.Memory/16)
 	}
 	if need := joinLocalBytes(t.Block, chunks, t.ChunkBits, t.Group); d.info.LocalMemory > 0 && need > d.info.LocalMemory {
 		return joins{}, backend.TuningErrorf("block", "the tuning's block=%d needs %d bytes of local memory at n = %d, the device has %d (a smaller block fits)",
