@@ -309,7 +309,7 @@ func (r *Reader) fromSquares() ([]int, error) {
 	for i := 0; i < len(pairs); i += 2 {
 		row, col := int(pairs[i]), int(pairs[i+1])
 		if row >= n || col >= n {
-			return nil, syntaxf("square %s is off the board: a line of %d squares is a %d×%d board (accepted: %s)", board.Square{Row: row, Col: col}.Chess(), n, n, n, board.Span{N: n, Chess: true})
+			return nil, syntaxf("square %s is off the board: a line of %d %s is a %d×%d board (accepted: %s)", board.Square{Row: row, Col: col}.Chess(), n, map[bool]string{true: "square", false: "squares"}[n == 1], n, n, board.Span{N: n, Chess: true})
 		}
 		if cols[row] != -1 {
 			cols[row] = -2

@@ -77,6 +77,11 @@ func readEnv() (settings, error) {
 // writable makes the folder dir where it is missing and writes a file in
 // it once: nil where files can be kept there.
 func writable(dir string) error {
+	if target, err := os.Readlink(dir); err == nil {
+		if _, err := os.Stat(dir); err != nil {
+			return fmt.Errorf("%s is a link to %s, which does not exist", msg.Path(dir), msg.Path(target))
+		}
+	}
 	err := os.MkdirAll(dir, 0o755)
 	if err == nil {
 		var f *os.File
