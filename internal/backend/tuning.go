@@ -52,9 +52,11 @@ type Knobs struct {
 	// default, 64 on a device that runs on the CPU and 32 on any other.
 	Popcount int
 	// Chunk is the bits of the matching kernel's table chunks: 6 (a
-	// chunk's 64 values, the CPU's) or 7 (128 values: a pattern in fewer
-	// chunks, fewer lookups an item, a table twice as large a chunk); 0,
-	// the default, 6.
+	// chunk's 64 values, the CPU's), 5 (32 values: with the planar layout
+	// a warp's 32 lanes load from 32 banks whatever values they look up,
+	// where at 6 values v and v+32 share a bank; a pattern in more chunks,
+	// a table half as large a chunk) or 7 (128 values: fewer lookups an
+	// item, a table twice as large a chunk); 0, the default, 6.
 	Chunk int
 	// Layout is how the matching kernel's table lies in local memory:
 	// [LayoutVector] (an entry one vector, one load: a CPU's SIMD
@@ -106,7 +108,7 @@ var knobBounds = [...]struct {
 	{"sort", 0, 2, 1},
 	{"cut", 0, 2, 1},
 	{"popcount", 0, 64, 32},
-	{"chunk", 6, 7, 1},
+	{"chunk", 5, 7, 1},
 	{"layout", 0, 2, 1},
 }
 

@@ -17,8 +17,8 @@
 // shares no bit with the value there. An item ANDs the entries its
 // chunks select and counts the bits left.
 //
-// Built per board and tuning: CHUNKBITS, the bits of a table chunk (6 or
-// 7: each chunk's rows are 64 or 128 values); CHUNKS, the most chunks a
+// Built per board and tuning: CHUNKBITS, the bits of a table chunk (5, 6
+// or 7: each chunk's rows are 32, 64 or 128 values); CHUNKS, the most chunks a
 // pattern of the board has; SQUEEZED, the chunks of one without the
 // widest cut's bits; BLOCK, the patterns of a block (32, 64, 128, 256 or 512);
 // GROUP, the join's work-group size; ITEMS, the items a work-item takes
@@ -56,7 +56,7 @@
 #define CUT 0 // 1: a job matches only its range of its block's items (JoinTuning.Cut)
 #endif
 #ifndef CHUNKBITS
-#define CHUNKBITS 6 // the bits of a table chunk, 6 or 7 (JoinTuning.Chunk)
+#define CHUNKBITS 6 // the bits of a table chunk, 5, 6 or 7 (backend.Knobs.Chunk)
 #endif
 #define CHUNKVALS (1u << CHUNKBITS)
 #ifndef POPCOUNT

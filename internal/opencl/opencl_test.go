@@ -205,7 +205,7 @@ func TestJoinSampled(t *testing.T) {
 // TestJoinTunings counts sampled tasks of n = 20 on the device under
 // tunings at the knobs' bounds and between (blocks of one to sixteen
 // words, work-groups from 32 to 1024, several items a step, small
-// batches, 32-bit counts, 7-bit chunks, planar tables; the host listing with the
+// batches, 32-bit counts, 5- and 7-bit chunks, planar tables; the host listing with the
 // device's sort; two of them with -short), each task's result the CPU's.
 func TestJoinTunings(t *testing.T) {
 	d := requireDevice(t)
@@ -215,8 +215,9 @@ func TestJoinTunings(t *testing.T) {
 	for i := range skip {
 		skip[i] = i%4001 != 7
 	}
-	tunings := []string{"block=32,group=32,chunk=7", "block=64,group=96,items=3,popcount=32,layout=2", "block=128,group=1024,items=8,popcount=32,chunk=7,layout=2", "block=512,group=256,items=2,batch=65536,list=1,sort=2,popcount=32,layout=2",
-		"block=256,group=64,batch=65536,hosts=3,list=2,cut=2,chunk=7,layout=2"}
+	tunings := []string{"block=32,group=32,chunk=7", "block=64,group=96,items=3,popcount=32,layout=2", "block=128,group=1024,items=8,popcount=32,chunk=7,layout=2",
+		"block=32,group=64,chunk=5,layout=2", "block=512,group=128,items=2,chunk=5,popcount=32", "block=512,group=256,items=2,batch=65536,list=1,sort=2,popcount=32,layout=2",
+		"block=256,group=64,batch=65536,hosts=3,list=2,cut=2,chunk=5,layout=2"}
 	if testing.Short() {
 		tunings = tunings[3:]
 	}
