@@ -369,6 +369,19 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 		const vec n1 = bit + 1 < 64 ? ~rows[bit + 1] : (vec)(~0u);
 		const vec n2 = bit + 2 < 64 ? ~rows[bit + 2] : (vec)(~0u);
 		const uint t = k * CHUNKVALS + h * 8;
+#if PLANAR && WORDS > 1
+		// A warp's lanes fill entries 8 apart: stored in the same order,
+		// 8 of them would fall on each bank. Lane i stores entry (j + i/4)
+		// % 8 at step j instead, so that the 32 lanes' words fall on 32
+		// banks at every step (an entry is hi and, by its value's three
+		// low bits, n0, n1, n2).
+		const uint r = (lid / 4) % 8;
+		for (uint j = 0; j < 8; j++) {
+			const uint x = (j + r) % 8;
+			const vec all = (vec)(~0u);
+			TSTORE(table, t + x, hi & ((x & 1) ? n0 : all) & ((x & 2) ? n1 : all) & ((x & 4) ? n2 : all));
+		}
+#else
 		const vec e2 = hi & n1, e4 = hi & n2, e6 = e4 & n1;
 		TSTORE(table, t, hi);
 		TSTORE(table, t + 1, hi & n0);
@@ -378,6 +391,7 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 		TSTORE(table, t + 5, e4 & n0);
 		TSTORE(table, t + 6, e6);
 		TSTORE(table, t + 7, e6 & n0);
+#endif
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 
