@@ -34,40 +34,17 @@
 // side, first pattern, patterns. join job (8 words): first sorted pattern, patterns,
 // part, bucket v, the range of the block's items it matches (from, to), two words of padding. out: one word a join job, its weighted count.
 
-#ifndef CHUNKS
-#define CHUNKS 11
+#if !defined(CHUNKS) || !defined(SQUEEZED) || !defined(BLOCK) || !defined(GROUP) || !defined(ITEMS) || !defined(SORTGROUP) || \
+	!defined(LISTGROUP)
+#error "the board's and the tuning's defines come from the build options (device.go's joinKernels)"
 #endif
-#ifndef SQUEEZED
-#define SQUEEZED CHUNKS
-#endif
-#ifndef BLOCK
-#define BLOCK 256
-#endif
-#ifndef GROUP
-#define GROUP 128
-#endif
-#ifndef ITEMS
-#define ITEMS 1
+#if !defined(CUT) || !defined(POPCOUNT) || !defined(CHUNKBITS) || !defined(PLANAR)
+#error "CUT, POPCOUNT, CHUNKBITS and PLANAR come from backend.Tuning.Defines"
 #endif
 #if !defined(PARTWORDS) || !defined(BOUNDS) || !defined(SLOTWORDS) || !defined(LISTINGWORDS) || !defined(SORTCHUNK)
 #error "the batch's layout comes from backend.LayoutDefines"
 #endif
-#ifndef CUT
-#define CUT 0 // 1: a job matches only its range of its block's items (JoinTuning.Cut)
-#endif
-#ifndef CHUNKBITS
-#define CHUNKBITS 6 // the bits of a table chunk, 5, 6 or 7 (backend.Knobs.Chunk)
-#endif
 #define CHUNKVALS (1u << CHUNKBITS)
-#ifndef POPCOUNT
-#define POPCOUNT 64 // the counts' width (JoinTuning.Popcount)
-#endif
-#ifndef PLANAR
-#define PLANAR 0 // 1: the table's words in planes (JoinTuning.Layout)
-#endif
-#ifndef SORTGROUP
-#define SORTGROUP 256
-#endif
 #define SORTPER (SORTCHUNK / SORTGROUP)
 #define WORDS (BLOCK / 32)
 
@@ -186,9 +163,6 @@ inline ulong squeeze(ulong x, uint q) {
 	return (x & ((1UL << lo1) - 1)) | (x >> hi1) << lo1;
 }
 
-#ifndef LISTGROUP
-#define LISTGROUP 128
-#endif
 
 // list: a work-group takes one listing (a range of north placements and
 // the range of south placements with the other columns of the half);
