@@ -78,7 +78,8 @@ func (c *config) checkDevice() error {
 // against ranges of their items: 1 never, 2 always, 0 all but on a
 // device that runs on the CPU), popcount (the matching's counts, 32 or
 // 64 bits; 0, 64 on a device that runs on the CPU and 32 on any other),
-// chunk (the table's chunks, 5, 6 or 7 bits; 0 is 6) and layout (the table
+// chunk (the table's chunks, 5, 6 or 7 bits; 0, 6 on a device that runs
+// on the CPU and 5 on any other) and layout (the table
 // in local memory: 1 vectors, 2 planes; 0, vectors on a device that runs
 // on the CPU and planes on any other). Knobs not named keep their
 // defaults (docs/devices.md). A value out of bounds, a knob given twice,

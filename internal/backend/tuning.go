@@ -56,7 +56,9 @@ type Knobs struct {
 	// a warp's 32 lanes load from 32 banks whatever values they look up,
 	// where at 6 values v and v+32 share a bank; a pattern in more chunks,
 	// a table half as large a chunk) or 7 (128 values: fewer lookups an
-	// item, a table twice as large a chunk); 0, the default, 6.
+	// item, a table twice as large a chunk); 0, the default, 6 on a
+	// device that runs on the CPU and 5 on any other (the GPU model's
+	// choice).
 	Chunk int
 	// Layout is how the matching kernel's table lies in local memory:
 	// [LayoutVector] (an entry one vector, one load: a CPU's SIMD
