@@ -359,7 +359,7 @@ else:
     spec = lambda t: ",".join(f"{k}={v}" for k, v in t.items() if v)
     best_s = rank(piece(spec(best), PROFILE))
     for knob, values in (("batch", (1048576, 2097152, 4194304, 16777216)), ("block", (128, 512)), ("group", (64, 256)), ("items", (2, 4)),
-                         ("list", (1,)), ("cut", (1,)), ("popcount", (64,)), ("chunk", (5, 7)), ("layout", (1,))):
+                         ("list", (1,)), ("cut", (1,)), ("popcount", (64,)), ("chunk", (6, 7)), ("layout", (1,))):
         for v in values:
             if left() < 60:
                 break  # the timings' share
