@@ -159,8 +159,9 @@ published = {16: (14772512, 1846955, 3000, 64), 17: (95815104, 11977939, 8152, 1
              20: (39029188884, 4878666808, 144620, 480), 21: (314666222712, 39333324973, 375664, 704),
              22: (2691008701644, 336376244042, 1250692, 0)}
 # The sweep's sample of n = 22, a 32nd of its plan (one shard: one
-# start-up), whose matching work a solution is the board's (shard 3 of
-# 128, the sweep's before, did 2.6 times as much), and the 512th of the
+# start-up), whose matching work a solution is the board's (the GPU
+# model's replay: 1.72 item-blocks a solution, 1.77 over the plan, 4.08
+# in shard 3 of 128, the sweep's before), and the 512th of the
 # plan inside it that a device on the CPU (pocl) counts instead of n =
 # 22; the CPU's counts of both (nqueens count 22 -m join --shard I/M
 # --json: total and nodes), valid for the plan whose fingerprint is
