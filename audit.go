@@ -77,7 +77,7 @@ func Audit(ctx context.Context, fraction float64, seed uint64, files []File, opt
 	if err := c.devicePlan(recount); err != nil {
 		return 0, err
 	}
-	devs, err := c.openDevices()
+	devs, _, err := c.openDevices()
 	if err != nil {
 		return 0, err
 	}

@@ -3,6 +3,7 @@ package nqueens
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nqueens/nqueens/engine"
@@ -150,21 +151,86 @@ func (c *config) side(method partition.Method) side {
 	return sd
 }
 
+// openDevice is opencl.Open: the tests' seam to count the devices opened.
+var openDevice = opencl.Open
+
 // devices are a count's devices, opened: the engine's back ends, their
-// names, and the CPU workers that count beside them. Close releases them.
+// names, and the CPU workers that count beside them. Close releases them
+// (or, for devices CountShards shares, lets them go: [sharedDevices]).
 type devices struct {
 	list    []backend.Device
 	names   []string
 	workers int // the CPU workers beside them (-1: none; with no device, the config's)
 	opened  []*opencl.Device
+	release func() // set on a shared set's handle: Close lets it go
 }
 
 // Close releases the devices.
 func (ds *devices) Close() {
+	if ds.release != nil {
+		ds.release()
+		return
+	}
 	for _, d := range ds.opened {
 		d.Close()
 	}
 	ds.opened = nil
+}
+
+// sharedDevices are the devices CountShards opens once for all the
+// shards it counts, so that a shard does not pay the devices' start
+// (contexts, programs) again: each shard's run holds them, the
+// iteration's end lets them go, and the last of those closes them (a run
+// the grace period abandoned holds them until its engine returns).
+type sharedDevices struct {
+	mu    sync.Mutex
+	ds    *devices
+	holds int
+	ended bool
+}
+
+// hold returns a handle on the shared devices, opened by c on first use,
+// and their start-up so far (0 where they were opened now).
+func (s *sharedDevices) hold(c *config) (*devices, time.Duration, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var base time.Duration
+	if s.ds == nil {
+		ds, err := c.openOwn()
+		if err != nil {
+			return nil, 0, err
+		}
+		s.ds = ds
+	} else {
+		base = s.ds.startup()
+	}
+	s.holds++
+	h := *s.ds
+	h.release = s.let
+	return &h, base, nil
+}
+
+// let lets one hold go.
+func (s *sharedDevices) let() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.holds--
+	s.closeIfDone()
+}
+
+// end is the iteration's end: the devices close once no run holds them.
+func (s *sharedDevices) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ended = true
+	s.closeIfDone()
+}
+
+func (s *sharedDevices) closeIfDone() {
+	if s.ended && s.holds == 0 && s.ds != nil {
+		s.ds.Close()
+		s.ds = nil
+	}
 }
 
 // startup is the time the devices took to start, summed (backend.Starter).
@@ -178,9 +244,20 @@ func (ds *devices) startup() time.Duration {
 	return d
 }
 
-// openDevices opens the devices c names (none for the CPU); the CPU
-// workers run beside them only for "all".
-func (c *config) openDevices() (*devices, error) {
+// openDevices opens the devices c names (none for the CPU), or holds
+// those CountShards shares; the CPU workers run beside them only for
+// "all". base is the devices' start-up before this run (0 where they
+// were opened for it).
+func (c *config) openDevices() (ds *devices, base time.Duration, err error) {
+	if c.shared != nil && c.device != "" {
+		return c.shared.hold(c)
+	}
+	ds, err = c.openOwn()
+	return ds, 0, err
+}
+
+// openOwn opens the devices c names for one run.
+func (c *config) openOwn() (*devices, error) {
 	ds := &devices{workers: c.workers}
 	if c.device == "" {
 		return ds, nil
@@ -195,7 +272,7 @@ func (c *config) openDevices() (*devices, error) {
 		return nil, fmt.Errorf("device %s: %w", c.device, err)
 	}
 	for _, info := range infos {
-		d, err := opencl.Open(info)
+		d, err := openDevice(info)
 		if err != nil {
 			ds.Close()
 			return nil, fmt.Errorf("device %s: %s: %w", c.device, info.Name, err)

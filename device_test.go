@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -292,4 +293,43 @@ func TestDevicePlanAgrees(t *testing.T) {
 	defer cancel()
 	_, err = Count(stop, 24, WithDevice("opencl"), WithMethod(Join), WithMemory(countErr.Need), WithProgress(func(Progress) { cancel() }))
 	assert.ErrorIs(t, err, context.Canceled, "the figure named fits")
+}
+
+// TestCountShardsDevicesOnce: CountShards opens the devices once for all
+// the shards it counts (a shard does not pay their start again), and
+// closes them at its end (a second range opens them again); every
+// shard's count is exact.
+func TestCountShardsDevicesOnce(t *testing.T) {
+	needDevice(t)
+	var opens atomic.Int64
+	saved := openDevice
+	openDevice = func(info opencl.Info) (*opencl.Device, error) {
+		opens.Add(1)
+		return saved(info)
+	}
+	t.Cleanup(func() { openDevice = saved })
+	dir := t.TempDir()
+	var files []File
+	shards := 0
+	for c, err := range CountShards(context.Background(), 12, dir, 0, 3, 4, WithDevice("opencl")) {
+		require.NoError(t, err)
+		shards++
+		assert.Equal(t, []string{c.Devices[0]}, c.Devices)
+		result, _, err := ShardPaths(dir, c.Shard, c.Shards)
+		require.NoError(t, err)
+		f, err := os.Open(result)
+		require.NoError(t, err)
+		defer f.Close()
+		files = append(files, File{Name: result, R: f})
+	}
+	assert.Equal(t, 4, shards)
+	assert.Equal(t, int64(1), opens.Load(), "the devices opened once for the four shards")
+	c, err := Merge(context.Background(), files...)
+	require.NoError(t, err)
+	want(t, 12, c)
+	// A second range opens them again: the first one's were closed.
+	for _, err := range CountShards(context.Background(), 12, t.TempDir(), 0, 1, 4, WithDevice("opencl")) {
+		require.NoError(t, err)
+	}
+	assert.Equal(t, int64(2), opens.Load())
 }

@@ -238,7 +238,7 @@ func (c *config) deviceCost(ctx context.Context, e *Cost) error {
 	if err := c.devicePlan(plan); err != nil {
 		return err
 	}
-	devs, err := c.openDevices()
+	devs, _, err := c.openDevices()
 	if err != nil {
 		return err
 	}

@@ -363,6 +363,7 @@ type resources struct {
 	tuning     string        // WithDeviceTuning's spec
 	joinTuning backend.Knobs // and what it says
 	keep       *engine.Kept
+	shared     *sharedDevices // CountShards': the devices its shards share
 }
 
 // journalling is how a count records and reports its progress and stops:

@@ -108,7 +108,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	if err := c.devicePlan(plan); err != nil {
 		return Counts{}, err
 	}
-	devs, err := c.openDevices()
+	devs, base, err := c.openDevices()
 	if err != nil {
 		return Counts{}, err
 	}
@@ -204,7 +204,7 @@ func runOpen(ctx context.Context, plan *partition.Plan, c *config) (Counts, erro
 	}
 	counts.Resumed, counts.Shard, counts.Shards, counts.Notes = resumed, c.shard, c.shards, notes
 	counts.Workers, counts.Devices, counts.DeviceJoin = max(0, devs.workers), devs.names, prof
-	counts.Elapsed, counts.Startup = time.Since(start), devs.startup()
+	counts.Elapsed, counts.Startup = time.Since(start), devs.startup()-base
 	if plan.Method == partition.Join {
 		counts.MemoryLimit = c.memoryLimit()
 	}

@@ -40,6 +40,8 @@ func CountShards(ctx context.Context, n int, dir string, first, last, m int, opt
 			yield(Counts{}, err)
 			return
 		}
+		c.shared = &sharedDevices{}
+		defer c.shared.end()
 		for _, plan := range plans {
 			counts, err := c.countShard(ctx, plan, dir)
 			if !yield(counts, err) || err != nil {
