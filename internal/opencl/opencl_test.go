@@ -141,8 +141,8 @@ func joinOnBoth(t *testing.T, d *Device, plan *partition.Plan, skip []bool, tune
 
 // gpuWay is the tuning a device that does not run on the CPU resolves to:
 // the device lists and sorts the sides, the host cuts large jobs, the
-// counts are 32 bits a lane, the table lies in planes.
-var gpuWay = backend.Knobs{List: 2, Sort: 2, Cut: 2, Popcount: 32, Layout: 2}
+// counts are 32 bits a lane, the table lies in planes of 5-bit chunks.
+var gpuWay = backend.Knobs{List: 2, Sort: 2, Cut: 2, Popcount: 32, Layout: 2, Chunk: 5}
 
 // TestJoinTasks counts every task of the join plans of n = 4..16 (18 in
 // the long run, 14 with -short) on the device the way a GPU runs
