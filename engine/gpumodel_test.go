@@ -68,6 +68,13 @@ type modelWork struct {
 	buildWaves  int64 // local-memory wavefronts of the table builds' stores
 	globalBytes int64 // bytes the matching reads from global memory (items and blocks)
 	blocks      int64
+	// plain and split are the item-blocks of the batches' parts re-cut
+	// the CPU's way (blocks within a bucket, Block patterns each): as
+	// the device matches them (plain), and with the CPU's extra bits'
+	// split, each bucket's T side sorted by its extra bits and a block
+	// skipping the items that hold an extra bit all its patterns hold
+	// (split): what the split would save the device.
+	plain, split int64
 }
 
 func (w *modelWork) add(v modelWork) {
@@ -77,6 +84,8 @@ func (w *modelWork) add(v modelWork) {
 	w.buildWaves += v.buildWaves
 	w.globalBytes += v.globalBytes
 	w.blocks += v.blocks
+	w.plain += v.plain
+	w.split += v.split
 }
 
 // modelDevice is the modelled GPU: a backend.Joiner that lists by the
@@ -103,6 +112,7 @@ func (d *modelDevice) ListHalves(_ context.Context, b *backend.JoinBatch) error 
 func (d *modelDevice) Join(_ context.Context, b *backend.JoinBatch) error {
 	b.Out = append(b.Out[:0], make([]uint64, b.Blocks())...)
 	w := replay(b, sortTwin(b))
+	w.plain, w.split = extraSplit(b)
 	d.mu.Lock()
 	d.work.add(w)
 	d.mu.Unlock()
@@ -186,6 +196,64 @@ func replay(b *backend.JoinBatch, sorted []uint64) modelWork {
 		}
 	}
 	return w
+}
+
+// extraSplit counts the item-blocks of b's parts, from their sides as
+// listed (b.Pats, not squeezed), without and with the CPU's extra bits'
+// split (sieve.splits: none below wideCut patterns a side, four bits
+// below wideSplit, six from there).
+func extraSplit(b *backend.JoinBatch) (plain, split int64) {
+	block := b.Tuning.Block
+	for p := range len(b.Parts) / backend.PartWords {
+		part := b.Parts[backend.PartWords*p:][:backend.PartWords]
+		bt := b.Bounds[part[2]:][:backend.Bounds]
+		bi := b.Bounds[part[2]+backend.Bounds:][:backend.Bounds]
+		cut, long := uint8(part[3]), part[3]>>8&1 != 0
+		m0, a0 := uint(part[5]&255), uint(part[5]>>8&255)
+		nT, nI := int(bt[256]-bt[0]), int(bi[256]-bi[0])
+		sv := sieve{m0: m0, a0: a0, extra: m0 >= 1, wide: wideSplit}
+		shift := sv.splits(nT, nI)
+		_, _, f0, f1 := sv.shifts()
+		extra := func(x uint64) int {
+			return fineAt(x, f0, f1) & (1<<shift - 1)
+		}
+		var ts, is [256][]int // each bucket's patterns' extra bits
+		for _, x := range b.Pats[bt[0]:bt[256]] {
+			k := keyAt(x, m0, a0) & cut
+			ts[k] = append(ts[k], extra(x))
+		}
+		for _, x := range b.Pats[bi[0]:bi[256]] {
+			k := keyAt(x, m0, a0) & cut
+			is[k] = append(is[k], extra(x))
+		}
+		for v := range 256 {
+			if len(ts[v]) == 0 {
+				continue
+			}
+			slices.Sort(ts[v])
+			rest := cut &^ uint8(v)
+			for lo := 0; lo < len(ts[v]); lo += block {
+				common := 1<<shift - 1
+				for _, e := range ts[v][lo:min(lo+block, len(ts[v]))] {
+					common &= e
+				}
+				for u := rest; ; u = (u - 1) & rest {
+					if !long || longWeight(uint8(v), u) != 0 {
+						plain += int64(len(is[u]))
+						for _, e := range is[u] {
+							if e&common == 0 {
+								split++
+							}
+						}
+					}
+					if u == 0 {
+						break
+					}
+				}
+			}
+		}
+	}
+	return plain, split
 }
 
 // bankWavefronts is how many wavefronts one plane's load takes whose 32
@@ -305,7 +373,8 @@ func TestGPUModel(t *testing.T) {
 	solutions := c.Total.Float64()
 	for _, chunk := range []int{6, 5} {
 		work, _, tn, wall := run(22, chunk, skip, plan)
-		t.Logf("n = 22, %d tasks, %.3g solutions, chunk=%d: replayed in %v (%d blocks, %d item-blocks)", c.Tasks, solutions, chunk, wall.Round(time.Second), work.blocks, work.itemBlocks)
+		t.Logf("n = 22, %d tasks, %.3g solutions, chunk=%d: replayed in %v (%d blocks, %d item-blocks); re-cut the CPU's way %.3f item-blocks a solution, %.3f with its extra bits' split",
+			c.Tasks, solutions, chunk, wall.Round(time.Second), work.blocks, work.itemBlocks, float64(work.plain)/solutions, float64(work.split)/solutions)
 		for _, g := range gpus {
 			_, line := modelLine(g, 22, tn, work, solutions)
 			t.Log(line)
