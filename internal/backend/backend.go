@@ -176,7 +176,7 @@ type Tuning struct {
 	Cut bool
 	// Popcount is the width of the matching's counts: 32 or 64.
 	Popcount int
-	// ChunkBits is the bits of a table chunk: 6 or 7.
+	// ChunkBits is the bits of a table chunk: 5, 6 or 7.
 	ChunkBits int
 	// Planar is set where the table's words lie in planes
 	// (Knobs.Layout).
