@@ -72,19 +72,18 @@ func listTwin(b *backend.JoinBatch) {
 	}
 }
 
-// joinHost is the device's join kernels in Go: the sort of each side by
-// bucket, each sort job taking its bucket's next free places, and the
-// matching by brute force, each block's patterns against every item of
-// the buckets it is matched with, a pair counted (with its weight) when
-// the two share no bit.
-func joinHost(b *backend.JoinBatch) {
+// sortTwin is the sort kernel in Go: each side's patterns in their
+// buckets' places, squeezed, each sort job taking its bucket's next free
+// places (as the host left them where it sorted).
+func sortTwin(b *backend.JoinBatch) []uint64 {
 	sorted := make([]uint64, len(b.Pats))
 	if b.Sorted() {
 		copy(sorted, b.Pats)
+		return sorted
 	}
 	next := slices.Clone(b.Bounds)
-	for s := range len(b.Sorts) / 4 {
-		job := b.Sorts[4*s : 4*s+4]
+	for s := range len(b.Sorts) / backend.SortWords {
+		job := b.Sorts[backend.SortWords*s:][:backend.SortWords]
 		part := b.Parts[backend.PartWords*job[0]:][:backend.PartWords]
 		cur := next[part[2]+job[1]*backend.Bounds:][:backend.Bounds]
 		cut, m0, a0 := uint8(part[3]), uint(part[5]&255), uint(part[5]>>8&255)
@@ -97,6 +96,16 @@ func joinHost(b *backend.JoinBatch) {
 			cur[k]++
 		}
 	}
+	return sorted
+}
+
+// joinHost is the device's join kernels in Go: the sort of each side by
+// bucket, each sort job taking its bucket's next free places, and the
+// matching by brute force, each block's patterns against every item of
+// the buckets it is matched with, a pair counted (with its weight) when
+// the two share no bit.
+func joinHost(b *backend.JoinBatch) {
+	sorted := sortTwin(b)
 	b.Out = append(b.Out[:0], make([]uint64, b.Blocks())...)
 	for j := range b.Blocks() {
 		job := b.Jobs[backend.JobWords*j:][:backend.JobWords]

@@ -119,32 +119,6 @@ func (d *modelDevice) Join(_ context.Context, b *backend.JoinBatch) error {
 	return nil
 }
 
-// sortTwin is the sort kernel in Go (joinHost's): each side's patterns in
-// their buckets' places, squeezed.
-func sortTwin(b *backend.JoinBatch) []uint64 {
-	sorted := make([]uint64, len(b.Pats))
-	if b.Sorted() {
-		copy(sorted, b.Pats)
-		return sorted
-	}
-	next := slices.Clone(b.Bounds)
-	for s := range len(b.Sorts) / backend.SortWords {
-		job := b.Sorts[backend.SortWords*s:][:backend.SortWords]
-		part := b.Parts[backend.PartWords*job[0]:][:backend.PartWords]
-		cur := next[part[2]+job[1]*backend.Bounds:][:backend.Bounds]
-		cut, m0, a0 := uint8(part[3]), uint(part[5]&255), uint(part[5]>>8&255)
-		q := part[4]
-		sq := squeeze{lo1: uint(q & 255), hi1: uint(q >> 8 & 255), lo2: uint(q >> 16 & 255), hi2: uint(q >> 24)}
-		sq.low1, sq.low2 = 1<<sq.lo1-1, 1<<sq.lo2-1
-		for _, x := range b.Pats[job[2] : job[2]+job[3]] {
-			k := keyAt(x, m0, a0) & cut
-			sorted[cur[k]] = sq.apply(x)
-			cur[k]++
-		}
-	}
-	return sorted
-}
-
 // replay walks the join kernel's work on the batch's sorted sides: for
 // each job its table's build and, for each bucket it is matched with,
 // the warp-steps over its items (32 consecutive items a warp, lanes past

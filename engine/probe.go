@@ -253,17 +253,22 @@ func (s *Sampler) probeJoinSides(t *partition.Task, thinE, thinW int) (p Probe, 
 		if !e || !wf {
 			return Probe{}, e, wf
 		}
-		p.Elapsed += w.Elapsed
-		p.Match += w.Match
-		p.Quarters += w.Quarters
-		p.Linear += w.Linear
-		p.Work += w.Work
-		p.TaskWork += w.TaskWork
-		p.Patterns += w.Patterns
-		p.Result.Total += w.Result.Total
-		p.Result.Nodes += w.Result.Nodes
+		p.add(w)
 	}
 	return p, true, true
+}
+
+// add adds q's times, work and counts to p's (its thinning stays p's).
+func (p *Probe) add(q Probe) {
+	p.Elapsed += q.Elapsed
+	p.Match += q.Match
+	p.Quarters += q.Quarters
+	p.Linear += q.Linear
+	p.Work += q.Work
+	p.TaskWork += q.TaskWork
+	p.Patterns += q.Patterns
+	p.Result.Total += q.Result.Total
+	p.Result.Nodes += q.Result.Nodes
 }
 
 // probeWay is probeJoinSides for way w of task t.

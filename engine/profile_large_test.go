@@ -74,21 +74,9 @@ func TestJoinProfileLarge(t *testing.T) {
 						n, plan.Tasks[i].ID, p.Result.Total, p.Elapsed.Seconds(), p.Elapsed.Seconds()/tot*1e9,
 						100*p.Quarters/p.Elapsed.Seconds(), 100*(p.Linear-p.Quarters)/p.Elapsed.Seconds(), 100*p.Match/p.Elapsed.Seconds(),
 						float64(p.Result.Nodes)/tot, p.TaskWork/tot)
-					split.Elapsed += p.Elapsed
-					split.Quarters += p.Quarters
-					split.Linear += p.Linear
-					split.Match += p.Match
-					split.TaskWork += p.TaskWork
-					split.Result.Total += p.Result.Total
-					split.Result.Nodes += p.Result.Nodes
+					split.add(p)
 				}
-				sum.Elapsed += p.Elapsed
-				sum.Quarters += p.Quarters
-				sum.Linear += p.Linear
-				sum.Match += p.Match
-				sum.TaskWork += p.TaskWork
-				sum.Result.Total += p.Result.Total
-				sum.Result.Nodes += p.Result.Nodes
+				sum.add(p)
 				mu.Unlock()
 			}
 		}()
