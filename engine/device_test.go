@@ -35,13 +35,23 @@ func (d *hostDevice) ListHalves(_ context.Context, b *backend.JoinBatch) error {
 	return nil
 }
 
+// subKey is pattern x's sub-bucket in a part or slot whose key's shifts
+// are m0 and a0, cut cut (255 before a cut) and split by shift extra
+// bits: key<<shift | the extra bits, as the kernels compute it.
+func subKey(x uint64, m0, a0 uint, cut uint8, shift uint) int {
+	if shift == 0 {
+		return int(keyAt(x, m0, a0) & cut)
+	}
+	return subBucket(at(fineAt(x, m0-1, a0-1), shift), cut, shift)
+}
+
 // listTwin is the device's listing kernel in Go: each north placement of
 // each listing that spares the middle queens, joined with every south
 // placement that shares no diagonal with it or with them, the half-board's
-// pattern put in the slot's next place and counted in its bucket.
+// pattern put in the slot's next place and counted in its sub-bucket.
 func listTwin(b *backend.JoinBatch) {
 	b.Pats = slices.Grow(b.Pats[:0], b.Room)[:b.Room]
-	b.Listed = append(b.Listed[:0], make([]uint32, len(b.Slots)/backend.SlotWords*backend.Bounds)...)
+	b.Listed = append(b.Listed[:0], make([]uint32, b.ListedWords())...)
 	for l := range len(b.Listings) / backend.ListingWords {
 		job := b.Listings[backend.ListingWords*l:][:backend.ListingWords]
 		sl := b.Slots[backend.SlotWords*job[4]:][:backend.SlotWords]
@@ -51,7 +61,8 @@ func listTwin(b *backend.JoinBatch) {
 		w := window{lo: uint(fr >> 32 & 255), width: uint(fr >> 40 & 255)}
 		w.mask = 1<<w.width - 1
 		m0, a0 := uint(fr>>48&255), uint(fr>>56)
-		out := b.Listed[backend.Bounds*job[4]:][:backend.Bounds]
+		shift := uint(sl[4] >> 32)
+		out := b.Listed[uint32(sl[4]):][:backend.Bounds(shift)]
 		for _, a := range b.Lists[job[0] : job[0]+job[1]] {
 			a1, a2 := north.unpack(a)
 			if a1&sl[2]|a2&sl[3] != 0 {
@@ -65,7 +76,7 @@ func listTwin(b *backend.JoinBatch) {
 					p := apat | w.pattern(s1, s2)
 					b.Pats[base+int(out[0])] = p
 					out[0]++
-					out[1+int(keyAt(p, m0, a0))]++
+					out[1+subKey(p, m0, a0, 255, shift)]++
 				}
 			}
 		}
@@ -73,8 +84,8 @@ func listTwin(b *backend.JoinBatch) {
 }
 
 // sortTwin is the sort kernel in Go: each side's patterns in their
-// buckets' places, squeezed, each sort job taking its bucket's next free
-// places (as the host left them where it sorted).
+// sub-buckets' places, squeezed, each sort job taking its sub-bucket's
+// next free places (as the host left them where it sorted).
 func sortTwin(b *backend.JoinBatch) []uint64 {
 	sorted := make([]uint64, len(b.Pats))
 	if b.Sorted() {
@@ -85,13 +96,14 @@ func sortTwin(b *backend.JoinBatch) []uint64 {
 	for s := range len(b.Sorts) / backend.SortWords {
 		job := b.Sorts[backend.SortWords*s:][:backend.SortWords]
 		part := b.Parts[backend.PartWords*job[0]:][:backend.PartWords]
-		cur := next[part[2]+job[1]*backend.Bounds:][:backend.Bounds]
+		shift := uint(part[3] >> 24 & 15)
+		cur := next[[2]uint32{part[2], part[6]}[job[1]]:][:backend.Bounds(shift)]
 		cut, m0, a0 := uint8(part[3]), uint(part[5]&255), uint(part[5]>>8&255)
 		q := part[4]
 		sq := squeeze{lo1: uint(q & 255), hi1: uint(q >> 8 & 255), lo2: uint(q >> 16 & 255), hi2: uint(q >> 24)}
 		sq.low1, sq.low2 = 1<<sq.lo1-1, 1<<sq.lo2-1
 		for _, x := range b.Pats[job[2] : job[2]+job[3]] {
-			k := keyAt(x, m0, a0) & cut
+			k := subKey(x, m0, a0, cut, shift)
 			sorted[cur[k]] = sq.apply(x)
 			cur[k]++
 		}
@@ -100,10 +112,12 @@ func sortTwin(b *backend.JoinBatch) []uint64 {
 }
 
 // joinHost is the device's join kernels in Go: the sort of each side by
-// bucket, each sort job taking its bucket's next free places, and the
-// matching by brute force, each block's patterns against every item of
-// the buckets it is matched with, a pair counted (with its weight) when
-// the two share no bit.
+// sub-bucket, each sort job taking its sub-bucket's next free places, and
+// the matching by brute force, each block's patterns against every item
+// of the sub-buckets it is matched with (those of the buckets that share
+// no cut bit with its own, less those holding an extra bit all its
+// patterns hold), a pair counted (with its weight) when the two share no
+// bit.
 func joinHost(b *backend.JoinBatch) {
 	sorted := sortTwin(b)
 	b.Out = append(b.Out[:0], make([]uint64, b.Blocks())...)
@@ -111,27 +125,34 @@ func joinHost(b *backend.JoinBatch) {
 		job := b.Jobs[backend.JobWords*j:][:backend.JobWords]
 		part := b.Parts[backend.PartWords*job[2]:][:backend.PartWords]
 		block := sorted[job[0] : job[0]+job[1]]
-		bounds := b.Bounds[part[2]+backend.Bounds:][:backend.Bounds]
+		shift := uint(part[3] >> 24 & 15)
+		bounds := b.Bounds[part[6]:][:backend.Bounds(shift)]
 		v, cut, long := uint8(job[3]), uint8(part[3]), part[3]>>8&1 != 0
-		lo, hi := job[4], job[5] // the job's range of the items, in the buckets' order
+		lo, hi, and := job[4], job[5], job[6] // the job's range of the items, in the sub-buckets' order
 		rest := cut &^ v
-		at := uint32(0) // the items before bucket u
+		at := uint32(0) // the items before sub-bucket k
 		for u := rest; ; u = (u - 1) & rest {
 			wt := uint64(1)
 			if long {
 				wt = longWeight(v, u)
 			}
-			for i, x := range sorted[bounds[u]:bounds[int(u)+1]] {
-				if k := at + uint32(i); k < lo || k >= hi {
+			for e := range uint32(1) << shift {
+				if e&and != 0 || wt == 0 {
 					continue
 				}
-				for _, p := range block {
-					if x&p == 0 {
-						b.Out[j] += wt
+				k := uint32(u)<<shift | e
+				for i, x := range sorted[bounds[k]:bounds[k+1]] {
+					if c := at + uint32(i); c < lo || c >= hi {
+						continue
+					}
+					for _, p := range block {
+						if x&p == 0 {
+							b.Out[j] += wt
+						}
 					}
 				}
+				at += bounds[k+1] - bounds[k]
 			}
-			at += bounds[int(u)+1] - bounds[u]
 			if u == 0 {
 				break
 			}

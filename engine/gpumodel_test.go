@@ -132,7 +132,8 @@ func replay(b *backend.JoinBatch, sorted []uint64) modelWork {
 	for j := range b.Blocks() {
 		job := b.Jobs[backend.JobWords*j:][:backend.JobWords]
 		part := b.Parts[backend.PartWords*job[2]:][:backend.PartWords]
-		bounds := b.Bounds[part[2]+backend.Bounds:][:backend.Bounds]
+		shift := uint(part[3] >> 24 & 15)
+		bounds := b.Bounds[part[6]:][:backend.Bounds(shift)]
 		v, cut, long := uint8(job[3]), uint8(part[3]), part[3]>>8&1 != 0
 		chunks := min((int(part[3]>>16&255)*chunkBits+t.ChunkBits-1)/t.ChunkBits, b.Chunks)
 		lookups := max(chunks, b.Squeezed)
@@ -143,29 +144,31 @@ func replay(b *backend.JoinBatch, sorted []uint64) modelWork {
 		w.buildWaves += (built + 31) / 32 * 8 * planes
 		w.blocks++
 		w.globalBytes += 8 * int64(job[1])
-		lo, hi := job[4], job[5]
-		if !t.Cut {
-			lo, hi = 0, ^uint32(0)
-		}
+		// The job's items: its range [from, to) of the concatenation of
+		// the sub-buckets it matches, 32 consecutive positions a warp.
+		var items []uint64
 		rest := cut &^ v
-		at := uint32(0)
 		for u := rest; ; u = (u - 1) & rest {
-			b0, b1 := bounds[u], bounds[int(u)+1]
 			if !long || longWeight(v, u) != 0 { // a bucket of weight 0 is not matched
-				first, last := b0+min(max(lo, at), at+b1-b0)-at, b0+min(max(hi, at), at+b1-b0)-at
-				for s := first; s < last; s += 32 {
-					lanes := sorted[s:min(s+32, last)]
-					w.itemBlocks += int64(len(lanes))
-					w.globalBytes += 8 * int64(len(lanes))
-					for k := range lookups {
-						w.warpLoads++
-						w.wavefronts += planes * int64(bankWavefronts(lanes, uint(k)*bitsPer, vals))
+				for e := range uint32(1) << shift {
+					if e&job[6] == 0 {
+						k := uint32(u)<<shift | e
+						items = append(items, sorted[bounds[k]:bounds[k+1]]...)
 					}
 				}
 			}
-			at += b1 - b0
 			if u == 0 {
 				break
+			}
+		}
+		items = items[job[4]:job[5]]
+		for s := 0; s < len(items); s += 32 {
+			lanes := items[s:min(s+32, len(items))]
+			w.itemBlocks += int64(len(lanes))
+			w.globalBytes += 8 * int64(len(lanes))
+			for k := range lookups {
+				w.warpLoads++
+				w.wavefronts += planes * int64(bankWavefronts(lanes, uint(k)*bitsPer, vals))
 			}
 		}
 	}
@@ -173,18 +176,20 @@ func replay(b *backend.JoinBatch, sorted []uint64) modelWork {
 }
 
 // extraSplit counts the item-blocks of b's parts, from their sides as
-// listed (b.Pats, not squeezed), without and with the CPU's extra bits'
-// split (sieve.splits: none below wideCut patterns a side, four bits
-// below wideSplit, six from there).
+// listed (b.Pats, not squeezed), re-cut without the extra bits' split
+// and with all of the CPU's (sieve.splits: none below wideCut patterns a
+// side, four bits below wideSplit, six from there; a device splits by
+// four at most, backend.SplitBits).
 func extraSplit(b *backend.JoinBatch) (plain, split int64) {
 	block := b.Tuning.Block
 	for p := range len(b.Parts) / backend.PartWords {
 		part := b.Parts[backend.PartWords*p:][:backend.PartWords]
-		bt := b.Bounds[part[2]:][:backend.Bounds]
-		bi := b.Bounds[part[2]+backend.Bounds:][:backend.Bounds]
+		had := uint(part[3] >> 24 & 15)
+		bt := b.Bounds[part[2]:][:backend.Bounds(had)]
+		bi := b.Bounds[part[6]:][:backend.Bounds(had)]
 		cut, long := uint8(part[3]), part[3]>>8&1 != 0
 		m0, a0 := uint(part[5]&255), uint(part[5]>>8&255)
-		nT, nI := int(bt[256]-bt[0]), int(bi[256]-bi[0])
+		nT, nI := int(bt[len(bt)-1]-bt[0]), int(bi[len(bi)-1]-bi[0])
 		sv := sieve{m0: m0, a0: a0, extra: m0 >= 1, wide: wideSplit}
 		shift := sv.splits(nT, nI)
 		_, _, f0, f1 := sv.shifts()
@@ -192,11 +197,11 @@ func extraSplit(b *backend.JoinBatch) (plain, split int64) {
 			return fineAt(x, f0, f1) & (1<<shift - 1)
 		}
 		var ts, is [256][]int // each bucket's patterns' extra bits
-		for _, x := range b.Pats[bt[0]:bt[256]] {
+		for _, x := range b.Pats[bt[0]:bt[len(bt)-1]] {
 			k := keyAt(x, m0, a0) & cut
 			ts[k] = append(ts[k], extra(x))
 		}
-		for _, x := range b.Pats[bi[0]:bi[256]] {
+		for _, x := range b.Pats[bi[0]:bi[len(bi)-1]] {
 			k := keyAt(x, m0, a0) & cut
 			is[k] = append(is[k], extra(x))
 		}

@@ -24,11 +24,13 @@ import (
 // (joinlist.go: the host ships the quarter lists, the device lists the
 // sides and counts them by bucket), or on a CPU device by the host
 // (halfJoin, straight into the batch). The host plans each pair of sides'
-// sieve (the cut and each bucket's size, by the CPU's cost model, without
-// the extra bits' split); the device (or, on a CPU device, the host)
-// sorts both sides into their buckets, and the device matches them: each
-// block of the transposed side's patterns against every bucket of the
-// other side that shares no cut bit (the kernels are
+// sieve as the CPU does (the cut by the CPU's cost model, and each
+// sub-bucket's size: large sides' buckets split by up to
+// backend.SplitBits extra bits); the device (or, on a CPU device, the
+// host) sorts both sides into their sub-buckets, and the device matches
+// them: each block of the transposed side's patterns against every
+// bucket of the other side that shares no cut bit, less its sub-buckets
+// that hold an extra bit every pattern of the block holds (the kernels are
 // internal/opencl/join.cl, their Go twins listTwin and joinHost in the
 // tests). Host goroutines (Knobs.Hosts per device) each fill a batch
 // of many tasks and launch it when it is full, one launch at a time per
@@ -239,22 +241,35 @@ func (b *joinBatch) itemBlocks() int64 {
 }
 
 // jobItems is how many items job j matches against its block: its range
-// of the items of every bucket u ⊆ cut &^ v of its part's I side.
+// of the items of every bucket u ⊆ cut &^ v of its part's I side, less
+// the sub-buckets its block skips.
 func (b *joinBatch) jobItems(j int) int64 {
 	job := b.Jobs[backend.JobWords*j:][:backend.JobWords]
 	return int64(job[5] - job[4])
 }
 
-// blockItems is how many items a block of bucket v of part matches: those
-// of every bucket u ⊆ cut &^ v of the part's I side.
-func (b *joinBatch) blockItems(part, v uint32) uint32 {
+// blockItems is how many items a block of bucket v of part whose
+// patterns all hold the extra bits and matches: those of every bucket u ⊆
+// cut &^ v of the part's I side whose long-diagonal weight with v is not
+// 0, less its sub-buckets that hold a bit of and (the kernel's
+// concatenation of the items a job matches).
+func (b *joinBatch) blockItems(part, v, and uint32) uint32 {
 	p := b.Parts[backend.PartWords*part:][:backend.PartWords]
-	bounds := b.Bounds[p[2]+backend.Bounds:][:backend.Bounds]
-	cut := uint8(p[3])
+	shift := uint(p[3] >> 24 & 15)
+	bounds := b.Bounds[p[6]:][:backend.Bounds(shift)]
+	cut, long := uint8(p[3]), p[3]>>8&1 != 0
 	rest := cut &^ uint8(v)
 	var s uint32
 	for u := rest; ; u = (u - 1) & rest {
-		s += bounds[int(u)+1] - bounds[u]
+		for e := range uint32(1) << shift {
+			if long && longWeight(uint8(v), u) == 0 {
+				break
+			}
+			if e&and == 0 {
+				k := uint32(u)<<shift | e
+				s += bounds[k+1] - bounds[k]
+			}
+		}
 		if u == 0 {
 			break
 		}
@@ -298,7 +313,7 @@ func (b *joinBatch) shape(cut bool) {
 	var total int64
 	for j := range n {
 		job := b.Jobs[backend.JobWords*j:][:backend.JobWords]
-		job[4], job[5] = 0, b.blockItems(job[2], job[3])
+		job[4], job[5] = 0, b.blockItems(job[2], job[3], job[6])
 		total += b.jobItems(j)
 	}
 	// The cap: the most items a piece takes such that the largest
@@ -340,7 +355,7 @@ func (b *joinBatch) shape(cut bool) {
 		lo, items := int64(job[4]), int64(job[5]-job[4])
 		pieces := max(1, (items+limit-1)/limit)
 		for k := range pieces {
-			b.Jobs = append(b.Jobs, job[0], job[1], job[2], job[3], uint32(lo+k*items/pieces), uint32(lo+(k+1)*items/pieces), 0, 0)
+			b.Jobs = append(b.Jobs, job[0], job[1], job[2], job[3], uint32(lo+k*items/pieces), uint32(lo+(k+1)*items/pieces), job[6], 0)
 			b.owner = append(b.owner, owner[j])
 			b.mult = append(b.mult, mult[j])
 		}
@@ -608,7 +623,7 @@ func (f *joinFeeder) place(sv sieve, at, ne, nw, chunks int) {
 	}
 	bk := f.buckets()
 	cut, sq := uint8(0), squeeze{}
-	if bk.plan(sv, trans, items, chunks, false) {
+	if bk.plan(sv, trans, items, chunks, backend.SplitBits) {
 		cut, sq, chunks = bk.best, bk.sq, bk.chunks
 		if b.Sorted() {
 			f.sort(sv, bk, trans, items)
@@ -641,36 +656,40 @@ func (f *joinFeeder) buckets() *buckets {
 	return f.js.buckets
 }
 
-// whole sets b's bounds to one bucket (0) of each side: no cut.
+// whole sets b's bounds to one bucket (0) of each side, not split: no
+// cut.
 func (b *buckets) whole(nT, nI int) {
-	clear(b.startT[:backend.Bounds])
-	clear(b.startI[:backend.Bounds])
-	for u := 1; u < backend.Bounds; u++ {
+	b.shift = 0
+	clear(b.startT[:backend.Bounds(0)])
+	clear(b.startI[:backend.Bounds(0)])
+	for u := 1; u < backend.Bounds(0); u++ {
 		b.startT[u], b.startI[u] = nT, nI
 	}
 }
 
 // addPart adds a part whose T side (nT patterns) begins at t0 in Pats
-// and I side (nI) at i0, cut by cut into the buckets the goroutine's
-// buckets bound (startT, startI), with its sort jobs and blocks, for
-// pending task owner's way of weight mult.
+// and I side (nI) at i0, cut by cut into the sub-buckets the goroutine's
+// buckets bound (startT, startI, split by its shift), with its sort jobs
+// and blocks, for pending task owner's way of weight mult.
 func (f *joinFeeder) addPart(sv sieve, t0, nT, i0, nI int, cut uint8, sq squeeze, chunks int, owner int32, mult uint64) {
 	b, bk := &f.b, f.buckets()
+	shift := bk.shift
 	part := uint32(len(b.Parts) / backend.PartWords)
-	bound := uint32(len(b.Bounds))
-	for u := range backend.Bounds {
-		b.Bounds = append(b.Bounds, uint32(t0+bk.startT[u]))
+	boundsT := uint32(len(b.Bounds))
+	for _, x := range bk.startT[:backend.Bounds(shift)] {
+		b.Bounds = append(b.Bounds, uint32(t0+x))
 	}
-	for u := range backend.Bounds {
-		b.Bounds = append(b.Bounds, uint32(i0+bk.startI[u]))
+	boundsI := uint32(len(b.Bounds))
+	for _, x := range bk.startI[:backend.Bounds(shift)] {
+		b.Bounds = append(b.Bounds, uint32(i0+x))
 	}
-	flags := uint32(cut) | uint32(chunks)<<16
+	flags := uint32(cut) | uint32(chunks)<<16 | uint32(shift)<<24
 	if sv.long {
 		flags |= 1 << 8
 	}
 	m0, a0, _, _ := sv.shifts()
-	b.Parts = append(b.Parts, uint32(t0), uint32(i0), bound, flags,
-		uint32(sq.lo1)|uint32(sq.hi1)<<8|uint32(sq.lo2)<<16|uint32(sq.hi2)<<24, uint32(m0)|uint32(a0)<<8, 0, 0)
+	b.Parts = append(b.Parts, uint32(t0), uint32(i0), boundsT, flags,
+		uint32(sq.lo1)|uint32(sq.hi1)<<8|uint32(sq.lo2)<<16|uint32(sq.hi2)<<24, uint32(m0)|uint32(a0)<<8, boundsI, 0)
 	for side, r := range [2][2]int{{t0, nT}, {i0, nI}} {
 		if b.Sorted() {
 			break
@@ -679,11 +698,14 @@ func (f *joinFeeder) addPart(sv sieve, t0, nT, i0, nI int, cut uint8, sq squeeze
 			b.Sorts = append(b.Sorts, part, uint32(side), uint32(p), uint32(min(backend.SortChunk, r[0]+r[1]-p)))
 		}
 	}
-	block := b.Tuning.Block
+	// Blocks within a bucket, each with the extra bits all its patterns
+	// hold (blockAnd), as the CPU's match cuts them.
+	block, subs := b.Tuning.Block, 1<<shift
 	for v := uint8(0); ; v = (v - cut) & cut {
-		for p := bk.startT[v]; p < bk.startT[int(v)+1]; p += block {
-			k := min(block, bk.startT[int(v)+1]-p)
-			b.Jobs = append(b.Jobs, uint32(t0+p), uint32(k), part, uint32(v), 0, 0, 0, 0)
+		sub := bk.startT[int(v)<<shift:][:subs+1]
+		for p := sub[0]; p < sub[subs]; p += block {
+			k := min(block, sub[subs]-p)
+			b.Jobs = append(b.Jobs, uint32(t0+p), uint32(k), part, uint32(v), 0, 0, uint32(blockAnd(sub, p, k)), 0)
 			b.owner = append(b.owner, owner)
 			b.mult = append(b.mult, mult)
 		}

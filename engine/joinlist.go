@@ -6,8 +6,10 @@ package engine
 // north–south pairs (the task's nodes, and the most patterns the half
 // can have), and ships the lists; the device joins each north placement
 // with its south placements, writes the half-boards' patterns into the
-// side's slot and counts them by bucket; the host then plans each pair of
-// sides' sieve from those counts (buckets.planFrom), and the device sorts
+// side's slot and counts them by bucket (by sub-bucket, split by
+// backend.SplitBits extra bits, where the side may be large enough to be
+// split); the host then plans each pair of sides' sieve from those
+// counts (buckets.planFrom), and the device sorts
 // and matches them as it does sides the host listed (backend.JoinBatch). A way
 // larger than a batch has a batch of its own; one past maxListedWay is
 // listed on the host.
@@ -101,17 +103,24 @@ func (f *joinFeeder) wayOnDevice(n int, t *partition.Task, w *joinWay, qc *quart
 }
 
 // slot ships a half's quarter lists and their listings into the batch,
-// with room for pairs patterns, and returns its slot.
+// with room for pairs patterns, and returns its slot. Its patterns are
+// counted by sub-bucket (backend.SplitBits extra bits) where pairs might
+// make a side large enough to be split (sieve.splits), else by bucket.
 func (f *joinFeeder) slot(hj *halfJoin, sv sieve, pairs uint64) int {
 	b := &f.b
 	s := len(b.Slots) / backend.SlotWords
 	nBase, sBase := f.ship(hj.north), f.ship(hj.south)
 	jf := &hj.jf
 	m0, a0, _, _ := sv.shifts()
+	shift := uint64(0)
+	if sv.splits(int(min(pairs, maxListedWay)), maxListedWay) > 0 {
+		shift = backend.SplitBits
+	}
+	listed := uint64(b.ListedWords())
 	b.Slots = append(b.Slots, uint64(b.Room)|pairs<<32,
 		uint64(jf.north.b1)|uint64(jf.north.b2)<<8|uint64(jf.south.b1)<<16|uint64(jf.south.b2)<<24|
 			uint64(jf.w.lo)<<32|uint64(jf.w.width)<<40|uint64(m0)<<48|uint64(a0)<<56,
-		jf.ban1, jf.ban2)
+		jf.ban1, jf.ban2, listed|shift<<32)
 	b.Room += int(pairs)
 	hj.eachGroup(func(nlo, nhi, slo, shi uint32) {
 		b.Listings = append(b.Listings, nBase+nlo, nhi-nlo, sBase+slo, shi-slo, uint32(s), 0)
@@ -141,24 +150,45 @@ func (f *joinFeeder) ship(l *quarterList) uint32 {
 	return at
 }
 
+// listedOf is slot s's words in b.Listed (its patterns, then their
+// counts by key<<shift | extra bits) and its shift.
+func listedOf(b *backend.JoinBatch, s int) ([]uint32, uint) {
+	w := b.Slots[backend.SlotWords*s+4]
+	shift := uint(w >> 32)
+	return b.Listed[uint32(w):][:backend.Bounds(shift)], shift
+}
+
+// fold sets h (by key<<shift | extra bits) from a slot's counts c (by
+// key<<from | extra bits, from ≥ shift): a sub-bucket's counts summed
+// over the extra bits past shift.
+func fold(h *[fineKeys]int, c []uint32, from, shift uint) {
+	clear(h[:256<<shift])
+	for k, x := range c {
+		h[k>>from<<shift|k&(1<<shift-1)] += int(x)
+	}
+}
+
 // finish adds the parts of the ways the device listed, from their sides'
-// sizes and bucket counts (b.Listed).
+// sizes and counts by sub-bucket (b.Listed).
 func (f *joinFeeder) finish(sv sieve) {
 	b, bk := &f.b, f.buckets()
 	for _, lw := range f.listed {
+		lT, sT := listedOf(&b.JoinBatch, lw.slots[0])
+		lI, sI := listedOf(&b.JoinBatch, lw.slots[1])
 		tS, iS := lw.slots[0], lw.slots[1]
-		nT, nI := int(b.Listed[tS*backend.Bounds]), int(b.Listed[iS*backend.Bounds])
+		nT, nI := int(lT[0]), int(lI[0])
 		if matchCost(nI, nT) < matchCost(nT, nI) {
-			tS, iS, nT, nI = iS, tS, nI, nT
+			tS, iS, nT, nI, lT, lI, sT, sI = iS, tS, nI, nT, lI, lT, sI, sT
 		}
 		f.prof.Patterns += int64(nT + nI)
 		if nT == 0 || nI == 0 {
 			continue
 		}
-		bk.shift = 0
-		for k := range 256 {
-			bk.hT[k], bk.hI[k] = int(b.Listed[tS*backend.Bounds+1+k]), int(b.Listed[iS*backend.Bounds+1+k])
-		}
+		// Split as the host would split sides of these sizes (a side
+		// that large was counted by sub-bucket: its room held it).
+		bk.shift = min(sv.splits(nT, nI), backend.SplitBits, sT, sI)
+		fold(&bk.hT, lT[1:], sT, bk.shift)
+		fold(&bk.hI, lI[1:], sI, bk.shift)
 		cut, sq, chunks := uint8(0), squeeze{}, lw.chunks
 		if sv.ok && bk.planFrom(sv, nT, nI, chunks) {
 			cut, sq, chunks = bk.best, bk.sq, bk.chunks

@@ -323,7 +323,7 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 		js.buckets = new(buckets)
 	}
 	b := js.buckets
-	if !b.sort(sv, transposed, items, sortT, sortI, chunks, true) {
+	if !b.sort(sv, transposed, items, sortT, sortI, chunks, extraBits) {
 		return matchChunk(js, transposed, items, chunks)
 	}
 	return b.match(js, sv, sortT, sortI)
@@ -457,27 +457,25 @@ func blockAnd(sub []int, p, k int) int {
 }
 
 // sort chooses the cut and sorts both sides into sortT and sortI by
-// bucket, and with split by extra bits within a bucket where the sides
+// bucket, and by up to most extra bits within a bucket where the sides
 // are large; false if the sides are better matched whole (no cut).
-func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunks int, split bool) bool {
-	if !b.plan(sv, transposed, items, chunks, split) {
+func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunks int, most uint) bool {
+	if !b.plan(sv, transposed, items, chunks, most) {
 		return false
 	}
 	b.scatter(sv, transposed, items, sortT, sortI)
 	return true
 }
 
-// plan chooses the cut of both sides and the bounds of their buckets
-// (startT, startI), without moving a pattern; false if the sides are
-// better matched whole (no cut).
-func (b *buckets) plan(sv sieve, transposed, items []uint64, chunks int, split bool) bool {
+// plan chooses the cut of both sides and the bounds of their
+// sub-buckets (startT, startI), split by the extra bits sv.splits gives
+// but at most most of them, without moving a pattern; false if the
+// sides are better matched whole (no cut).
+func (b *buckets) plan(sv sieve, transposed, items []uint64, chunks int, most uint) bool {
 	if !sv.ok || len(items) == 0 || len(transposed) == 0 {
 		return false
 	}
-	b.shift = 0
-	if split {
-		b.shift = sv.splits(len(transposed), len(items))
-	}
+	b.shift = min(sv.splits(len(transposed), len(items)), most)
 	sv.histogram(&b.hT, &b.hI, transposed, items, b.shift)
 	return b.planFrom(sv, len(transposed), len(items), chunks)
 }

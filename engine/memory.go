@@ -218,9 +218,13 @@ const deviceBytes = 2 * batchStarts * 88
 // joinBatchBytes is what one host goroutine of a device's join takes for
 // its batch besides its listing buffers: the patterns of both sides (8
 // bytes each, their arrays up to twice as long as they hold while they
-// grow), the blocks, the sort jobs and the buckets' bounds.
+// grow), the blocks, the sort jobs, the buckets' bounds (those of 1,024
+// parts not split) and the sub-buckets' bounds and counts of the sides
+// split by extra bits (a side of 8,192 patterns or more: under 4 bytes a
+// pattern).
 func joinBatchBytes(t backend.Knobs) int64 {
-	return 2*8*int64(t.Batch) + int64(t.Batch)/int64(t.Block)*(16+8+4+8) + int64(t.Batch)/backend.SortChunk*16 + 2*backend.Bounds*4*1024
+	return 2*8*int64(t.Batch) + int64(t.Batch)/int64(t.Block)*(16+8+4+8) + int64(t.Batch)/backend.SortChunk*16 +
+		2*int64(backend.Bounds(0))*4*1024 + 4*int64(t.Batch)
 }
 
 // DeviceSide is what devices add to a run's memory: the host goroutines

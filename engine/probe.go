@@ -301,7 +301,7 @@ func (s *Sampler) probeWay(t *partition.Task, w *joinWay, thinE, thinW int) (p P
 		js.buckets = new(buckets)
 	}
 	b := js.buckets
-	sorted := b.sort(qc.sv, transposed, items, sortT, sortI, chunks, true)
+	sorted := b.sort(qc.sv, transposed, items, sortT, sortI, chunks, extraBits)
 	cut := threadTime()
 	var pairs uint64
 	if sorted {

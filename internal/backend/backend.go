@@ -172,7 +172,8 @@ type Tuning struct {
 	// HostSorts is set where the host sorts the sides it lists.
 	HostSorts bool
 	// Cut is set where the engine cuts large jobs into ranges of their
-	// items: the kernel then matches each job's range alone.
+	// items (the kernel matches each job's range, a whole block's or a
+	// piece of it).
 	Cut bool
 	// Popcount is the width of the matching's counts: 32 or 64.
 	Popcount int
@@ -184,10 +185,8 @@ type Tuning struct {
 }
 
 // Defines are the kernel's compiler defines that t sets beside its
-// sizes: CUT=1 where the kernel must match each job's range of its
-// block's items alone (0: every item), POPCOUNT its counts' width,
-// CHUNKBITS its table chunks' bits, PLANAR=1 where its table lies in
-// planes.
+// sizes: POPCOUNT its counts' width, CHUNKBITS its table chunks' bits,
+// PLANAR=1 where its table lies in planes.
 func (t Tuning) Defines() string {
 	bit := func(b bool) int {
 		if b {
@@ -195,19 +194,20 @@ func (t Tuning) Defines() string {
 		}
 		return 0
 	}
-	return fmt.Sprintf("-DCUT=%d -DPOPCOUNT=%d -DCHUNKBITS=%d -DPLANAR=%d", bit(t.Cut), t.Popcount, t.ChunkBits, bit(t.Planar))
+	return fmt.Sprintf("-DPOPCOUNT=%d -DCHUNKBITS=%d -DPLANAR=%d", t.Popcount, t.ChunkBits, bit(t.Planar))
 }
 
 // The words of each record of a [JoinBatch], written here alone.
 const (
 	// PartWords is the words of a part in Parts.
 	PartWords = 8
-	// Bounds is the bounds a part stores per side in Bounds: where each
-	// of its 256 buckets begins, and the end.
-	Bounds = 257
+	// SplitBits is the most extra bits a part's buckets are split by on
+	// a device: its sort's and its listing's counts by sub-bucket, 256 <<
+	// SplitBits of them, are held in a work-group's local memory (16 KiB).
+	SplitBits = 4
 	// SlotWords is the words of a slot in Slots, ListingWords of a
 	// listing in Listings.
-	SlotWords, ListingWords = 4, 6
+	SlotWords, ListingWords = 5, 6
 	// SortWords is the words of a sort job in Sorts, JobWords of a join
 	// job in Jobs.
 	SortWords, JobWords = 4, 8
@@ -215,13 +215,18 @@ const (
 	SortChunk = 4096
 )
 
+// Bounds is how many bounds a part stores per side in Bounds, its
+// buckets split by shift extra bits (0 or up to [SplitBits]): where each
+// of its 256<<shift sub-buckets begins, and the end.
+func Bounds(shift uint) int { return 256<<shift + 1 }
+
 // LayoutDefines are a [JoinBatch]'s layout as the device's kernels take
-// it, compiler defines: the words of a part, of a part's bucket bounds
-// (one side's), of a side the device lists (a slot) and of a listing, and
-// the patterns of a sort job.
+// it, compiler defines: the words of a part, of a side the device lists
+// (a slot) and of a listing, the patterns of a sort job, and the most
+// extra bits a part's buckets are split by.
 func LayoutDefines() string {
-	return fmt.Sprintf("-DPARTWORDS=%d -DBOUNDS=%d -DSLOTWORDS=%d -DLISTINGWORDS=%d -DSORTCHUNK=%d",
-		PartWords, Bounds, SlotWords, ListingWords, SortChunk)
+	return fmt.Sprintf("-DPARTWORDS=%d -DSLOTWORDS=%d -DLISTINGWORDS=%d -DSORTCHUNK=%d -DSPLITBITS=%d",
+		PartWords, SlotWords, ListingWords, SortChunk, SplitBits)
 }
 
 // JoinBatch is one launch of a [Joiner]: the sides of many join tasks as
@@ -233,16 +238,20 @@ func LayoutDefines() string {
 // I).
 //
 // The device runs two kernels (three with OnDevice: ListHalves lists the sides
-// first). The first sorts each side by bucket: each sort job (Sorts)
+// first). The first sorts each side by sub-bucket: each sort job (Sorts)
 // takes up to [SortChunk] patterns of one side of a part and moves each,
 // squeezed (the cut's bits taken out), to the next free place of its
-// bucket (the bucket of pattern x is its four main cut bits from m0 and
-// four anti cut bits from a0, within the cut; a bucket's places start at
-// its bound and are taken in any order). The second matches: each job
-// (Jobs) is a block of at most Tuning.Block sorted T patterns of one
-// bucket v, counted against its range of the sorted items of the buckets
-// u ⊆ cut &^ v of its part, each pair weighted by the long diagonals'
-// weight of (v, u) where the part says so, else 1.
+// sub-bucket (the bucket of pattern x is its four main cut bits from m0
+// and four anti cut bits from a0, within the cut; its sub-bucket, where
+// the part's buckets are split by shift extra bits, is bucket<<shift |
+// the shift lowest of the extra bits below and above those runs, as the
+// CPU's sieve orders them; a sub-bucket's places start at its bound and
+// are taken in any order). The second matches: each job (Jobs) is a
+// block of at most Tuning.Block sorted T patterns of one bucket v,
+// counted against its range of the sorted items of the buckets u ⊆ cut
+// &^ v of its part, less the sub-buckets that hold an extra bit every
+// pattern of the block holds (the job's and), each pair weighted by the
+// long diagonals' weight of (v, u) where the part says so, else 1.
 type JoinBatch struct {
 	// N is the board's size; Tuning how the kernels are built and
 	// launched; Chunks the most table chunks (of Tuning.ChunkBits) a
@@ -255,22 +264,27 @@ type JoinBatch struct {
 	// sorted sides (on the device) take the same places.
 	Pats []uint64
 	// Parts holds PartWords words a part: the first pattern of its T
-	// side and of its I side in Pats, its first index in Bounds, the cut
-	// | 1<<8 with long weights | the table chunks of a squeezed
-	// pattern<<16, the squeeze (each run's first bit and the first bit
-	// above it: lo1 | hi1<<8 | lo2<<16 | hi2<<24) and the key's shifts m0
-	// | a0<<8.
+	// side and of its I side in Pats, the first index of its T side's
+	// bounds in Bounds, the cut | 1<<8 with long weights | the table
+	// chunks of a squeezed pattern<<16 | the extra bits its buckets are
+	// split by (shift)<<24, the squeeze (each run's first bit and the
+	// first bit above it: lo1 | hi1<<8 | lo2<<16 | hi2<<24), the key's
+	// shifts m0 | a0<<8, the first index of its I side's bounds, a word
+	// of padding.
 	Parts []uint32
-	// Bounds holds 2×[Bounds] indices a part: where each of its 256 T
-	// buckets begins in Pats, and the end; then the same of its I buckets.
+	// Bounds holds [Bounds](shift) indices a side of a part: where each
+	// of its sub-buckets (bucket<<shift | extra bits) begins in Pats, and
+	// the end.
 	Bounds []uint32
 	// Sorts holds SortWords words a sort job: its part, its side (0 T, 1
 	// I), its first pattern and how many it takes.
 	Sorts []uint32
 	// Jobs holds JobWords words a job: its first sorted pattern in Pats,
 	// how many patterns its block holds, its part, its bucket v, the
-	// range of its block's items it matches (from, to), two words of
-	// padding (the kernel reads a uint8).
+	// range of its block's items it matches (from, to, counted over the
+	// sub-buckets it matches, in order), the extra bits every pattern of
+	// its block holds (and), a word of padding (the kernel reads a
+	// uint8).
 	Jobs []uint32
 	// Out receives a word a job: its weighted count of disjoint pairs.
 	Out []uint64
@@ -281,12 +295,14 @@ type JoinBatch struct {
 	// placements. Slots holds SlotWords words a side: its first place in
 	// Pats | its room<<32, the frames (north b1 | b2<<8 | south b1<<16 |
 	// b2<<24 | the window's lo<<32 | width<<40 | the key's m0<<48 |
-	// a0<<56), and the middle queens' diagonals ban1 and ban2. Listings
-	// holds ListingWords words a group of north placements: its first in
-	// Lists and how many, the first of the south placements they pair
-	// with and how many, and the slot. ListHalves fills Listed, Bounds words a
-	// slot: how many patterns it holds, then how many of them fall in
-	// each of the 256 buckets (before a cut).
+	// a0<<56), the middle queens' diagonals ban1 and ban2, and its first
+	// word in Listed | the extra bits its patterns are counted by
+	// (shift)<<32. Listings holds ListingWords words a group of north
+	// placements: its first in Lists and how many, the first of the south
+	// placements they pair with and how many, and the slot. ListHalves
+	// fills Listed, [Bounds](shift) words a slot: how many patterns it
+	// holds, then how many of them fall in each of its 256<<shift
+	// sub-buckets (before a cut).
 	OnDevice bool
 	Room     int
 	Lists    []uint64
@@ -321,8 +337,14 @@ type JoinBatch struct {
 func (b *JoinBatch) NumSorts() int    { return len(b.Sorts) / SortWords }
 func (b *JoinBatch) NumSlots() int    { return len(b.Slots) / SlotWords }
 func (b *JoinBatch) NumListings() int { return len(b.Listings) / ListingWords }
-func (b *JoinBatch) ListedWords() int { return b.NumSlots() * Bounds }
-func (b *JoinBatch) Blocks() int      { return len(b.Jobs) / JobWords }
+func (b *JoinBatch) ListedWords() int {
+	if len(b.Slots) == 0 {
+		return 0
+	}
+	last := b.Slots[len(b.Slots)-1]
+	return int(uint32(last)) + Bounds(uint(last>>32))
+}
+func (b *JoinBatch) Blocks() int { return len(b.Jobs) / JobWords }
 
 // Sorted reports whether the host sorted the sides (Tuning.HostSorts,
 // where the host lists): each part's sides are then in Pats as the sort

@@ -3,15 +3,16 @@
 // Go twin joinHost is in engine/device_test.go).
 //
 // sort: a work-group takes one sort job (up to SORTCHUNK patterns of one
-// side of a part), counts its patterns per bucket in local memory, takes
-// a run of places in each bucket with one atomic add per bucket, and
-// writes each pattern, squeezed, to its place.
+// side of a part), counts its patterns per sub-bucket in local memory,
+// takes a run of places in each sub-bucket with one atomic add per
+// sub-bucket, and writes each pattern, squeezed, to its place.
 //
 // join: a work-group takes one block of up to BLOCK sorted patterns of
 // one side (a job), builds a table of them in local memory, and counts,
-// for every item of the other side's buckets that share no cut bit with
-// the block's bucket, the block's patterns that share no bit with the
-// item. The table is the CPU's (engine/match.go) in 32-bit words: for
+// for every item of its range of the other side's sub-buckets that it
+// matches (those of the buckets that share no cut bit with the block's
+// bucket, less those holding an extra bit all the block's patterns
+// hold), the block's patterns that share no bit with the item. The table is the CPU's (engine/match.go) in 32-bit words: for
 // chunk k (bits 6k..6k+5 of a pattern) and each of its 64 values, WORDS
 // words whose bit j is set when pattern 32w+j of the block is valid and
 // shares no bit with the value there. An item ANDs the entries its
@@ -22,26 +23,32 @@
 // pattern of the board has; SQUEEZED, the chunks of one without the
 // widest cut's bits; BLOCK, the patterns of a block (32, 64, 128, 256 or 512);
 // GROUP, the join's work-group size; ITEMS, the items a work-item takes
-// per step; CUT, POPCOUNT and PLANAR, backend.Tuning.Defines'. The
-// batch's layout, backend.LayoutDefines: PARTWORDS, the words of a part;
-// BOUNDS, a side's bucket bounds (256 buckets and the end); SLOTWORDS and
-// LISTINGWORDS, the words of a listed side and of a
-// listing; SORTCHUNK, the most patterns of a sort job.
+// per step; POPCOUNT and PLANAR, backend.Tuning.Defines'. The batch's
+// layout, backend.LayoutDefines: PARTWORDS, the words of a part;
+// SLOTWORDS and LISTINGWORDS, the words of a listed side and of a
+// listing; SORTCHUNK, the most patterns of a sort job; SPLITBITS, the
+// most extra bits a part's buckets are split by.
 //
-// part (PARTWORDS words): first pattern of its T side and of its I side, first index of its
-// 2×BOUNDS bucket bounds, cut | long<<8 | chunks<<16, the squeeze lo1 |
-// hi1<<8 | lo2<<16 | hi2<<24, the key's shifts m0 | a0<<8. sort job: part,
-// side, first pattern, patterns. join job (8 words): first sorted pattern, patterns,
-// part, bucket v, the range of the block's items it matches (from, to), two words of padding. out: one word a join job, its weighted count.
+// part (PARTWORDS words): first pattern of its T side and of its I side,
+// first index of its T side's bounds, cut | long<<8 | chunks<<16 |
+// shift<<24, the squeeze lo1 | hi1<<8 | lo2<<16 | hi2<<24, the key's
+// shifts m0 | a0<<8, first index of its I side's bounds. A side's bounds:
+// where each of its 256<<shift sub-buckets (key<<shift | extra bits)
+// begins, and the end. sort job: part, side, first pattern, patterns.
+// join job (8 words): first sorted pattern, patterns, part, bucket v, the
+// range of its block's items it matches (from, to: positions in the
+// concatenation of the sub-buckets it matches, in the order the kernel
+// walks them), the extra bits every pattern of its block holds (held), a
+// word of padding. out: one word a join job, its weighted count.
 
 #if !defined(CHUNKS) || !defined(SQUEEZED) || !defined(BLOCK) || !defined(GROUP) || !defined(ITEMS) || !defined(SORTGROUP) || \
 	!defined(LISTGROUP)
 #error "the board's and the tuning's defines come from the build options (device.go's joinKernels)"
 #endif
-#if !defined(CUT) || !defined(POPCOUNT) || !defined(CHUNKBITS) || !defined(PLANAR)
-#error "CUT, POPCOUNT, CHUNKBITS and PLANAR come from backend.Tuning.Defines"
+#if !defined(POPCOUNT) || !defined(CHUNKBITS) || !defined(PLANAR)
+#error "POPCOUNT, CHUNKBITS and PLANAR come from backend.Tuning.Defines"
 #endif
-#if !defined(PARTWORDS) || !defined(BOUNDS) || !defined(SLOTWORDS) || !defined(LISTINGWORDS) || !defined(SORTCHUNK)
+#if !defined(PARTWORDS) || !defined(SLOTWORDS) || !defined(LISTINGWORDS) || !defined(SORTCHUNK) || !defined(SPLITBITS)
 #error "the batch's layout comes from backend.LayoutDefines"
 #endif
 #define CHUNKVALS (1u << CHUNKBITS)
@@ -155,6 +162,21 @@ inline uint key(ulong x, uint m0, uint a0, uint cut) {
 	return ((uint)(x >> m0) & 15u | ((uint)(x >> a0) & 15u) << 4) & cut;
 }
 
+// sub is pattern x's sub-bucket, split by shift (0, or up to SPLITBITS)
+// extra bits: its key within the cut, <<shift | the shift lowest extra
+// bits, which are, from the lowest, the diagonals just below and above
+// the four main cut bits, then those of the anti ones (engine.subBucket
+// of engine.fineAt; m0 ≥ 1 where shift is not 0).
+inline uint sub(ulong x, uint m0, uint a0, uint cut, uint shift) {
+	const uint k = key(x, m0, a0, cut);
+	if (shift == 0) {
+		return k;
+	}
+	const uint lo = (uint)(x >> (m0 - 1)) & 127u, hi = (uint)(x >> (a0 - 1)) & 127u;
+	const uint extra = (lo & 1u) | (lo >> 4 & 2u) | (hi << 2 & 4u) | (hi >> 2 & 8u);
+	return k << shift | (extra & ((1u << shift) - 1));
+}
+
 // squeeze takes the cut's bits out of x: the run [lo2, hi2), then [lo1,
 // hi1) (engine.squeeze.apply).
 inline ulong squeeze(ulong x, uint q) {
@@ -170,16 +192,17 @@ inline ulong squeeze(ulong x, uint q) {
 // south placement that shares no diagonal with it or with the middle
 // queens (engine.joinFrame.joinSouthGo), takes a run of places in the
 // slot with one atomic add, writes the half-boards' patterns there and
-// counts them by bucket (keyAt's 8 bits) in local memory; the counts are
-// added to the slot's at the end. listed: BOUNDS words a slot, its patterns
-// and their counts by bucket. A listing: first north placement, how
-// many, first south placement, how many, slot. A slot (4 words): first
-// place in pats | room<<32; frames: north b1 | b2<<8 | south b1<<16 |
-// b2<<24 | window lo<<32 | width<<40 | m0<<48 | a0<<56; ban1; ban2.
+// counts them by sub-bucket (sub, no cut yet) in local memory; the
+// counts are added to the slot's at the end. listed: a slot's patterns,
+// then their counts by sub-bucket (1 + 256<<shift words). A listing:
+// first north placement, how many, first south placement, how many,
+// slot. A slot (SLOTWORDS words): first place in pats | room<<32; frames:
+// north b1 | b2<<8 | south b1<<16 | b2<<24 | window lo<<32 | width<<40 |
+// m0<<48 | a0<<56; ban1; ban2; first word in listed | shift<<32.
 __kernel __attribute__((reqd_work_group_size(LISTGROUP, 1, 1)))
 void list(__global const ulong *lists, __global const uint *listings, __global const ulong *slots, __global ulong *pats,
           __global uint *listed) {
-	__local uint hist[256];
+	__local uint hist[256 << SPLITBITS];
 	const uint lid = get_local_id(0);
 	__global const uint *job = listings + LISTINGWORDS * get_group_id(0);
 	const uint nFirst = job[0], nCount = job[1], sFirst = job[2], sCount = job[3], slot = job[4];
@@ -189,8 +212,9 @@ void list(__global const ulong *lists, __global const uint *listings, __global c
 	const uint nb1 = fr & 255, nb2 = (fr >> 8) & 255, sb1 = (fr >> 16) & 255, sb2 = (fr >> 24) & 255;
 	const uint lo = (fr >> 32) & 255, width = (fr >> 40) & 255, m0 = (fr >> 48) & 255, a0 = (fr >> 56) & 255;
 	const ulong mask = (1UL << width) - 1, low = 0xffffffffUL;
-	__global uint *out = listed + BOUNDS * slot;
-	for (uint k = lid; k < 256; k += LISTGROUP) {
+	__global uint *out = listed + (uint)sl[4];
+	const uint shift = (uint)(sl[4] >> 32), subs = 256u << shift;
+	for (uint k = lid; k < subs; k += LISTGROUP) {
 		hist[k] = 0;
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
@@ -216,12 +240,12 @@ void list(__global const ulong *lists, __global const uint *listings, __global c
 				const ulong b1 = (b & low) << sb1, b2 = (b >> 32) << sb2;
 				const ulong p = apat | ((b1 >> lo) & mask) | (((b2 >> lo) & mask) << width);
 				pats[at++] = p;
-				atomic_inc(&hist[key(p, m0, a0, 255u)]);
+				atomic_inc(&hist[sub(p, m0, a0, 255u, shift)]);
 			}
 		}
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
-	for (uint k = lid; k < 256; k += LISTGROUP) {
+	for (uint k = lid; k < subs; k += LISTGROUP) {
 		if (hist[k] != 0) {
 			atomic_add(&out[1 + k], hist[k]);
 		}
@@ -231,14 +255,16 @@ void list(__global const ulong *lists, __global const uint *listings, __global c
 __kernel __attribute__((reqd_work_group_size(SORTGROUP, 1, 1)))
 void sort(__global const ulong *pats, __global ulong *sorted, __global const uint *parts, __global const uint4 *sorts,
           __global uint *next) {
-	__local uint count[256];
-	__local uint base[256];
+	// A sub-bucket's count, then (once the job's places are taken) the
+	// first of its places.
+	__local uint count[256 << SPLITBITS];
 	const uint lid = get_local_id(0);
 	const uint4 job = sorts[get_group_id(0)];
 	__global const uint *part = parts + PARTWORDS * job.x;
-	const uint cut = part[3] & 255u, q = part[4], m0 = part[5] & 255u, a0 = (part[5] >> 8) & 255u;
-	__global uint *cur = next + part[2] + (job.y ? BOUNDS : 0);
-	for (uint k = lid; k < 256; k += SORTGROUP) {
+	const uint cut = part[3] & 255u, shift = (part[3] >> 24) & 15u, q = part[4], m0 = part[5] & 255u, a0 = (part[5] >> 8) & 255u;
+	const uint subs = 256u << shift;
+	__global uint *cur = next + (job.y ? part[6] : part[2]);
+	for (uint k = lid; k < subs; k += SORTGROUP) {
 		count[k] = 0;
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
@@ -246,23 +272,77 @@ void sort(__global const ulong *pats, __global ulong *sorted, __global const uin
 	for (uint t = 0; t < SORTPER; t++) {
 		const uint i = lid + t * SORTGROUP;
 		if (i < job.w) {
-			keys[t] = key(pats[job.z + i], m0, a0, cut);
+			keys[t] = sub(pats[job.z + i], m0, a0, cut, shift);
 			at[t] = atomic_inc(&count[keys[t]]);
 		}
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
-	for (uint k = lid; k < 256; k += SORTGROUP) {
+	for (uint k = lid; k < subs; k += SORTGROUP) {
 		if (count[k] != 0) {
-			base[k] = atomic_add(&cur[k], count[k]);
+			count[k] = atomic_add(&cur[k], count[k]);
 		}
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 	for (uint t = 0; t < SORTPER; t++) {
 		const uint i = lid + t * SORTGROUP;
 		if (i < job.w) {
-			sorted[base[keys[t]] + at[t]] = squeeze(pats[job.z + i], q);
+			sorted[count[keys[t]] + at[t]] = squeeze(pats[job.z + i], q);
 		}
 	}
+}
+
+// A job's items are the concatenation of the sub-buckets it matches: for
+// each bucket u ⊆ rest (rest, then each subset below it in turn, as
+// engine's match walks them) of non-zero weight, its sub-buckets e in
+// order, less those holding an extra bit of held (every pattern of the
+// block holds them: none of its pairs with such an item is disjoint). A cursor is where a
+// work-item stands in it: sub-bucket e of bucket u, of weight wt, which
+// holds the items from position v0 (up to v1) of the concatenation,
+// from p0 in sorted; more is clear past the last.
+typedef struct {
+	uint u, e, wt, p0, v0, v1;
+	bool more;
+} cursor;
+
+// step moves c to the next non-empty sub-bucket of the job's
+// concatenation (bounds: its I side's sub-bucket bounds), or clears
+// c->more past the last.
+inline void step(cursor *c, __global const uint *bounds, uint rest, uint v, uint long_, uint shift, uint held) {
+	const uint subs = 1u << shift;
+	for (;;) {
+		c->e++;
+		while (c->e < subs && (c->e & held) != 0) {
+			c->e++;
+		}
+		if (c->e >= subs || c->wt == 0) {
+			if (c->u == 0) {
+				c->more = false;
+				return;
+			}
+			c->u = (c->u - 1) & rest;
+			c->wt = long_ ? longWeight(v, c->u) : 1;
+			c->e = ~0u;
+			continue;
+		}
+		const uint k = c->u << shift | c->e;
+		const uint b0 = bounds[k], b1 = bounds[k + 1];
+		c->v0 = c->v1;
+		c->v1 += b1 - b0;
+		c->p0 = b0;
+		if (b1 > b0) {
+			return;
+		}
+	}
+}
+
+// locate moves c forward to position i of the job's concatenation (c
+// never moves back: a work-item's positions only grow) and returns its
+// place in sorted, or ~0u past the concatenation's end.
+inline uint locate(cursor *c, uint i, __global const uint *bounds, uint rest, uint v, uint long_, uint shift, uint held) {
+	while (c->more && i >= c->v1) {
+		step(c, bounds, rest, v, long_, shift, held);
+	}
+	return c->more ? c->p0 + (i - c->v0) : ~0u;
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
@@ -279,21 +359,20 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 
 	const uint lid = get_local_id(0);
 	const uint8 job = jobs[get_group_id(0)];
-	const uint first = job.s0, len = job.s1, v = job.s3;
-	// The job's range of its block's items, counted in the buckets' order
-	// (a large block's items are cut among several jobs).
-#if CUT
+	const uint first = job.s0, len = job.s1, v = job.s3, held = job.s6;
+	// The job's range of its block's items, positions in the
+	// concatenation of the sub-buckets it matches (a large block's items
+	// are cut among several jobs).
 	const uint from = job.s4, to = job.s5;
-#endif
 	__global const uint *part = parts + PARTWORDS * job.s2;
-	const uint cut = part[3] & 255u, long_ = (part[3] >> 8) & 1u;
+	const uint cut = part[3] & 255u, long_ = (part[3] >> 8) & 1u, shift = (part[3] >> 24) & 15u;
 	// The part's chunks of 6 bits (the host's), as chunks of CHUNKBITS.
 	const uint chunks = min((((part[3] >> 16) & 255u) * 6 + CHUNKBITS - 1) / CHUNKBITS, (uint)CHUNKS);
 	// The table's rows: the part's chunks, and at least the SQUEEZED the
 	// matching loop reads (a row past a pattern's bits holds every valid
 	// pattern at value 0, an item's value there).
 	const uint built = max(chunks, (uint)SQUEEZED);
-	__global const uint *bound = bounds + part[2] + BOUNDS;
+	__global const uint *bound = bounds + part[6];
 
 	// Row i of matrix (h, w) is the half h of pattern 32w+i (none past
 	// the block's).
@@ -369,76 +448,58 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 
-	ulong s = 0;
+	// Each work-item takes positions from + lid, then GROUP on, of the
+	// job's concatenation, ITEMS a step; the next step's items are loaded
+	// before this step's are matched, so that their global-memory
+	// latency overlaps the table lookups. An item's count is shifted by
+	// wt - 1 (a bucket's weight is 1 or 2; ws 2 marks no item).
 	const uint rest = cut & ~v;
-#if CUT
-	uint at = 0; // the block's items before bucket u
-#endif
-	for (uint u = rest;; u = (u - 1) & rest) {
-		const uint wt = long_ ? longWeight(v, u) : 1;
-#if CUT
-		// The bucket's items within the job's range.
-		const uint b0 = bound[u], b1 = bound[u + 1];
-		const uint lo = b0 + clamp(from, at, at + (b1 - b0)) - at, hi = b0 + clamp(to, at, at + (b1 - b0)) - at;
-		at += b1 - b0;
-		if (wt != 0 && lo < hi) {
-#else
-		if (wt != 0) {
-			const uint lo = bound[u], hi = bound[u + 1];
-#endif
-			// The next step's items are loaded before this step's are
-			// matched, so that their global-memory latency
-			// overlaps the table lookups.
-			cvec c = 0;
-			uint base = lo + lid;
-			ulong xs[ITEMS];
+	cursor c = {rest, ~0u, long_ ? longWeight(v, rest) : 1, 0, 0, 0, true};
+	cvec cnt = 0;
+	ulong xs[ITEMS];
+	uint ws[ITEMS];
+	uint base = from + lid;
 #pragma unroll
-			for (uint it = 0; it < ITEMS; it++) {
-				const uint i = base + it * GROUP;
-				xs[it] = i < hi ? sorted[i] : 0;
-			}
-			for (; base < hi; base += GROUP * ITEMS) {
-				ulong next[ITEMS];
+	for (uint it = 0; it < ITEMS; it++) {
+		const uint i = base + it * GROUP;
+		const uint at = i < to ? locate(&c, i, bound, rest, v, long_, shift, held) : ~0u;
+		xs[it] = at != ~0u ? sorted[at] : 0;
+		ws[it] = at != ~0u ? c.wt - 1 : 2;
+	}
+	for (; base < to; base += GROUP * ITEMS) {
+		ulong next[ITEMS];
+		uint nw[ITEMS];
 #pragma unroll
-				for (uint it = 0; it < ITEMS; it++) {
-					const uint i = base + (ITEMS + it) * GROUP;
-					next[it] = i < hi ? sorted[i] : 0;
-				}
-#pragma unroll
-				for (uint it = 0; it < ITEMS; it++) {
-					const uint i = base + it * GROUP;
-					if (i < hi) {
-						const ulong x = xs[it];
-						vec acc = TLOAD(table, x & (CHUNKVALS - 1));
-						// The chunks of the widest cut's patterns, the
-						// usual part: unrolled; then those of a part with
-						// more.
-#pragma unroll
-						for (uint k = 1; k < SQUEEZED; k++) {
-							acc &= TLOAD(table, k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1)));
-						}
-						for (uint k = SQUEEZED; k < chunks; k++) {
-							acc &= TLOAD(table, k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1)));
-						}
-						c += BITS(acc);
-					}
-				}
-#pragma unroll
-				for (uint it = 0; it < ITEMS; it++) {
-					xs[it] = next[it];
-				}
-			}
-			s += wt * total(c);
+		for (uint it = 0; it < ITEMS; it++) {
+			const uint i = base + (ITEMS + it) * GROUP;
+			const uint at = i < to ? locate(&c, i, bound, rest, v, long_, shift, held) : ~0u;
+			next[it] = at != ~0u ? sorted[at] : 0;
+			nw[it] = at != ~0u ? c.wt - 1 : 2;
 		}
-#if CUT
-		if (at >= to) {
-			break;
+#pragma unroll
+		for (uint it = 0; it < ITEMS; it++) {
+			if (ws[it] != 2) {
+				const ulong x = xs[it];
+				vec acc = TLOAD(table, x & (CHUNKVALS - 1));
+				// The chunks of the widest cut's patterns, the usual
+				// part: unrolled; then those of a part with more.
+#pragma unroll
+				for (uint k = 1; k < SQUEEZED; k++) {
+					acc &= TLOAD(table, k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1)));
+				}
+				for (uint k = SQUEEZED; k < chunks; k++) {
+					acc &= TLOAD(table, k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1)));
+				}
+				cnt += BITS(acc) << ws[it];
+			}
 		}
-#endif
-		if (u == 0) {
-			break;
+#pragma unroll
+		for (uint it = 0; it < ITEMS; it++) {
+			xs[it] = next[it];
+			ws[it] = nw[it];
 		}
 	}
+	ulong s = total(cnt);
 
 	// The work-group's sum in two steps: 32 work-items add a column of
 	// sums each (GROUP is a multiple of 32), the first adds theirs.
