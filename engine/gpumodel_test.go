@@ -260,8 +260,12 @@ func modelLine(g gpu, n int, t backend.Tuning, work modelWork, solutions float64
 	total := float64(known.Total[n])
 	planes := float64(t.Block / 32)
 	local := float64(work.wavefronts + work.buildWaves)
-	alu := float64(work.warpLoads)*planes + 2*float64(work.itemBlocks)/32*planes // per warp: a plane's AND a lookup; the popcount's add and the count's
-	alu = alu * 32 / 64                                                          // 32 lanes an instruction, 64 lanes an SM-cycle
+	// Per warp: a plane's AND a lookup; the popcount's add and the
+	// count's a plane; and an item's walk of its job's sub-buckets
+	// (join.cl's locate: a compare, a subtract, an add, the weight's
+	// shift), 4 an item.
+	alu := float64(work.warpLoads)*planes + (2*planes+4)*float64(work.itemBlocks)/32
+	alu = alu * 32 / 64 // 32 lanes an instruction, 64 lanes an SM-cycle
 	pop := float64(work.itemBlocks) * planes / 16                                // a popcount a plane an item, 16 an SM-cycle
 	cycles := max(local, alu, pop)
 	bound := "local memory"
@@ -311,10 +315,10 @@ func TestBankWavefronts(t *testing.T) {
 // sample) at 6- and 5-bit chunks and prints the model's lines for each
 // GPU (docs/devices.md's model table).
 func TestGPUModel(t *testing.T) {
-	run := func(n int, chunk int, skip []bool, plan *partition.Plan) (modelWork, JoinProfile, backend.Tuning, time.Duration) {
+	run := func(n int, chunk, hosts int, skip []bool, plan *partition.Plan) (modelWork, JoinProfile, backend.Tuning, time.Duration) {
 		d := &modelDevice{}
 		var prof JoinProfile
-		tune := backend.Knobs{Chunk: chunk}
+		tune := backend.Knobs{Chunk: chunk, Hosts: hosts}
 		began := time.Now()
 		_, err := Run(context.Background(), plan, Options{Workers: -1, Devices: []backend.Device{d}, Tuning: tune, Skip: skip, Profile: &prof})
 		require.NoError(t, err)
@@ -323,7 +327,7 @@ func TestGPUModel(t *testing.T) {
 	}
 	plan, err := partition.Make(context.Background(), partition.Job{N: 16, Method: partition.Join})
 	require.NoError(t, err)
-	work, prof, tn, _ := run(16, 0, nil, plan)
+	work, prof, tn, _ := run(16, 0, 0, nil, plan)
 	assert.Equal(t, prof.ItemBlocks, work.itemBlocks, "the replay's items are the engine's")
 	assert.Equal(t, prof.Blocks, work.blocks)
 	assert.True(t, tn.Planar && tn.Cut && tn.Popcount == 32, "the GPU's way: %+v", tn)
@@ -351,9 +355,13 @@ func TestGPUModel(t *testing.T) {
 	require.NoError(t, err)
 	solutions := c.Total.Float64()
 	for _, chunk := range []int{6, 5} {
-		work, _, tn, wall := run(22, chunk, skip, plan)
-		t.Logf("n = 22, %d tasks, %.3g solutions, chunk=%d: replayed in %v (%d blocks, %d item-blocks); re-cut the CPU's way %.3f item-blocks a solution, %.3f with its extra bits' split",
-			c.Tasks, solutions, chunk, wall.Round(time.Second), work.blocks, work.itemBlocks, float64(work.plain)/solutions, float64(work.split)/solutions)
+		// One host goroutine: its listing and planning (List and Sort;
+		// the device's listing and replay are its Kernel) take a core
+		// alone.
+		work, prof, tn, wall := run(22, chunk, 1, skip, plan)
+		host := (prof.List + prof.Sort).Seconds() / solutions * 1e12
+		t.Logf("n = 22, %d tasks, %.3g solutions, chunk=%d: replayed in %v (%d blocks, %d item-blocks); re-cut the CPU's way %.3f item-blocks a solution without the extra bits' split, %.3f with all of it (six bits from 4M patterns a side); the host's listing and planning %.0f ps a solution on one core of this machine, %.1f on 16",
+			c.Tasks, solutions, chunk, wall.Round(time.Second), work.blocks, work.itemBlocks, float64(work.plain)/solutions, float64(work.split)/solutions, host, host/16)
 		for _, g := range gpus {
 			_, line := modelLine(g, 22, tn, work, solutions)
 			t.Log(line)
