@@ -25,8 +25,8 @@ import (
 // sides and counts them by bucket), or on a CPU device by the host
 // (halfJoin, straight into the batch). The host plans each pair of sides'
 // sieve as the CPU does (the cut by the CPU's cost model, and each
-// sub-bucket's size: large sides' buckets split by up to
-// backend.SplitBits extra bits); the device (or, on a CPU device, the
+// sub-bucket's size: where jobs are cut, large sides' buckets split by up
+// to backend.SplitBits extra bits); the device (or, on a CPU device, the
 // host) sorts both sides into their sub-buckets, and the device matches
 // them: each block of the transposed side's patterns against every
 // bucket of the other side that shares no cut bit, less its sub-buckets
@@ -107,7 +107,7 @@ func allOnCPU(devices []backend.Device) bool {
 func forDevice(r backend.Knobs, dev backend.Device) backend.Knobs {
 	// gpuChunkBits is the table's chunks on a device not on the CPU: 5
 	// bits, the GPU model's choice (gpumodel_test.go: 32 values on 32
-	// banks; n = 22 on an H100 13.7 against 17.2 ps a solution at 6 bits,
+	// banks; n = 22 on an H100 9.2 against 12.3 ps a solution at 6 bits,
 	// a model, not a measurement).
 	const gpuChunkBits = 5
 	tr := traitsOf(dev)
@@ -465,6 +465,7 @@ type joinFeeder struct {
 	listed  []listedWay             // the ways in the batch the device lists
 	shipped map[*quarterList]uint32 // where the batch's Lists hold a kept list, until reset empties them (ship)
 	cut     bool                    // large jobs are cut before a launch (Tuning.Cut)
+	split   uint                    // the most extra bits a part's buckets are split by: backend.SplitBits where jobs are cut, else 0
 	sorted  []uint64                // where the host sorts a part's sides (Tuning.Sort)
 }
 
@@ -623,7 +624,7 @@ func (f *joinFeeder) place(sv sieve, at, ne, nw, chunks int) {
 	}
 	bk := f.buckets()
 	cut, sq := uint8(0), squeeze{}
-	if bk.plan(sv, trans, items, chunks, backend.SplitBits) {
+	if bk.plan(sv, trans, items, chunks, f.split) {
 		cut, sq, chunks = bk.best, bk.sq, bk.chunks
 		if b.Sorted() {
 			f.sort(sv, bk, trans, items)
@@ -795,6 +796,13 @@ func runJoinDevice(ctx context.Context, dev backend.Joiner, plan *partition.Plan
 	var profMu sync.Mutex
 	for h, js := range feeders {
 		f := &joinFeeder{dev: dev, lock: devLock, ctx: gctx, js: js, report: func(r Result) { report(h, r) }, cut: tune.Cut == backend.CutAlways}
+		if f.cut {
+			// A device on the CPU (whose jobs stay whole) matches a
+			// sub-bucket's short loop at the cost of a bucket's: pocl's
+			// n = 18 took 2.4 s of kernels whole, 2.8-2.9 s split, with a
+			// fifth fewer item-blocks.
+			f.split = backend.SplitBits
+		}
 		f.b.N, f.b.Tuning, f.tune = plan.N, launch(tune), tune
 		f.b.Chunks, f.b.Squeezed = joinChunks(plan.N, tune.Chunk)
 		js.sink = f

@@ -7,8 +7,8 @@ package engine
 // can have), and ships the lists; the device joins each north placement
 // with its south placements, writes the half-boards' patterns into the
 // side's slot and counts them by bucket (by sub-bucket, split by
-// backend.SplitBits extra bits, where the side may be large enough to be
-// split); the host then plans each pair of sides' sieve from those
+// backend.SplitBits extra bits, where buckets are split and the side may
+// be large enough); the host then plans each pair of sides' sieve from those
 // counts (buckets.planFrom), and the device sorts
 // and matches them as it does sides the host listed (backend.JoinBatch). A way
 // larger than a batch has a batch of its own; one past maxListedWay is
@@ -104,7 +104,7 @@ func (f *joinFeeder) wayOnDevice(n int, t *partition.Task, w *joinWay, qc *quart
 
 // slot ships a half's quarter lists and their listings into the batch,
 // with room for pairs patterns, and returns its slot. Its patterns are
-// counted by sub-bucket (backend.SplitBits extra bits) where pairs might
+// counted by sub-bucket (the feeder's split extra bits) where pairs might
 // make a side large enough to be split (sieve.splits), else by bucket.
 func (f *joinFeeder) slot(hj *halfJoin, sv sieve, pairs uint64) int {
 	b := &f.b
@@ -114,7 +114,7 @@ func (f *joinFeeder) slot(hj *halfJoin, sv sieve, pairs uint64) int {
 	m0, a0, _, _ := sv.shifts()
 	shift := uint64(0)
 	if sv.splits(int(min(pairs, maxListedWay)), maxListedWay) > 0 {
-		shift = backend.SplitBits
+		shift = uint64(f.split)
 	}
 	listed := uint64(b.ListedWords())
 	b.Slots = append(b.Slots, uint64(b.Room)|pairs<<32,
@@ -186,7 +186,7 @@ func (f *joinFeeder) finish(sv sieve) {
 		}
 		// Split as the host would split sides of these sizes (a side
 		// that large was counted by sub-bucket: its room held it).
-		bk.shift = min(sv.splits(nT, nI), backend.SplitBits, sT, sI)
+		bk.shift = min(sv.splits(nT, nI), f.split, sT, sI)
 		fold(&bk.hT, lT[1:], sT, bk.shift)
 		fold(&bk.hI, lI[1:], sI, bk.shift)
 		cut, sq, chunks := uint8(0), squeeze{}, lw.chunks

@@ -172,8 +172,8 @@ type Tuning struct {
 	// HostSorts is set where the host sorts the sides it lists.
 	HostSorts bool
 	// Cut is set where the engine cuts large jobs into ranges of their
-	// items (the kernel matches each job's range, a whole block's or a
-	// piece of it).
+	// items and splits large sides' buckets by extra bits: the kernel
+	// then matches each job's range alone.
 	Cut bool
 	// Popcount is the width of the matching's counts: 32 or 64.
 	Popcount int
@@ -185,8 +185,12 @@ type Tuning struct {
 }
 
 // Defines are the kernel's compiler defines that t sets beside its
-// sizes: POPCOUNT its counts' width, CHUNKBITS its table chunks' bits,
-// PLANAR=1 where its table lies in planes.
+// sizes: CUT=1 where jobs may be cut and buckets split by extra bits (the
+// kernel then walks each job's range of its items as one concatenation
+// of sub-buckets; 0: every job whole and no bucket split, each bucket a
+// loop of its own), POPCOUNT its
+// counts' width, CHUNKBITS its table chunks' bits, PLANAR=1 where its
+// table lies in planes.
 func (t Tuning) Defines() string {
 	bit := func(b bool) int {
 		if b {
@@ -194,7 +198,7 @@ func (t Tuning) Defines() string {
 		}
 		return 0
 	}
-	return fmt.Sprintf("-DPOPCOUNT=%d -DCHUNKBITS=%d -DPLANAR=%d", t.Popcount, t.ChunkBits, bit(t.Planar))
+	return fmt.Sprintf("-DCUT=%d -DPOPCOUNT=%d -DCHUNKBITS=%d -DPLANAR=%d", bit(t.Cut), t.Popcount, t.ChunkBits, bit(t.Planar))
 }
 
 // The words of each record of a [JoinBatch], written here alone.
@@ -202,8 +206,9 @@ const (
 	// PartWords is the words of a part in Parts.
 	PartWords = 8
 	// SplitBits is the most extra bits a part's buckets are split by on
-	// a device: its sort's and its listing's counts by sub-bucket, 256 <<
-	// SplitBits of them, are held in a work-group's local memory (16 KiB).
+	// a device (where Tuning.Cut is set; none elsewhere): its sort's and
+	// its listing's counts by sub-bucket, 256 << SplitBits of them, are
+	// held in a work-group's local memory (16 KiB).
 	SplitBits = 4
 	// SlotWords is the words of a slot in Slots, ListingWords of a
 	// listing in Listings.

@@ -23,7 +23,7 @@
 // pattern of the board has; SQUEEZED, the chunks of one without the
 // widest cut's bits; BLOCK, the patterns of a block (32, 64, 128, 256 or 512);
 // GROUP, the join's work-group size; ITEMS, the items a work-item takes
-// per step; POPCOUNT and PLANAR, backend.Tuning.Defines'. The batch's
+// per step; CUT, POPCOUNT and PLANAR, backend.Tuning.Defines'. The batch's
 // layout, backend.LayoutDefines: PARTWORDS, the words of a part;
 // SLOTWORDS and LISTINGWORDS, the words of a listed side and of a
 // listing; SORTCHUNK, the most patterns of a sort job; SPLITBITS, the
@@ -45,8 +45,8 @@
 	!defined(LISTGROUP)
 #error "the board's and the tuning's defines come from the build options (device.go's joinKernels)"
 #endif
-#if !defined(POPCOUNT) || !defined(CHUNKBITS) || !defined(PLANAR)
-#error "POPCOUNT, CHUNKBITS and PLANAR come from backend.Tuning.Defines"
+#if !defined(CUT) || !defined(POPCOUNT) || !defined(CHUNKBITS) || !defined(PLANAR)
+#error "CUT, POPCOUNT, CHUNKBITS and PLANAR come from backend.Tuning.Defines"
 #endif
 #if !defined(PARTWORDS) || !defined(SLOTWORDS) || !defined(LISTINGWORDS) || !defined(SORTCHUNK) || !defined(SPLITBITS)
 #error "the batch's layout comes from backend.LayoutDefines"
@@ -291,6 +291,22 @@ void sort(__global const ulong *pats, __global ulong *sorted, __global const uin
 	}
 }
 
+// bits counts the patterns of the block whose table is table that share
+// no bit with item x, of chunks chunks: one lookup a chunk, the chunks of
+// the widest cut's patterns (the usual part) unrolled, then those of a
+// part with more.
+inline cvec bits(__local vec *table, ulong x, uint chunks) {
+	vec acc = TLOAD(table, x & (CHUNKVALS - 1));
+#pragma unroll
+	for (uint k = 1; k < SQUEEZED; k++) {
+		acc &= TLOAD(table, k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1)));
+	}
+	for (uint k = SQUEEZED; k < chunks; k++) {
+		acc &= TLOAD(table, k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1)));
+	}
+	return BITS(acc);
+}
+
 // A job's items are the concatenation of the sub-buckets it matches: for
 // each bucket u ⊆ rest (rest, then each subset below it in turn, as
 // engine's match walks them) of non-zero weight, its sub-buckets e in
@@ -339,6 +355,9 @@ inline void step(cursor *c, __global const uint *bounds, uint rest, uint v, uint
 // never moves back: a work-item's positions only grow) and returns its
 // place in sorted, or ~0u past the concatenation's end.
 inline uint locate(cursor *c, uint i, __global const uint *bounds, uint rest, uint v, uint long_, uint shift, uint held) {
+	if (i < c->v1) {
+		return c->p0 + (i - c->v0);
+	}
 	while (c->more && i >= c->v1) {
 		step(c, bounds, rest, v, long_, shift, held);
 	}
@@ -362,7 +381,7 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	const uint first = job.s0, len = job.s1, v = job.s3, held = job.s6;
 	// The job's range of its block's items, positions in the
 	// concatenation of the sub-buckets it matches (a large block's items
-	// are cut among several jobs).
+	// are cut among several jobs; with CUT 0 every job is whole).
 	const uint from = job.s4, to = job.s5;
 	__global const uint *part = parts + PARTWORDS * job.s2;
 	const uint cut = part[3] & 255u, long_ = (part[3] >> 8) & 1u, shift = (part[3] >> 24) & 15u;
@@ -448,12 +467,15 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 
-	// Each work-item takes positions from + lid, then GROUP on, of the
-	// job's concatenation, ITEMS a step; the next step's items are loaded
-	// before this step's are matched, so that their global-memory
-	// latency overlaps the table lookups. An item's count is shifted by
-	// wt - 1 (a bucket's weight is 1 or 2; ws 2 marks no item).
 	const uint rest = cut & ~v;
+#if CUT
+	// Each work-item takes positions from + lid, then GROUP on, of the
+	// job's concatenation, ITEMS a step, so that no sub-bucket ends in a
+	// partial step (a GPU's warp idles in none but the job's last); the
+	// next step's items are loaded before this step's are matched, so
+	// that their global-memory latency overlaps the table lookups. An
+	// item's count is shifted by wt - 1 (a bucket's weight is 1 or 2; ws 2
+	// marks no item).
 	cursor c = {rest, ~0u, long_ ? longWeight(v, rest) : 1, 0, 0, 0, true};
 	cvec cnt = 0;
 	ulong xs[ITEMS];
@@ -479,18 +501,7 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 #pragma unroll
 		for (uint it = 0; it < ITEMS; it++) {
 			if (ws[it] != 2) {
-				const ulong x = xs[it];
-				vec acc = TLOAD(table, x & (CHUNKVALS - 1));
-				// The chunks of the widest cut's patterns, the usual
-				// part: unrolled; then those of a part with more.
-#pragma unroll
-				for (uint k = 1; k < SQUEEZED; k++) {
-					acc &= TLOAD(table, k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1)));
-				}
-				for (uint k = SQUEEZED; k < chunks; k++) {
-					acc &= TLOAD(table, k * CHUNKVALS + (uint)((x >> (CHUNKBITS * k)) & (CHUNKVALS - 1)));
-				}
-				cnt += BITS(acc) << ws[it];
+				cnt += bits(table, xs[it], chunks) << ws[it];
 			}
 		}
 #pragma unroll
@@ -500,6 +511,49 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 		}
 	}
 	ulong s = total(cnt);
+#else
+	// Jobs whole and buckets not split (a device on the CPU, where a
+	// step's lanes are a work-item's vectors, not a warp's, and a short
+	// sub-bucket's loop costs each work-item its start): each bucket a
+	// plain loop, ITEMS a step, the next step's items loaded ahead.
+	ulong s = 0;
+	for (uint u = rest;; u = (u - 1) & rest) {
+		const uint wt = long_ ? longWeight(v, u) : 1;
+		if (wt != 0) {
+			const uint lo = bound[u], hi = bound[u + 1];
+			cvec cnt = 0;
+			uint base = lo + lid;
+			ulong xs[ITEMS];
+#pragma unroll
+			for (uint it = 0; it < ITEMS; it++) {
+				const uint i = base + it * GROUP;
+				xs[it] = i < hi ? sorted[i] : 0;
+			}
+			for (; base < hi; base += GROUP * ITEMS) {
+				ulong next[ITEMS];
+#pragma unroll
+				for (uint it = 0; it < ITEMS; it++) {
+					const uint i = base + (ITEMS + it) * GROUP;
+					next[it] = i < hi ? sorted[i] : 0;
+				}
+#pragma unroll
+				for (uint it = 0; it < ITEMS; it++) {
+					if (base + it * GROUP < hi) {
+						cnt += bits(table, xs[it], chunks);
+					}
+				}
+#pragma unroll
+				for (uint it = 0; it < ITEMS; it++) {
+					xs[it] = next[it];
+				}
+			}
+			s += wt * total(cnt);
+		}
+		if (u == 0) {
+			break;
+		}
+	}
+#endif
 
 	// The work-group's sum in two steps: 32 work-items add a column of
 	// sums each (GROUP is a multiple of 32), the first adds theirs.
