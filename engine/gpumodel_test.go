@@ -75,6 +75,11 @@ type modelWork struct {
 	// skipping the items that hold an extra bit all its patterns hold
 	// (split): what the split would save the device.
 	plain, split int64
+	// deep and deepBlocks are the item-blocks and blocks of a deeper cut
+	// by the same extra bits: blocks of their own in each sub-bucket,
+	// each skipping the items that hold any of its sub-bucket's extra
+	// bits; splitBlocks the split's blocks, before jobs are cut.
+	deep, deepBlocks, splitBlocks int64
 }
 
 func (w *modelWork) add(v modelWork) {
@@ -86,6 +91,9 @@ func (w *modelWork) add(v modelWork) {
 	w.blocks += v.blocks
 	w.plain += v.plain
 	w.split += v.split
+	w.deep += v.deep
+	w.deepBlocks += v.deepBlocks
+	w.splitBlocks += v.splitBlocks
 }
 
 // modelDevice is the modelled GPU: a backend.Joiner that lists by the
@@ -112,7 +120,7 @@ func (d *modelDevice) ListHalves(_ context.Context, b *backend.JoinBatch) error 
 func (d *modelDevice) Join(_ context.Context, b *backend.JoinBatch) error {
 	b.Out = append(b.Out[:0], make([]uint64, b.Blocks())...)
 	w := replay(b, sortTwin(b))
-	w.plain, w.split = extraSplit(b)
+	w.plain, w.split, w.deep, w.deepBlocks, w.splitBlocks = extraSplit(b)
 	d.mu.Lock()
 	d.work.add(w)
 	d.mu.Unlock()
@@ -179,8 +187,9 @@ func replay(b *backend.JoinBatch, sorted []uint64) modelWork {
 // listed (b.Pats, not squeezed), re-cut without the extra bits' split
 // and with all of the CPU's (sieve.splits: none below wideCut patterns a
 // side, four bits below wideSplit, six from there; a device splits by
-// four at most, backend.SplitBits).
-func extraSplit(b *backend.JoinBatch) (plain, split int64) {
+// four at most, backend.SplitBits), and the item-blocks and blocks of a
+// deeper cut by the same bits (modelWork.deep).
+func extraSplit(b *backend.JoinBatch) (plain, split, deep, deepBlocks, splitBlocks int64) {
 	block := b.Tuning.Block
 	for p := range len(b.Parts) / backend.PartWords {
 		part := b.Parts[backend.PartWords*p:][:backend.PartWords]
@@ -212,6 +221,7 @@ func extraSplit(b *backend.JoinBatch) (plain, split int64) {
 			slices.Sort(ts[v])
 			rest := cut &^ uint8(v)
 			for lo := 0; lo < len(ts[v]); lo += block {
+				splitBlocks++
 				common := 1<<shift - 1
 				for _, e := range ts[v][lo:min(lo+block, len(ts[v]))] {
 					common &= e
@@ -230,9 +240,32 @@ func extraSplit(b *backend.JoinBatch) (plain, split int64) {
 					}
 				}
 			}
+			// The deeper cut: each run of one sub-bucket its own blocks.
+			for lo := 0; lo < len(ts[v]); {
+				e := ts[v][lo]
+				hi := lo
+				for hi < len(ts[v]) && ts[v][hi] == e {
+					hi++
+				}
+				blocks := int64((hi - lo + block - 1) / block)
+				deepBlocks += blocks
+				for u := rest; ; u = (u - 1) & rest {
+					if !long || longWeight(uint8(v), u) != 0 {
+						for _, x := range is[u] {
+							if x&e == 0 {
+								deep += blocks
+							}
+						}
+					}
+					if u == 0 {
+						break
+					}
+				}
+				lo = hi
+			}
 		}
 	}
-	return plain, split
+	return plain, split, deep, deepBlocks, splitBlocks
 }
 
 // bankWavefronts is how many wavefronts one plane's load takes whose 32
@@ -362,6 +395,12 @@ func TestGPUModel(t *testing.T) {
 		host := (prof.List + prof.Sort).Seconds() / solutions * 1e12
 		t.Logf("n = 22, %d tasks, %.3g solutions, chunk=%d: replayed in %v (%d blocks, %d item-blocks); re-cut the CPU's way %.3f item-blocks a solution without the extra bits' split, %.3f with all of it (six bits from 4M patterns a side); the host's listing and planning %.0f ps a solution on one core of this machine, %.1f on 16",
 			c.Tasks, solutions, chunk, wall.Round(time.Second), work.blocks, work.itemBlocks, float64(work.plain)/solutions, float64(work.split)/solutions, host, host/16)
+		// The deeper cut, by the replay's own local memory an item-block
+		// and a block's build (local memory binds).
+		builds := float64(work.deepBlocks) / float64(work.splitBlocks)
+		local := float64(work.wavefronts)/float64(work.itemBlocks)*float64(work.deep) + float64(work.buildWaves)*builds
+		t.Logf("a deeper cut by the same extra bits (blocks of their own in each sub-bucket): %.3f item-blocks a solution, %.2f× the blocks; local memory %.2f× the split's",
+			float64(work.deep)/solutions, builds, local/float64(work.wavefronts+work.buildWaves))
 		for _, g := range gpus {
 			_, line := modelLine(g, 22, tn, work, solutions)
 			t.Log(line)
