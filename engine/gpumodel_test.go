@@ -78,8 +78,11 @@ type modelWork struct {
 	// deep and deepBlocks are the item-blocks and blocks of a deeper cut
 	// by the same extra bits: blocks of their own in each sub-bucket,
 	// each skipping the items that hold any of its sub-bucket's extra
-	// bits; splitBlocks the split's blocks, before jobs are cut.
-	deep, deepBlocks, splitBlocks int64
+	// bits; key2 and key2Blocks the same of a cut by two more key bits
+	// (the two lowest extra bits: blocks of their own in each pair of
+	// them, split by the other extra bits as before); splitBlocks the
+	// split's blocks, before jobs are cut.
+	deep, deepBlocks, key2, key2Blocks, splitBlocks int64
 }
 
 func (w *modelWork) add(v modelWork) {
@@ -94,6 +97,8 @@ func (w *modelWork) add(v modelWork) {
 	w.deep += v.deep
 	w.deepBlocks += v.deepBlocks
 	w.splitBlocks += v.splitBlocks
+	w.key2 += v.key2
+	w.key2Blocks += v.key2Blocks
 }
 
 // modelDevice is the modelled GPU: a backend.Joiner that lists by the
@@ -120,7 +125,7 @@ func (d *modelDevice) ListHalves(_ context.Context, b *backend.JoinBatch) error 
 func (d *modelDevice) Join(_ context.Context, b *backend.JoinBatch) error {
 	b.Out = append(b.Out[:0], make([]uint64, b.Blocks())...)
 	w := replay(b, sortTwin(b))
-	w.plain, w.split, w.deep, w.deepBlocks, w.splitBlocks = extraSplit(b)
+	w.plain, w.split, w.deep, w.deepBlocks, w.key2, w.key2Blocks, w.splitBlocks = extraSplit(b)
 	d.mu.Lock()
 	d.work.add(w)
 	d.mu.Unlock()
@@ -189,7 +194,7 @@ func replay(b *backend.JoinBatch, sorted []uint64) modelWork {
 // side, four bits below wideSplit, six from there; a device splits by
 // four at most, backend.SplitBits), and the item-blocks and blocks of a
 // deeper cut by the same bits (modelWork.deep).
-func extraSplit(b *backend.JoinBatch) (plain, split, deep, deepBlocks, splitBlocks int64) {
+func extraSplit(b *backend.JoinBatch) (plain, split, deep, deepBlocks, key2, key2Blocks, splitBlocks int64) {
 	block := b.Tuning.Block
 	for p := range len(b.Parts) / backend.PartWords {
 		part := b.Parts[backend.PartWords*p:][:backend.PartWords]
@@ -263,9 +268,51 @@ func extraSplit(b *backend.JoinBatch) (plain, split, deep, deepBlocks, splitBloc
 				}
 				lo = hi
 			}
+			// Two more key bits: the bucket's patterns by their two
+			// lowest extra bits, then the others.
+			if shift >= 2 {
+				byKey := slices.Clone(ts[v])
+				slices.SortFunc(byKey, func(a, b int) int { return (a&3<<8 | a>>2) - (b&3<<8 | b>>2) })
+				for lo := 0; lo < len(byKey); {
+					hi := lo
+					for hi < len(byKey) && byKey[hi]&3 == byKey[lo]&3 {
+						hi++
+					}
+					for p := lo; p < hi; p += block {
+						key2Blocks++
+						common := 1<<shift - 1
+						for _, e := range byKey[p:min(p+block, hi)] {
+							common &= e
+						}
+						for u := rest; ; u = (u - 1) & rest {
+							if !long || longWeight(uint8(v), u) != 0 {
+								for _, x := range is[u] {
+									if x&common == 0 {
+										key2++
+									}
+								}
+							}
+							if u == 0 {
+								break
+							}
+						}
+					}
+					lo = hi
+				}
+			} else {
+				key2Blocks += int64((len(ts[v]) + block - 1) / block)
+				for u := rest; ; u = (u - 1) & rest {
+					if !long || longWeight(uint8(v), u) != 0 {
+						key2 += int64((len(ts[v])+block-1)/block) * int64(len(is[u]))
+					}
+					if u == 0 {
+						break
+					}
+				}
+			}
 		}
 	}
-	return plain, split, deep, deepBlocks, splitBlocks
+	return plain, split, deep, deepBlocks, key2, key2Blocks, splitBlocks
 }
 
 // bankWavefronts is how many wavefronts one plane's load takes whose 32
@@ -401,6 +448,10 @@ func TestGPUModel(t *testing.T) {
 		local := float64(work.wavefronts)/float64(work.itemBlocks)*float64(work.deep) + float64(work.buildWaves)*builds
 		t.Logf("a deeper cut by the same extra bits (blocks of their own in each sub-bucket): %.3f item-blocks a solution, %.2f× the blocks; local memory %.2f× the split's",
 			float64(work.deep)/solutions, builds, local/float64(work.wavefronts+work.buildWaves))
+		builds = float64(work.key2Blocks) / float64(work.splitBlocks)
+		local = float64(work.wavefronts)/float64(work.itemBlocks)*float64(work.key2) + float64(work.buildWaves)*builds
+		t.Logf("a cut by two more key bits (blocks of their own in each pair of the lowest extra bits, split by the rest): %.3f item-blocks a solution, %.2f× the blocks; local memory %.2f× the split's",
+			float64(work.key2)/solutions, builds, local/float64(work.wavefronts+work.buildWaves))
 		for _, g := range gpus {
 			_, line := modelLine(g, 22, tn, work, solutions)
 			t.Log(line)
