@@ -345,8 +345,8 @@ func modelLine(g gpu, n int, t backend.Tuning, work modelWork, solutions float64
 	// (join.cl's locate: a compare, a subtract, an add, the weight's
 	// shift), 4 an item.
 	alu := float64(work.warpLoads)*planes + (2*planes+4)*float64(work.itemBlocks)/32
-	alu = alu * 32 / 64 // 32 lanes an instruction, 64 lanes an SM-cycle
-	pop := float64(work.itemBlocks) * planes / 16                                // a popcount a plane an item, 16 an SM-cycle
+	alu = alu * 32 / 64                           // 32 lanes an instruction, 64 lanes an SM-cycle
+	pop := float64(work.itemBlocks) * planes / 16 // a popcount a plane an item, 16 an SM-cycle
 	cycles := max(local, alu, pop)
 	bound := "local memory"
 	switch cycles {
