@@ -21,6 +21,44 @@ import (
 // -tags twomiddle, the planner cuts every even board from 4 on so, as it
 // does n = 28 and above (go test -tags twomiddle -run TwoMiddle ./engine).
 
+// TestJoinTwoMiddleLongWeights counts the two-middle plans of n = 4..14
+// (16 in the long run) with their pairs weighted by their long-diagonal
+// queens (as from board.JoinLongFrom on), unweighted too, with buffers
+// of 16 patterns and whole sides: the weighted sum is the published
+// total, and some tasks count another share than unweighted.
+func TestJoinTwoMiddleLongWeights(t *testing.T) {
+	boards := []int{4, 6, 8, 10, 12, 14}
+	if long.Run() {
+		boards = append(boards, 16)
+	}
+	for _, n := range boards {
+		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
+		require.NoError(t, err)
+		require.Equal(t, 2, board.JoinMiddle(n))
+		for _, chunk := range []int{1 << 20, 16} {
+			js := &joinScratch{chunk: chunk}
+			plain := newQuarterCache(n, 0)
+			weighted := newQuarterCache(n, 0)
+			weighted.sv.long = true
+			var total uint64
+			differ := 0
+			for _, task := range halves(p) {
+				var r, r0 Result
+				runJoin(n, &task, weighted, js, &r)
+				runJoin(n, &task, plain, js, &r0)
+				total += r.Total
+				if r.Total != r0.Total {
+					differ++
+				}
+			}
+			assert.Equal(t, known.Total[n], total, "n=%d chunk %d", n, chunk)
+			if n >= 8 {
+				assert.Positive(t, differ, "n=%d: some tasks count another share", n)
+			}
+		}
+	}
+}
+
 // TestJoinTwoMiddle checks the join with two middle columns between the
 // halves (board.JoinMiddle, the plan of even n from 28 on) on boards
 // small enough to count: every total as published, with buffers of 16

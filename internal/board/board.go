@@ -136,8 +136,10 @@ type Bans [MaxN]uint64
 const JoinLongFrom = 18
 
 // JoinLong tells whether the join weights an n×n board's pairs by their
-// long-diagonal queens (not where two middle columns part the halves).
-func JoinLong(n int) bool { return n%2 == 0 && n >= JoinLongFrom && JoinMiddle(n) == 0 }
+// long-diagonal queens: even n from JoinLongFrom on, with two middle
+// columns between the halves too (a middle queen on a long diagonal is
+// fixed with its way, and the transpositions keep it in the middle).
+func JoinLong(n int) bool { return n%2 == 0 && n >= JoinLongFrom }
 
 // JoinMiddle returns how many middle columns part the join's west and
 // east halves of an n×n board: 1 for odd n, 0 for even n below 28, and 2
