@@ -308,16 +308,20 @@ func (c *config) calibrates(n int, method partition.Method) bool {
 // core-nanoseconds, with its relative uncertainty at 95% (the samples'
 // intervals, and what the ratio of two boards' costs varies between
 // machines: about ±10% between the EPYC and a Xeon at n = 24..27). n = 28
-// (two middle columns) is the middle of the five-minute
-// samples with the committed part rule, 1.86-2.04 ns in four taken beside
-// n = 27 or another rule (bench/data/estimate-2026-12-04c-epyc-2core.csv,
+// (two middle columns) was 2.0 ns unweighted, the middle of the
+// five-minute samples with the committed part rule, 1.86-2.04 ns in four
+// taken beside n = 27 or another rule
+// (bench/data/estimate-2026-12-04c-epyc-2core.csv,
 // part-rules-side-by-side-2026-12-04-epyc-2core.csv) and 2.49 and 2.90 in
-// two taken alone, over a(28), which is unknown (the samples were read
-// against 2.57 × 10^18; the model's extrapolation, [solutions], gives
-// 2.56 × 10^18, a few percent either way), hence ±25%.
+// two taken alone; its long-diagonal weights cost 0.764 of that (the
+// median of four pairs of samples side by side,
+// bench/data/n28-long-weights-2026-12-06-epyc-2core.txt): 1.53 ns, over
+// a(28), which is unknown (the samples were read against 2.57 × 10^18;
+// the model's extrapolation, [solutions], gives 2.56 × 10^18, a few
+// percent either way), hence ±25%.
 var refJoin = map[int]struct{ ns, err float64 }{
 	21: {2.13, 0}, // counted: 670.9 core-seconds
-	24: {1.62, 0.18}, 25: {1.70, 0.18}, 26: {1.95, 0.2}, 27: {2.08, 0.2}, 28: {2.0, 0.25},
+	24: {1.62, 0.18}, 25: {1.70, 0.18}, 26: {1.95, 0.2}, 27: {2.08, 0.2}, 28: {1.53, 0.25},
 }
 
 // calibrate estimates e's core-seconds from a sample of n = 21 by join
