@@ -9,16 +9,16 @@ import (
 	"github.com/nqueens/nqueens/engine"
 	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/msg"
-	"github.com/nqueens/nqueens/internal/opencl"
 	"github.com/nqueens/nqueens/partition"
 )
 
 // WithDevice says where a count runs: "cpu" (the default: the CPU workers),
-// "opencl" (the first OpenCL device, a GPU if there is one), "opencl:N"
-// (device N as 'nqueens devices' lists them), "opencl:all" (every OpenCL
-// device) or "all" (every OpenCL device beside the CPU workers, each
-// taking tasks from one queue as it finishes, so a fast device takes
-// more). Devices count queens without placed ones, n ≤ 32, by the join,
+// a back end's name, "opencl" (its first device, a GPU if there is one),
+// "opencl:N" (its device N as 'nqueens devices' lists them), "opencl:all"
+// (every device of the back end) or "all" (every device of every back end
+// beside the CPU workers, each taking tasks from one queue as it
+// finishes, so a fast device takes more). OpenCL is the back end this
+// library is built with (internal/backend's registry: backends.go). Devices count queens without placed ones, n ≤ 32, by the join,
 // sym and mirror methods ([Auto] is [partition.Best], the join from n =
 // 12, as on the CPU); asking a device for another count is an
 // [*OptionError]. For the join the host lists and sorts each task's two
@@ -37,25 +37,15 @@ func WithDevice(spec string) ResourceOption {
 	return ResourceOption{set: set{"WithDevice", func(c *config) { c.device = spec }}}
 }
 
-// deviceSpecs are the values WithDevice takes, for messages.
-const deviceSpecs = "cpu, opencl, opencl:N, opencl:all or all"
-
-// deviceIndex reports whether spec is "opencl:N", N in decimal digits
-// alone (no sign, no space).
-func deviceIndex(spec string) bool {
-	n, ok := strings.CutPrefix(spec, "opencl:")
-	return ok && n != "" && len(n) <= 4 && strings.Trim(n, "0123456789") == ""
-}
-
 // checkDevice checks c's device spec and resolves Auto for a device.
 func (c *config) checkDevice() error {
 	switch {
 	case c.device == "" || c.device == "cpu":
 		c.device = ""
 		return nil
-	case c.device == "all" || c.device == "opencl" || c.device == "opencl:all" || deviceIndex(c.device):
+	case backend.ValidSpec(c.device):
 	default:
-		return optionError("WithDevice", "", "%s is not a device (accepted: %s)", msg.Name{Of: "WithDevice", Value: c.device}, deviceSpecs)
+		return optionError("WithDevice", "", "%s is not a device (accepted: %s)", msg.Name{Of: "WithDevice", Value: c.device}, backend.Specs())
 	}
 	if c.device != "all" && c.given&optWorkers != 0 {
 		return optionError("WithWorkers", "WithDevice", "%s sets the CPU workers, and with %s no CPU worker counts (%s counts on every device beside them)",
@@ -136,10 +126,10 @@ func (c *config) side(method partition.Method) side {
 		return side{listers: max(1, c.workers)}
 	}
 	devices, onCPU := 1, false
-	if infos, err := opencl.Select(c.device); err == nil && len(infos) > 0 {
+	if infos, err := backend.Select(c.device); err == nil && len(infos) > 0 {
 		devices, onCPU = len(infos), true
 		for _, info := range infos {
-			onCPU = onCPU && info.Type == opencl.CPU
+			onCPU = onCPU && info.OnCPU()
 		}
 	}
 	hosts, batches := engine.DeviceSide(method == partition.Join, devices, onCPU, c.joinTuning)
@@ -151,8 +141,15 @@ func (c *config) side(method partition.Method) side {
 	return sd
 }
 
-// openDevice is opencl.Open: the tests' seam to count the devices opened.
-var openDevice = opencl.Open
+// openDevice opens a device listed by its back end (the registry's
+// Kind.Open): the tests' seam to count the devices opened.
+var openDevice = func(info backend.Info) (backend.Opened, error) {
+	k, ok := backend.Lookup(info.Kind)
+	if !ok {
+		return nil, fmt.Errorf("no back end %q", info.Kind)
+	}
+	return k.Open(info)
+}
 
 // devices are a count's devices, opened: the engine's back ends, their
 // names, and the CPU workers that count beside them. Close releases them
@@ -161,7 +158,7 @@ type devices struct {
 	list    []backend.Device
 	names   []string
 	workers int // the CPU workers beside them (-1: none; with no device, the config's)
-	opened  []*opencl.Device
+	opened  []backend.Opened
 	release func() // set on a shared set's handle: Close lets it go
 }
 
@@ -262,12 +259,11 @@ func (c *config) openOwn() (*devices, error) {
 	if c.device == "" {
 		return ds, nil
 	}
-	spec := c.device
 	ds.workers = -1
-	if spec == "all" {
-		spec, ds.workers = "opencl:all", c.workers
+	if c.device == "all" {
+		ds.workers = c.workers
 	}
-	infos, err := opencl.Select(spec)
+	infos, err := backend.Select(c.device)
 	if err != nil {
 		return nil, fmt.Errorf("device %s: %w", c.device, err)
 	}

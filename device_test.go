@@ -17,14 +17,14 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/nqueens/nqueens/engine"
-	"github.com/nqueens/nqueens/internal/opencl"
+	"github.com/nqueens/nqueens/internal/backend"
 )
 
 // needDevice skips a test where no OpenCL device exists, with a note, or
 // fails it where NQUEENS_REQUIRE_OPENCL is set (CI, which installs pocl).
 func needDevice(t *testing.T) {
 	t.Helper()
-	infos, err := opencl.Devices()
+	infos, err := backend.Select("opencl")
 	if len(infos) > 0 {
 		return
 	}
@@ -235,9 +235,9 @@ func TestConcurrentDevices(t *testing.T) {
 			spec := specs[i%len(specs)]
 			switch i % 4 {
 			case 3:
-				infos, err := opencl.Devices()
+				infos, err := backend.All()
 				if err != nil || len(infos) == 0 {
-					return fmt.Errorf("goroutine %d: Devices() = %d devices, %v", i, len(infos), err)
+					return fmt.Errorf("goroutine %d: backend.All() = %d devices, %v", i, len(infos), err)
 				}
 				if _, err := Estimate(context.Background(), 12, WithDevice(spec), WithSample(50*time.Millisecond)); err != nil {
 					return fmt.Errorf("goroutine %d: Estimate(12, %s): %w", i, spec, err)
@@ -267,10 +267,10 @@ func TestConcurrentDevices(t *testing.T) {
 func TestDevicePlanAgrees(t *testing.T) {
 	needDevice(t)
 	ctx := context.Background()
-	infos, err := opencl.Select("opencl")
+	infos, err := backend.Select("opencl")
 	require.NoError(t, err)
 	perCore := 2
-	if infos[0].Type == opencl.CPU {
+	if infos[0].OnCPU() {
 		perCore = 1
 	}
 	e, err := Estimate(ctx, 18, WithDevice("opencl"))
@@ -303,7 +303,7 @@ func TestCountShardsDevicesOnce(t *testing.T) {
 	needDevice(t)
 	var opens atomic.Int64
 	saved := openDevice
-	openDevice = func(info opencl.Info) (*opencl.Device, error) {
+	openDevice = func(info backend.Info) (backend.Opened, error) {
 		opens.Add(1)
 		return saved(info)
 	}

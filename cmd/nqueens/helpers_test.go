@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/cli"
-	"github.com/nqueens/nqueens/internal/opencl"
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/resultfile"
 )
 
@@ -216,7 +216,7 @@ func waitForTasks(t *testing.T, path string, k int) {
 // haveOpenCL reports whether an OpenCL device is found; where none is and
 // NQUEENS_REQUIRE_OPENCL is set (CI, which installs pocl), an error.
 func haveOpenCL() (bool, error) {
-	infos, err := opencl.Devices()
+	infos, err := backend.Select("opencl")
 	if len(infos) == 0 && os.Getenv("NQUEENS_REQUIRE_OPENCL") != "" {
 		return false, fmt.Errorf("NQUEENS_REQUIRE_OPENCL is set but there is no OpenCL device (%v)", err)
 	}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/nqueens/nqueens/cmd/nqueens/internal/report"
 	"github.com/nqueens/nqueens/engine"
+	"github.com/nqueens/nqueens/internal/backend"
 	"github.com/nqueens/nqueens/internal/machine"
-	"github.com/nqueens/nqueens/internal/opencl"
 	"github.com/nqueens/nqueens/internal/version"
 )
 
@@ -30,15 +30,15 @@ func versionCmd() *cobra.Command {
 			}
 			m := machine.Detect()
 			devices := "none (no OpenCL device)"
-			switch infos, err := opencl.Devices(); {
-			case err != nil:
-				devices = "none (" + err.Error() + ")"
+			switch infos, err := backend.All(); {
 			case len(infos) > 0:
 				var names []string
 				for _, d := range infos {
-					names = append(names, fmt.Sprintf("opencl:%d %s", d.Index, d))
+					names = append(names, d.Spec()+" "+d.Name)
 				}
 				devices = strings.Join(names, "; ")
+			case err != nil:
+				devices = "none (" + err.Error() + ")"
 			}
 			return writeLine(cmd.OutOrStdout(), fmt.Sprintf("nqueens %s\ngo: %s %s/%s\ncpu: %s (%s; %s; %s by default)\ndevices: %s",
 				v, runtime.Version(), runtime.GOOS, runtime.GOARCH, m.CPU, m.Vendor, m.Cores(), report.Plural(engine.DefaultWorkers(), "worker"), devices))

@@ -1,8 +1,9 @@
 // Package backend is what a device back end implements and the batches
 // it is handed: the engine (engine.Run) cuts a count's tasks into these
 // batches and a back end runs them on its device. internal/opencl is one
-// back end; another (CUDA, say) would implement the same interfaces
-// beside it and be opened where the library opens devices (device.go).
+// back end; another (CUDA, say) implements the same interfaces in a
+// folder of its own and registers itself ([Register], registry.go), and
+// the library finds it there.
 //
 // Everything here is the wire format between the two. The batches'
 // layouts are written here alone and handed to the kernels as compiler

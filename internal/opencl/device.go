@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -125,40 +124,6 @@ func Devices() ([]Info, error) {
 		}
 	}
 	return out, nil
-}
-
-// Select returns the devices a spec names: "opencl" the first device (a
-// GPU if there is one), "opencl:N" device N of [Devices], "opencl:all" every
-// device.
-func Select(spec string) ([]Info, error) {
-	all, err := Devices()
-	if err != nil {
-		return nil, err
-	}
-	if len(all) == 0 {
-		return nil, fmt.Errorf("%w: the OpenCL runtime has no device (is a driver such as pocl-opencl-icd installed?)", ErrNoRuntime)
-	}
-	arg, _ := strings.CutPrefix(spec, "opencl")
-	arg, _ = strings.CutPrefix(arg, ":")
-	switch arg {
-	case "":
-		for _, d := range all {
-			if d.Type == GPU {
-				return []Info{d}, nil
-			}
-		}
-		return all[:1], nil
-	case "all":
-		return all, nil
-	}
-	i, err := strconv.Atoi(arg)
-	if err != nil || i < 0 || i >= len(all) {
-		if len(all) == 1 {
-			return nil, fmt.Errorf("no OpenCL device %s: there is one, opencl:0 ('nqueens devices' lists it)", arg)
-		}
-		return nil, fmt.Errorf("no OpenCL device %s: there are %d, opencl:0 to opencl:%d ('nqueens devices' lists them)", arg, len(all), len(all)-1)
-	}
-	return all[i : i+1], nil
 }
 
 // Device is an opened OpenCL device, a backend.Searcher and

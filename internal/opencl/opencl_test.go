@@ -22,14 +22,14 @@ import (
 // installs pocl) a missing device fails the test instead.
 func requireDevice(t *testing.T) *Device {
 	t.Helper()
-	infos, err := Select("opencl")
+	infos, err := backend.Select("opencl")
 	if err != nil {
 		if os.Getenv("NQUEENS_REQUIRE_OPENCL") != "" {
 			t.Fatalf("NQUEENS_REQUIRE_OPENCL is set but no OpenCL device opens: %v", err)
 		}
 		t.Skipf("no OpenCL device here (%v); CI runs these tests on pocl", err)
 	}
-	d, err := Open(infos[0])
+	d, err := Open(infos[0].Detail.(Info))
 	require.NoError(t, err)
 	t.Cleanup(func() { d.Close() })
 	return d
@@ -46,8 +46,8 @@ func TestList(t *testing.T) {
 		assert.NotEmpty(t, d.Name)
 		assert.Positive(t, d.ComputeUnits)
 	}
-	_, err = Select("opencl:99")
-	assert.ErrorContains(t, err, "no OpenCL device 99")
+	_, err = backend.Select("opencl:99")
+	assert.ErrorContains(t, err, "no opencl device 99")
 }
 
 // TestSearchTasks counts random tasks of mirror and sym plans on the
