@@ -41,7 +41,9 @@ func solutions(n int) float64 {
 // reference machine (a 2-core AMD EPYC), in core-nanoseconds, and the
 // factor its 95% interval spans either way. The join's from n = 21 on are
 // [refJoin]'s where it has n; elsewhere (below n = 24, where fixed costs
-// weigh, and past the sampled n = 28) its nearest, twice as uncertain.
+// weigh, and past the sampled n = 28) its nearest of the same parity
+// past 28 (an odd board has no long-diagonal weights: n = 27's), twice
+// as uncertain.
 // The backtracking methods' are n = 16's (sym 80-123 ns, mirror 133-223
 // ns a solution on the machines of docs/performance.md), grown by half
 // for larger boards, with a factor of 4 either way.
@@ -52,8 +54,11 @@ func perSolution(n int, method partition.Method) (ns, factor float64) {
 			return r.ns, 1 + r.err
 		}
 		near := refJoin[28]
-		if n < 24 {
+		switch {
+		case n < 24:
 			near = refJoin[calibrationN]
+		case n%2 == 1:
+			near = refJoin[27]
 		}
 		return near.ns, 2 * (1 + max(0.25, near.err))
 	case partition.Sym:
