@@ -98,7 +98,7 @@ func List(ctx context.Context, n int, opts ...BoardOption) iter.Seq2[[]int, erro
 				yield(nil, context.Cause(ctx))
 				return
 			}
-			err := engine.Each(ctx, plan, i, func(c []uint8) bool {
+			err := engine.EachSolution(ctx, plan, i, func(c []uint8) bool {
 				for r, v := range c {
 					cols[r] = int(v)
 				}

@@ -170,8 +170,8 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 	sd := c.side(st.Method)
 	listers, hosts, batches := sd.listers, sd.hosts, sd.batches
 	e.Workers, e.Hosts = listers, hosts
-	e.ShardMemory = engine.Need(n, st.Method, st.MaxTasks, listers) + batches
-	e.WorkerMemory = engine.Need(n, st.Method, st.MaxTasks, listers+1) + batches - e.ShardMemory
+	e.ShardMemory = engine.MemoryNeed(n, st.Method, st.MaxTasks, listers) + batches
+	e.WorkerMemory = engine.MemoryNeed(n, st.Method, st.MaxTasks, listers+1) + batches - e.ShardMemory
 	if st.Sweep {
 		e.ShardMemory += engine.SweepBytes(n)
 	}
@@ -179,7 +179,7 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 	// would refuse it: always where --memory is given, and where more
 	// shards would not help (the workers', the devices' hosts' or their
 	// batches' memory) within the default.
-	if err := engine.Fit(n, st.Method, listers, st.MaxTasks, c.shards, c.memoryLimit(), e.ShardMemory); err != nil {
+	if err := engine.FitMemory(n, st.Method, listers, st.MaxTasks, c.shards, c.memoryLimit(), e.ShardMemory); err != nil {
 		if me, ok := err.(*engine.MemoryError); ok && (c.memory > 0 || !me.MostlyTasks()) {
 			me.Hosts = hosts
 			return Cost{}, invalid(err)
@@ -243,7 +243,7 @@ func (c *config) deviceCost(ctx context.Context, e *Cost) error {
 		return err
 	}
 	defer devs.Close()
-	var onCPU, onDevice engine.Kept
+	var onCPU, onDevice engine.KeptBuffers
 	skip := make([]bool, len(tasks))
 	count := func(from, to int, devices bool) (time.Duration, error) {
 		for i := range skip {

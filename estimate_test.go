@@ -42,7 +42,7 @@ func TestEstimate(t *testing.T) {
 		per[s]++
 	}
 	assert.Equal(t, []int{134, 310}, []int{e.ShardTasksMin, e.ShardTasksMax}, "per shard: %v", per)
-	assert.Equal(t, engine.Need(14, partition.Join, 310, 2), e.ShardMemory)
+	assert.Equal(t, engine.MemoryNeed(14, partition.Join, 310, 2), e.ShardMemory)
 	assert.Positive(t, e.WorkerMemory)
 	assert.Zero(t, e.Sampled, "no sample unless asked")
 
@@ -95,10 +95,10 @@ func TestShardWithinMemory(t *testing.T) {
 	ctx := context.Background()
 	pl, err := partition.NewPlanner(ctx, partition.Job{N: 19})
 	require.NoError(t, err)
-	whole := engine.Need(19, partition.Join, pl.Size().Tasks, 1)
+	whole := engine.MemoryNeed(19, partition.Join, pl.Size().Tasks, 1)
 	shard, err := pl.Plan(3, 64, 0)
 	require.NoError(t, err)
-	limit := engine.Need(19, partition.Join, len(shard.Tasks), 1) + 1<<20
+	limit := engine.MemoryNeed(19, partition.Join, len(shard.Tasks), 1) + 1<<20
 	require.Less(t, limit, whole)
 	_, err = Count(ctx, 19, WithWorkers(1), WithMemory(limit))
 	assert.ErrorIs(t, err, ErrInvalid, "the whole board does not fit")

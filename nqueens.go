@@ -362,7 +362,7 @@ type resources struct {
 	device     string        // WithDevice's spec; "" for the CPU
 	tuning     string        // WithDeviceTuning's spec
 	joinTuning backend.Knobs // and what it says
-	keep       *engine.Kept
+	keep       *engine.KeptBuffers
 	shared     *sharedDevices // CountShards': the devices its shards share
 }
 
@@ -415,7 +415,7 @@ func WithWorkers(n int) ResourceOption {
 // (default: half of the memory the process may use: physical memory, or
 // its cgroup's limit where lower, as in a container or a Slurm job with
 // --mem, or the address-space limit; a limit above what the process may
-// use is capped to it, engine.Usable). A limit below what the count needs
+// use is capped to it, engine.UsableMemory). A limit below what the count needs
 // is an error wrapping ErrInvalid before anything large is made (an
 // [*MemoryError] says what would do); the join sizes its buffers
 // and cache to it. What a count does to the process: while join counts
@@ -693,17 +693,17 @@ func (c *config) planWith(ctx context.Context, pl *partition.Planner, n int) (*p
 }
 
 // memoryLimit is c's memory limit, the default if none was set.
-func (c *config) memoryLimit() int64 { return engine.Limit(c.memory) }
+func (c *config) memoryLimit() int64 { return engine.MemoryLimit(c.memory) }
 
 // fits returns the [*MemoryError] of a plan of tasks tasks of the n×n
 // board by method, one of shards shards, when its run needs more than
 // c's memory limit on the goroutines that list its tasks and the
-// devices' batches ([config.side], [engine.Need]), and nil when it fits:
+// devices' batches ([config.side], [engine.MemoryNeed]), and nil when it fits:
 // the one place the library decides it before planning and builds the
 // error, by the rule the engine's run applies.
 func (c *config) fits(n int, method partition.Method, tasks, shards int) error {
 	sd := c.side(method)
-	err := engine.Fit(n, method, sd.listers, tasks, shards, c.memoryLimit(), engine.Need(n, method, tasks, sd.listers)+sd.batches)
+	err := engine.FitMemory(n, method, sd.listers, tasks, shards, c.memoryLimit(), engine.MemoryNeed(n, method, tasks, sd.listers)+sd.batches)
 	var me *engine.MemoryError
 	if errors.As(err, &me) {
 		me.Hosts = sd.hosts

@@ -732,13 +732,13 @@ func TestNilAndEmptyOptions(t *testing.T) {
 }
 
 // TestFits: the one memory rule the library applies before planning
-// (config.fits): a plan fits when engine.Need is within the limit, and
+// (config.fits): a plan fits when engine.MemoryNeed is within the limit, and
 // otherwise Count, Table and CountShards all refuse it with the same
 // *MemoryError.
 func TestFits(t *testing.T) {
 	c, err := newConfig("Count", []CountOption{WithWorkers(2), WithMemory(64 << 20)})
 	require.NoError(t, err)
-	need := engine.Need(31, partition.Join, 1_000_000_000, 2)
+	need := engine.MemoryNeed(31, partition.Join, 1_000_000_000, 2)
 	var me *MemoryError
 	require.ErrorAs(t, c.fits(31, partition.Join, 1_000_000_000, 4), &me)
 	assert.Equal(t, []any{31, Join, 2, 1_000_000_000, 4, int64(64 << 20), need}, []any{me.N, me.Method, me.Workers, me.Tasks, me.Shards, me.Limit, me.Need})
@@ -751,7 +751,7 @@ func TestFits(t *testing.T) {
 	tasks := me.Tasks
 	for _, err := range Table(ctx, 31, 31, WithMethod(Join), WithWorkers(2), WithMemory(64<<20)) {
 		require.ErrorAs(t, err, &me, "Table")
-		assert.Equal(t, []any{31, Join, 2, tasks, 1, int64(64 << 20), engine.Need(31, partition.Join, tasks, 2)}, []any{me.N, me.Method, me.Workers, me.Tasks, me.Shards, me.Limit, me.Need})
+		assert.Equal(t, []any{31, Join, 2, tasks, 1, int64(64 << 20), engine.MemoryNeed(31, partition.Join, tasks, 2)}, []any{me.N, me.Method, me.Workers, me.Tasks, me.Shards, me.Limit, me.Need})
 	}
 }
 

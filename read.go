@@ -490,7 +490,7 @@ func wholePlan(ctx context.Context, pl *partition.Planner, job partition.Job) (*
 	var te *partition.TasksError
 	if errors.As(err, &te) {
 		return nil, fmt.Errorf("checking the files of n = %d (%s) against its plan holds its %d tasks, which needs %s: more than the %s (half of this machine's memory) that merge and status may take",
-			job.N, method, te.Tasks, humanize.IBytes(uint64(engine.Need(job.N, partition.Sym, te.Tasks, 1))), humanize.IBytes(uint64(limit)))
+			job.N, method, te.Tasks, humanize.IBytes(uint64(engine.MemoryNeed(job.N, partition.Sym, te.Tasks, 1))), humanize.IBytes(uint64(limit)))
 	}
 	return plan, err
 }

@@ -83,7 +83,7 @@ func planShards(ctx context.Context, n int, dir string, first, last, m int, opts
 	case err != nil:
 		return nil, nil, invalid(err)
 	}
-	c.keep = new(engine.Kept)
+	c.keep = new(engine.KeptBuffers)
 	return plans, c, nil
 }
 

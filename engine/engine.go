@@ -13,7 +13,7 @@
 //
 // [Run] runs a plan's tasks in an errgroup limited to the requested number
 // of workers and sums their [Result]s into [Counts]; it sizes the join's
-// memory to [Options].Memory. [Each] lists the solutions of one task.
+// memory to [Options].Memory. [EachSolution] lists the solutions of one task.
 package engine
 
 import (
@@ -36,7 +36,7 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// Errors returned by [Run] and [Each].
+// Errors returned by [Run] and [EachSolution].
 var (
 	errWorkers = fmt.Errorf("workers must be from 1 to %d", MaxWorkers)
 	errPlan    = errors.New("invalid plan")
@@ -152,21 +152,21 @@ type Options struct {
 	// Keep, if set, keeps the join's worker buffers and quarter cache
 	// from this run for the next run given the same Keep, instead of
 	// each run making its own: for a caller that runs many small plans of
-	// one board in a row (the shards of a range, [Kept]).
-	Keep *Kept
+	// one board in a row (the shards of a range, [KeptBuffers]).
+	Keep *KeptBuffers
 
 	// quarterBudget, if set, replaces the quarter cache's budget (tests).
 	quarterBudget int64
 }
 
-// Kept holds what a join run leaves for the next run given it
+// KeptBuffers holds what a join run leaves for the next run given it
 // ([Options].Keep): its workers' buffers, grown to the tasks' size, and
 // its quarter cache, whose lists the next plan's tasks of the same board
 // share. A run takes them if it is of the same board with the same
 // buffer size and cache budget (otherwise it makes its own and keeps
-// those); they are freed with the Kept. The zero value is empty and
-// ready; a Kept is for runs one after another, not at once.
-type Kept struct {
+// those); they are freed with the KeptBuffers. The zero value is empty and
+// ready; a KeptBuffers is for runs one after another, not at once.
+type KeptBuffers struct {
 	mu      sync.Mutex
 	n       int
 	chunk   int
@@ -181,7 +181,7 @@ type Kept struct {
 // differs a little from shard to shard), or a new one, dropping what was
 // kept, when the board or the buffers differ or the cache holds more
 // than the new budget.
-func (k *Kept) take(n, chunk int, budget int64) *quarterCache {
+func (k *KeptBuffers) take(n, chunk int, budget int64) *quarterCache {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.cache != nil && k.n == n && k.chunk == chunk && k.cache.room.Load()+budget-k.budget >= 0 {
@@ -194,7 +194,7 @@ func (k *Kept) take(n, chunk int, budget int64) *quarterCache {
 }
 
 // scratchFor returns a kept worker's buffers, or new ones.
-func (k *Kept) scratchFor(chunk int) *joinScratch {
+func (k *KeptBuffers) scratchFor(chunk int) *joinScratch {
 	if k != nil {
 		k.mu.Lock()
 		defer k.mu.Unlock()
@@ -208,7 +208,7 @@ func (k *Kept) scratchFor(chunk int) *joinScratch {
 }
 
 // give keeps a worker's buffers for the next run.
-func (k *Kept) give(js *joinScratch) {
+func (k *KeptBuffers) give(js *joinScratch) {
 	if k == nil {
 		return
 	}
@@ -369,7 +369,7 @@ type runSizes struct {
 // refusing a limit too small ([*MemoryError]).
 func sizeRun(plan *partition.Plan, opt Options, workers int) (runSizes, error) {
 	sz := runSizes{join: needsMemory(plan), chunk: defaultJoinChunk, release: func() {}}
-	limit := Limit(opt.Memory)
+	limit := MemoryLimit(opt.Memory)
 	sz.tune = resolve(opt.Tuning, opt.Devices)
 	if sz.join {
 		if err := checkJoin(sz.tune, opt.Devices); err != nil {
@@ -380,7 +380,7 @@ func sizeRun(plan *partition.Plan, opt Options, workers int) (runSizes, error) {
 	sz.hosts = hosts
 	listers := workers + hosts*len(opt.Devices) // goroutines that list join tasks
 	need := minMemory(plan, max(1, listers)) + batches
-	if err := Fit(plan.N, plan.Method, listers, len(plan.Tasks), max(1, plan.Shards), limit, need); err != nil {
+	if err := FitMemory(plan.N, plan.Method, listers, len(plan.Tasks), max(1, plan.Shards), limit, need); err != nil {
 		if me, ok := err.(*MemoryError); ok {
 			me.Hosts = hosts * len(opt.Devices)
 		}
@@ -432,7 +432,7 @@ func schedule(ctx context.Context, plan *partition.Plan, opt Options, q runQueue
 			mu.Unlock()
 		}
 	}
-	var keep *Kept
+	var keep *KeptBuffers
 	if sz.qc != nil {
 		keep = opt.Keep
 	}
@@ -510,13 +510,13 @@ func NewSampler(plan *partition.Plan, memory int64) (*Sampler, error) {
 	if err := check(plan); err != nil {
 		return nil, err
 	}
-	limit := Limit(memory)
+	limit := MemoryLimit(memory)
 	// Parts of tasks keep their thinned north lists beside the own ones.
 	var thinned int64
 	if needsMemory(plan) {
 		thinned = quarterListBytes(plan.N)
 	}
-	if err := Fit(plan.N, plan.Method, 1, len(plan.Tasks), 1, limit, minMemory(plan, 1)+thinned); err != nil {
+	if err := FitMemory(plan.N, plan.Method, 1, len(plan.Tasks), 1, limit, minMemory(plan, 1)+thinned); err != nil {
 		return nil, err
 	}
 	s := &Sampler{plan: plan}

@@ -125,12 +125,12 @@ func TestWorkers(t *testing.T) {
 	}
 }
 
-// TestKept runs shard after shard of join boards with one Kept, as
+// TestKept runs shard after shard of join boards with one KeptBuffers, as
 // CountShards does, the board and the memory changing on the way: every
 // task's result is the one a run of its own gives.
-func TestKept(t *testing.T) {
+func TestKeptBuffers(t *testing.T) {
 	ctx := context.Background()
-	var keep engine.Kept
+	var keep engine.KeptBuffers
 	for _, job := range []struct {
 		n      int
 		memory int64
@@ -247,7 +247,7 @@ func TestRunErrors(t *testing.T) {
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, engine.MinMemory(j, 4), me.Need)
 	// Sym holds its tasks alone: no join buffers, and refused below that.
-	assert.Equal(t, engine.Need(p.N, partition.Sym, len(p.Tasks), 4), engine.MinMemory(p, 4))
+	assert.Equal(t, engine.MemoryNeed(p.N, partition.Sym, len(p.Tasks), 4), engine.MinMemory(p, 4))
 	assert.Less(t, engine.MinMemory(p, 4), engine.MinMemory(j, 4))
 	_, err = engine.Run(context.Background(), p, engine.Options{Workers: 4, Memory: 1 << 20})
 	require.ErrorAs(t, err, &me)
@@ -348,8 +348,8 @@ func BenchmarkKernel(b *testing.B) {
 // TestFit: the one memory rule, need ≤ limit, and the refusal it builds;
 // Run refuses by it.
 func TestFit(t *testing.T) {
-	require.NoError(t, engine.Fit(16, partition.Join, 2, 100, 1, 1<<30, 1<<30))
-	err := engine.Fit(16, partition.Join, 2, 100, 4, 1<<30, 1<<30+1)
+	require.NoError(t, engine.FitMemory(16, partition.Join, 2, 100, 1, 1<<30, 1<<30))
+	err := engine.FitMemory(16, partition.Join, 2, 100, 4, 1<<30, 1<<30+1)
 	var me *engine.MemoryError
 	require.ErrorAs(t, err, &me)
 	assert.Equal(t, engine.MemoryError{N: 16, Method: partition.Join, Workers: 2, Tasks: 100, Shards: 4, Limit: 1 << 30, Need: 1<<30 + 1}, *me)
@@ -357,5 +357,5 @@ func TestFit(t *testing.T) {
 	require.NoError(t, err)
 	_, err = engine.Run(context.Background(), p, engine.Options{Workers: 1, Memory: 1 << 10})
 	require.ErrorAs(t, err, &me)
-	assert.Equal(t, engine.Fit(12, partition.Join, 1, len(p.Tasks), 1, 1<<10, me.Need), err)
+	assert.Equal(t, engine.FitMemory(12, partition.Join, 1, len(p.Tasks), 1, 1<<10, me.Need), err)
 }

@@ -13,9 +13,9 @@ import (
 // TestKeptReused: shards of one board, whose plans differ in size (and so
 // in the cache budget their memory limit leaves), share one quarter cache
 // and their workers' buffers; another board gets its own.
-func TestKeptReused(t *testing.T) {
+func TestKeptBuffersReused(t *testing.T) {
 	ctx := context.Background()
-	var keep Kept
+	var keep KeptBuffers
 	var first *quarterCache
 	for _, n := range []int{15, 15, 16} {
 		pl, err := partition.NewPlanner(ctx, partition.Job{N: n, Method: partition.Join})

@@ -9,14 +9,14 @@ import (
 	"github.com/nqueens/nqueens/partition"
 )
 
-// Each calls yield with every completion of the plan's task i, as the
+// EachSolution calls yield with every completion of the plan's task i, as the
 // column of each row's queen, in lexicographic order; it stops early when
 // yield returns false, and with ctx's error when ctx is done (checked
 // every few thousand queens placed, solutions or not). The slice is reused
 // between calls. Only plans made with [partition.Job].Every list solutions
 // (their tasks search every solution, without symmetry); any other task is
 // [errList].
-func Each(ctx context.Context, plan *partition.Plan, i int, yield func(cols []uint8) bool) error {
+func EachSolution(ctx context.Context, plan *partition.Plan, i int, yield func(cols []uint8) bool) error {
 	if plan == nil || i < 0 || i >= len(plan.Tasks) {
 		return fmt.Errorf("%w: no task %d in the plan", errPlan, i)
 	}

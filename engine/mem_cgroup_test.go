@@ -75,10 +75,10 @@ func memoryCgroup(limit int64) (string, error) {
 // TestLimitCapped: a requested limit above what the process may use is
 // capped to it; one below is kept; 0 is the default, half of it.
 func TestLimitCapped(t *testing.T) {
-	u, what := Usable()
+	u, what := UsableMemory()
 	require.Positive(t, u, "Linux tells the physical memory")
 	assert.NotEmpty(t, what)
-	assert.Equal(t, u, Limit(1<<62))
-	assert.Equal(t, int64(1<<20), Limit(1<<20))
-	assert.Equal(t, u/2, Limit(0))
+	assert.Equal(t, u, MemoryLimit(1<<62))
+	assert.Equal(t, int64(1<<20), MemoryLimit(1<<20))
+	assert.Equal(t, u/2, MemoryLimit(0))
 }

@@ -25,7 +25,7 @@ import (
 
 // MemoryError is returned when a memory limit is below what a count
 // needs: by [Run] for its plan and workers, and by callers that check a
-// plan's [Need] before making it.
+// plan's [MemoryNeed] before making it.
 type MemoryError struct {
 	N, Workers  int
 	Method      partition.Method
@@ -38,12 +38,12 @@ type MemoryError struct {
 	Hosts int
 }
 
-// Fit returns nil when a run that needs need bytes fits limit, and else
+// FitMemory returns nil when a run that needs need bytes fits limit, and else
 // the [*MemoryError] of the n×n board by method on workers, its plan of
 // tasks tasks one of shards shards: the one rule a memory refusal is
 // decided by and the one place it is built (Run, the sampler, the join's
-// buffers, and the library before it plans, with [Need]).
-func Fit(n int, method partition.Method, workers, tasks, shards int, limit, need int64) error {
+// buffers, and the library before it plans, with [MemoryNeed]).
+func FitMemory(n int, method partition.Method, workers, tasks, shards int, limit, need int64) error {
 	if need <= limit {
 		return nil
 	}
@@ -111,34 +111,34 @@ func holdGCLimit(limit int64) (release func()) {
 }
 
 // DefaultMemory is the memory limit [Run] applies when [Options].Memory is
-// 0: half of what the process may use ([Usable]), or 4 GiB where that is
+// 0: half of what the process may use ([UsableMemory]), or 4 GiB where that is
 // not known.
 func DefaultMemory() int64 {
-	if u, _ := Usable(); u > 0 {
+	if u, _ := UsableMemory(); u > 0 {
 		return u / 2
 	}
 	return 4 << 30
 }
 
-// Limit is the memory limit a run applies for a requested one: memory,
-// or [DefaultMemory] for 0, capped at what the process may use ([Usable])
+// MemoryLimit is the memory limit a run applies for a requested one: memory,
+// or [DefaultMemory] for 0, capped at what the process may use ([UsableMemory])
 // where that is known, so that a limit above it never lets a run grow
 // into the system's out-of-memory killer or the runtime's.
-func Limit(memory int64) int64 {
+func MemoryLimit(memory int64) int64 {
 	m := cmp.Or(memory, DefaultMemory())
-	if u, _ := Usable(); u > 0 && m > u {
+	if u, _ := UsableMemory(); u > 0 && m > u {
 		return u
 	}
 	return m
 }
 
-// Usable is the memory this process may use, and what bounds it (words
+// UsableMemory is the memory this process may use, and what bounds it (words
 // for a message): the least of physical memory, the limit of its cgroup
 // (a container's, a Kubernetes pod's, a Slurm job's --mem) and four
 // fifths of its address-space limit (ulimit -v, which some Slurm sites
 // set; the Go runtime's own reservations take the rest); 0 and "" where
 // none is known. Read once.
-func Usable() (int64, string) { u := usable(); return u.bytes, u.what }
+func UsableMemory() (int64, string) { u := usable(); return u.bytes, u.what }
 
 var usable = sync.OnceValue(func() (u struct {
 	bytes int64
@@ -162,11 +162,11 @@ var usable = sync.OnceValue(func() (u struct {
 // of its result (about 60).
 const taskBytes = 224
 
-// Need is the least memory limit a count of an n×n board by method, whose
+// MemoryNeed is the least memory limit a count of an n×n board by method, whose
 // plan (or shard) holds tasks tasks, accepts on the given workers: the
 // runtime, the tasks and their results, and for the join its smallest
 // buffers and the quarter cache's index.
-func Need(n int, method partition.Method, tasks, workers int) int64 {
+func MemoryNeed(n int, method partition.Method, tasks, workers int) int64 {
 	need := runtimeBytes + int64(tasks)*taskBytes
 	if method == partition.Join && n <= joinMaxN {
 		need += int64(min(workers, max(1, tasks)))*joinWorkerBytes(n, minJoinChunk) + quarterCacheBytes(n)
@@ -177,21 +177,21 @@ func Need(n int, method partition.Method, tasks, workers int) int64 {
 // MaxTasks is how many tasks a count of an n×n board by method may hold
 // within limit bytes on the given workers (0 when even none fit).
 func MaxTasks(n int, method partition.Method, workers int, limit int64) int {
-	free := limit - Need(n, method, 0, workers)
+	free := limit - MemoryNeed(n, method, 0, workers)
 	if method == partition.Join {
-		free -= int64(workers-1) * joinWorkerBytes(n, minJoinChunk) // Need(0) counted one worker
+		free -= int64(workers-1) * joinWorkerBytes(n, minJoinChunk) // MemoryNeed(0) counted one worker
 	}
 	return int(max(0, free/taskBytes))
 }
 
 // minMemory is the least memory limit with which [Run] accepts the plan on
-// the given number of workers ([Need] of its tasks).
+// the given number of workers ([MemoryNeed] of its tasks).
 func minMemory(plan *partition.Plan, workers int) int64 {
 	method := plan.Method
 	if !needsMemory(plan) {
 		method = partition.Sym // no join tasks: no join buffers
 	}
-	need := Need(plan.N, method, len(plan.Tasks), workers)
+	need := MemoryNeed(plan.N, method, len(plan.Tasks), workers)
 	for i := range plan.Tasks {
 		if plan.Tasks[i].Kind == board.Sweep {
 			need += SweepBytes(plan.N)
@@ -327,7 +327,7 @@ func planJoinMemory(n, workers int, limit int64) (joinMemory, error) {
 	for chunk > minJoinChunk && fixed(chunk)-own > (limit-own)/2 {
 		chunk /= 2
 	}
-	if err := Fit(n, partition.Join, workers, 0, 1, limit, fixed(chunk)); err != nil {
+	if err := FitMemory(n, partition.Join, workers, 0, 1, limit, fixed(chunk)); err != nil {
 		return joinMemory{}, err
 	}
 	return joinMemory{Chunk: chunk, Fixed: fixed(chunk), CacheBudget: (limit - fixed(chunk)) / 5 * 4}, nil

@@ -120,7 +120,7 @@ func TestEachOrder(t *testing.T) {
 		require.NoError(t, err)
 		var got []string
 		for i := range p.Tasks {
-			require.NoError(t, engine.Each(context.Background(), p, i, func(cols []uint8) bool {
+			require.NoError(t, engine.EachSolution(context.Background(), p, i, func(cols []uint8) bool {
 				ints := make([]int, len(cols))
 				for i, c := range cols {
 					ints[i] = int(c)
@@ -141,14 +141,14 @@ func TestEachStops(t *testing.T) {
 	require.NoError(t, err)
 	calls := 0
 	for i := 0; calls == 0 && i < len(p.Tasks); i++ {
-		require.NoError(t, engine.Each(context.Background(), p, i, func([]uint8) bool { calls++; return false }))
+		require.NoError(t, engine.EachSolution(context.Background(), p, i, func([]uint8) bool { calls++; return false }))
 	}
 	assert.Equal(t, 1, calls, "stopped at the first solution")
 	for _, m := range partition.Methods {
 		q, err := partition.Make(context.Background(), partition.Job{N: 12, Method: m})
 		require.NoError(t, err)
 		i := len(q.Tasks) - 1
-		assert.ErrorIs(t, engine.Each(context.Background(), q, i, func([]uint8) bool { return true }), engine.ErrList, "%s", m)
+		assert.ErrorIs(t, engine.EachSolution(context.Background(), q, i, func([]uint8) bool { return true }), engine.ErrList, "%s", m)
 	}
-	assert.ErrorIs(t, engine.Each(context.Background(), p, len(p.Tasks), func([]uint8) bool { return true }), engine.ErrPlan)
+	assert.ErrorIs(t, engine.EachSolution(context.Background(), p, len(p.Tasks), func([]uint8) bool { return true }), engine.ErrPlan)
 }

@@ -115,8 +115,8 @@ func TestWord(t *testing.T) {
 	// Ten million tasks in 1 GiB: mostly tasks, so shards would fit.
 	refusal := func(method nqueens.Method, workers, shards int) *nqueens.MemoryError {
 		pm := partition.Method(method)
-		me := &nqueens.MemoryError{N: 21, Method: method, Workers: workers, Tasks: 10_000_000, Shards: shards, Limit: 1 << 30, Need: engine.Need(21, pm, 10_000_000, workers)}
-		require.Error(t, engine.Fit(21, pm, workers, 10_000_000, shards, me.Limit, me.Need), "the engine refuses it")
+		me := &nqueens.MemoryError{N: 21, Method: method, Workers: workers, Tasks: 10_000_000, Shards: shards, Limit: 1 << 30, Need: engine.MemoryNeed(21, pm, 10_000_000, workers)}
+		require.Error(t, engine.FitMemory(21, pm, workers, 10_000_000, shards, me.Limit, me.Need), "the engine refuses it")
 		require.True(t, me.MostlyTasks())
 		return me
 	}

@@ -45,7 +45,7 @@ func (c Counting) Options(fs *pflag.FlagSet, stderr io.Writer) (Opts, error) {
 	if err != nil {
 		return nil, err
 	}
-	if u, what := engine.Usable(); u > 0 && limit > u {
+	if u, what := engine.UsableMemory(); u > 0 && limit > u {
 		fmt.Fprintf(stderr, "nqueens: --memory %s is more than this process may use: %s (%s); the count takes at most that\n",
 			c.Memory, humanize.IBytes(uint64(u)), what)
 	}
