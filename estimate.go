@@ -72,7 +72,7 @@ type Cost struct {
 	// count and it may take long (knights searched rather than swept).
 	Unknown bool
 	// Cutoff is set when a sampled task was still running after it (ten
-	// times the sample's time, at least [minCutoff]) and was left: the
+	// times the sample's time, at least 10 s) and was left: the
 	// board's time is unknown, CoreSeconds is 0, and CoreSecondsLow is a
 	// bound from below (that one task alone takes longer), CoreSecondsHigh
 	// the model's bound from above where there is one (queens, placed or
@@ -94,7 +94,7 @@ type Cost struct {
 	DeviceTime, DeviceCPUTime                          time.Duration
 	// Calibrated is set when the core-seconds come from a calibration
 	// rather than a sample of the board's own tasks: a sample as short as
-	// a calibration (under [calibrateBelow]) of the join's boards from
+	// a calibration (under 20 s) of the join's boards from
 	// n = 24 on, whose tasks a few seconds cannot sample, is taken of n =
 	// 21 instead, and this machine's speed on it (against the reference
 	// machine's count of n = 21) scales the reference machine's measured
@@ -291,7 +291,7 @@ func (c *config) deviceCost(ctx context.Context, e *Cost) error {
 }
 
 // calibrateBelow is the longest sample that is a calibration: shorter
-// samples of the join's large boards would hold a task or two.
+// samples of the join's large boards would hold a task or two (Cost.Calibrated's doc gives it).
 const calibrateBelow = 20 * time.Second
 
 // calibrates reports whether an estimate of n by method calibrates
@@ -553,7 +553,8 @@ func estimateFrom(e *Cost, tasks []partition.Task, total uint64, first, second [
 }
 
 // minCutoff is the least time a sampled task may run before it is left:
-// a sample stops at ten times its own time or this, whichever is longer.
+// a sample stops at ten times its own time or this, whichever is longer
+// (Cost.Cutoff's doc gives it).
 const minCutoff = 10 * time.Second
 
 // probeWithin counts s.Probe(i, thin) on a goroutine of its own and waits
