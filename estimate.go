@@ -291,7 +291,8 @@ func (c *config) deviceCost(ctx context.Context, e *Cost) error {
 }
 
 // calibrateBelow is the longest sample that is a calibration: shorter
-// samples of the join's large boards would hold a task or two (Cost.Calibrated's doc gives it).
+// samples of the join's large boards would hold a task or two
+// (Cost.Calibrated's doc gives it).
 const calibrateBelow = 20 * time.Second
 
 // calibrates reports whether an estimate of n by method calibrates
