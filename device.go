@@ -18,14 +18,17 @@ import (
 // (every device of the back end) or "all" (every device of every back end
 // beside the CPU workers, each taking tasks from one queue as it
 // finishes, so a fast device takes more). OpenCL is the back end this
-// library is built with (internal/backend's registry: backends.go). Devices count queens without placed ones, n ≤ 32, by the join,
-// sym and mirror methods ([Auto] is [partition.Best], the join from n =
-// 12, as on the CPU); asking a device for another count is an
-// [*OptionError]. For the join the host lists and sorts each task's two
-// sides (as many goroutines per device as the CPU has cores, see
-// [WithDeviceTuning]) and the device matches them. The plan, journals, shards and results are
-// the same wherever a task is counted: a journal begun on a device resumes
-// on the CPU with the same method, and the reverse. The OpenCL runtime is
+// library is built with (internal/backend's registry: backends.go).
+// Devices count queens without placed ones, n ≤ 32, by the join, sym and
+// mirror methods ([Auto] is [partition.Best], the join from n = 12, as on
+// the CPU); asking a device for another count is an [*OptionError]. For
+// the join the host walks each task's quarter lists and plans its sieve
+// (as many goroutines per device as the CPU has cores, see
+// [WithDeviceTuning]) and the device lists, sorts and matches its sides
+// (on a device that runs on the CPU, such as pocl, the host lists and
+// sorts them). The plan, journals, shards and results are the same
+// wherever a task is counted: a journal begun on a device resumes on the
+// CPU with the same method, and the reverse. The OpenCL runtime is
 // loaded when a device is first asked for; where none can be, the count
 // fails naming what was looked for.
 //
