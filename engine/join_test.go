@@ -331,29 +331,39 @@ func TestJoinBounded(t *testing.T) {
 // off the tasks differ (the fingerprint must tell the two apart).
 func TestJoinLongWeights(t *testing.T) {
 	for _, n := range []int{4, 6, 8, 10, 12, 14} {
-		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
-		require.NoError(t, err)
-		for _, chunk := range []int{1 << 20, 16} {
-			js := &joinScratch{chunk: chunk}
-			plain := newQuarterCache(n, 0)
-			long := newQuarterCache(n, 0)
-			require.False(t, long.sv.long)
-			long.sv.long = true
-			var total uint64
-			differ := 0
-			for _, task := range halves(p) {
-				var r, r0 Result
-				runJoin(n, &task, long, js, &r)
-				runJoin(n, &task, plain, js, &r0)
-				total += r.Total
-				if r.Total != r0.Total {
-					differ++
-				}
+		checkLongWeights(t, n)
+	}
+}
+
+// checkLongWeights counts the join plan of the n×n board (n below
+// JoinLongFrom) with the long diagonals' weights forced on and off, with
+// whole sides and buffers of 16 patterns: weighted, the tasks sum to the
+// published total, and from n = 8 some count another share than
+// unweighted.
+func checkLongWeights(t *testing.T, n int) {
+	t.Helper()
+	p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
+	require.NoError(t, err)
+	for _, chunk := range []int{1 << 20, 16} {
+		js := &joinScratch{chunk: chunk}
+		plain := newQuarterCache(n, 0)
+		long := newQuarterCache(n, 0)
+		require.False(t, long.sv.long)
+		long.sv.long = true
+		var total uint64
+		differ := 0
+		for _, task := range halves(p) {
+			var r, r0 Result
+			runJoin(n, &task, long, js, &r)
+			runJoin(n, &task, plain, js, &r0)
+			total += r.Total
+			if r.Total != r0.Total {
+				differ++
 			}
-			assert.Equal(t, known.Total[n], total, "n=%d chunk %d", n, chunk)
-			if n >= 8 {
-				assert.Positive(t, differ, "n=%d: some tasks count another share", n)
-			}
+		}
+		assert.Equal(t, known.Total[n], total, "n=%d chunk %d", n, chunk)
+		if n >= 8 {
+			assert.Positive(t, differ, "n=%d: some tasks count another share", n)
 		}
 	}
 }

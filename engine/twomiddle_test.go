@@ -32,30 +32,8 @@ func TestJoinTwoMiddleLongWeights(t *testing.T) {
 		boards = append(boards, 16)
 	}
 	for _, n := range boards {
-		p, err := partition.Make(context.Background(), partition.Job{N: n, Method: partition.Join})
-		require.NoError(t, err)
 		require.Equal(t, 2, board.JoinMiddle(n))
-		for _, chunk := range []int{1 << 20, 16} {
-			js := &joinScratch{chunk: chunk}
-			plain := newQuarterCache(n, 0)
-			weighted := newQuarterCache(n, 0)
-			weighted.sv.long = true
-			var total uint64
-			differ := 0
-			for _, task := range halves(p) {
-				var r, r0 Result
-				runJoin(n, &task, weighted, js, &r)
-				runJoin(n, &task, plain, js, &r0)
-				total += r.Total
-				if r.Total != r0.Total {
-					differ++
-				}
-			}
-			assert.Equal(t, known.Total[n], total, "n=%d chunk %d", n, chunk)
-			if n >= 8 {
-				assert.Positive(t, differ, "n=%d: some tasks count another share", n)
-			}
-		}
+		checkLongWeights(t, n)
 	}
 }
 
