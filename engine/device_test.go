@@ -455,3 +455,36 @@ func TestShipOnce(t *testing.T) {
 	clear(f.shipped) // as flush does when reset empties them
 	assert.Equal(t, uint32(0), f.ship(kept), "shipped anew")
 }
+
+// TestDeviceSideAgrees: the memory a run sizes for its devices (sizeRun,
+// holding them) is the one the library's plan computes from what the
+// runtime lists of them (DeviceSide: how many, whether every one runs on
+// the CPU), for every kind of device set: a GPU, a device on the CPU, two
+// GPUs, a GPU beside a device on the CPU, with and without the hosts=
+// and batch= knobs, for a join plan and a backtracking one.
+func TestDeviceSideAgrees(t *testing.T) {
+	gpu := func() backend.Device { return &tracedDevice{traits: backend.Traits{ComputeUnits: 132, MaxGroup: 1024}} }
+	cpu := func() backend.Device {
+		return &tracedDevice{traits: backend.Traits{OnCPU: true, ComputeUnits: 2, MaxGroup: 4096}}
+	}
+	sets := map[string][]backend.Device{
+		"a GPU": {gpu()}, "a device on the CPU": {cpu()}, "two GPUs": {gpu(), gpu()}, "a GPU and a device on the CPU": {gpu(), cpu()},
+	}
+	for _, m := range []partition.Method{partition.Join, partition.Sym} {
+		plan, err := partition.Make(context.Background(), partition.Job{N: 16, Method: m})
+		require.NoError(t, err)
+		for name, devices := range sets {
+			for _, tune := range []backend.Knobs{{}, {Hosts: 3}, {Batch: 1 << 20}} {
+				const workers = 2
+				_, err := sizeRun(plan, Options{Devices: devices, Tuning: tune, Memory: 1}, workers)
+				var me *MemoryError
+				require.ErrorAs(t, err, &me, "%s, %s, %+v", m, name, tune)
+				hosts, batches := DeviceSide(m == partition.Join, len(devices), allOnCPU(devices), tune)
+				listers := workers + hosts*len(devices)
+				assert.Equal(t, hosts*len(devices), me.Hosts, "%s, %s, %+v: host goroutines", m, name, tune)
+				assert.Equal(t, listers, me.Workers, "%s, %s, %+v: goroutines that list", m, name, tune)
+				assert.Equal(t, minMemory(plan, listers)+batches, me.Need, "%s, %s, %+v: memory", m, name, tune)
+			}
+		}
+	}
+}

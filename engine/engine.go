@@ -376,7 +376,7 @@ func sizeRun(plan *partition.Plan, opt Options, workers int) (runSizes, error) {
 			return runSizes{}, err
 		}
 	}
-	hosts, batches := DeviceSide(sz.join, len(opt.Devices), allOnCPU(opt.Devices), opt.Tuning)
+	hosts, batches := sideOf(sz.join, len(opt.Devices), sz.tune) // sz.tune.Hosts resolved once, by resolve
 	sz.hosts = hosts
 	listers := workers + hosts*len(opt.Devices) // goroutines that list join tasks
 	need := minMemory(plan, max(1, listers)) + batches

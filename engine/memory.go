@@ -231,17 +231,26 @@ func joinBatchBytes(t backend.Knobs) int64 {
 // that list and sort a join's tasks for them (hosts per device: the
 // tuning's, else the CPU's cores shared among the devices, twice over
 // unless onCPU says every device runs on the CPU) and their batches'
-// bytes; without join tasks, each device's batch of starts. The run and
-// the library's plan and pre-plan checks all size devices by it.
+// bytes; without join tasks, each device's batch of starts. The
+// library's plan and pre-plan checks size devices by it from what the
+// runtime lists (how many, whether on the CPU), the run by [sideOf] from
+// the same rule once it holds the devices.
 func DeviceSide(join bool, devices int, onCPU bool, t backend.Knobs) (hosts int, bytes int64) {
+	r := t
+	r.Hosts = hostsFor(t, devices, onCPU)
+	return sideOf(join, devices, r)
+}
+
+// sideOf is DeviceSide for knobs r whose Hosts is resolved (resolve,
+// hostsFor).
+func sideOf(join bool, devices int, r backend.Knobs) (hosts int, bytes int64) {
 	switch {
 	case devices == 0:
 		return 0, 0
 	case !join:
 		return 0, int64(devices) * deviceBytes
 	}
-	hosts = hostsFor(t, devices, onCPU)
-	return hosts, int64(hosts*devices) * joinBatchBytes(t.WithDefaults())
+	return r.Hosts, int64(r.Hosts*devices) * joinBatchBytes(r.WithDefaults())
 }
 
 // needsMemory reports whether the plan has join tasks.
