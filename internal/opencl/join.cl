@@ -378,13 +378,9 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 
 	const uint lid = get_local_id(0);
 	const uint8 job = jobs[get_group_id(0)];
-	const uint first = job.s0, len = job.s1, v = job.s3, held = job.s6;
-	// The job's range of its block's items, positions in the
-	// concatenation of the sub-buckets it matches (a large block's items
-	// are cut among several jobs; with CUT 0 every job is whole).
-	const uint from = job.s4, to = job.s5;
+	const uint first = job.s0, len = job.s1, v = job.s3;
 	__global const uint *part = parts + PARTWORDS * job.s2;
-	const uint cut = part[3] & 255u, long_ = (part[3] >> 8) & 1u, shift = (part[3] >> 24) & 15u;
+	const uint cut = part[3] & 255u, long_ = (part[3] >> 8) & 1u;
 	// The part's chunks of 6 bits (the host's), as chunks of CHUNKBITS.
 	const uint chunks = min((((part[3] >> 16) & 255u) * 6 + CHUNKBITS - 1) / CHUNKBITS, (uint)CHUNKS);
 	// The table's rows: the part's chunks, and at least the SQUEEZED the
@@ -469,6 +465,11 @@ void join(__global const ulong *sorted, __global const uint *parts, __global con
 
 	const uint rest = cut & ~v;
 #if CUT
+	// The job's range of its block's items, positions in the
+	// concatenation of the sub-buckets it matches (a large block's items
+	// are cut among several jobs), the extra bits all its patterns hold
+	// and the part's split.
+	const uint from = job.s4, to = job.s5, held = job.s6, shift = (part[3] >> 24) & 15u;
 	// Each work-item takes positions from + lid, then GROUP on, of the
 	// job's concatenation, ITEMS a step, so that no sub-bucket ends in a
 	// partial step (a GPU's warp idles in none but the job's last); the
