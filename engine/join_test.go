@@ -324,19 +324,21 @@ func TestJoinBounded(t *testing.T) {
 	}
 }
 
-// TestJoinLongWeights counts even boards below JoinLongFrom with the
-// long diagonals' weights forced on, in whole and in pieces (small
-// buffers, no cache): the plan's tasks, weighted, sum to the published
-// total though each task counts another share of it, and with the weights
-// off the tasks differ (the fingerprint must tell the two apart).
+// TestJoinLongWeights counts boards below JoinLongFrom with the long
+// diagonals' weights forced on, in whole and in pieces (small buffers, no
+// cache): the plan's tasks, weighted, sum to the published total though
+// each task counts another share of it, and with the weights off the
+// tasks differ (the fingerprint must tell the two apart). Odd boards
+// too: their middle queen is on a long diagonal only at the centre, which
+// the transpositions keep (JoinLongOddFrom).
 func TestJoinLongWeights(t *testing.T) {
-	for _, n := range []int{4, 6, 8, 10, 12, 14} {
+	for _, n := range []int{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15} {
 		checkLongWeights(t, n)
 	}
 }
 
-// checkLongWeights counts the join plan of the n×n board (n below
-// JoinLongFrom) with the long diagonals' weights forced on and off, with
+// checkLongWeights counts the join plan of the n×n board (one that
+// board.JoinLong leaves unweighted) with the long diagonals' weights forced on and off, with
 // whole sides and buffers of 16 patterns: weighted, the tasks sum to the
 // published total, and from n = 8 some count another share than
 // unweighted.

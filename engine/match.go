@@ -153,10 +153,11 @@ func matchChunk(js *joinScratch, east, west []uint64, chunks int) uint64 {
 // six cut bits leave about a fifth of the work. Any bits would be correct:
 // two patterns whose buckets share a bit share that bit.
 //
-// For even n the middle diagonals are the board's two long ones, and from
-// partition.JoinLongFrom on the sieve also weights each bucket pair by the halves' queens on them (long,
-// see longWeight): the pairs in which both halves hold a long-diagonal
-// queen are never matched.
+// The middle diagonals are the board's two long ones (key bits 1 and 5,
+// odd n too: the window is centred on them), and where board.JoinLong
+// says so the sieve also weights each bucket pair by the halves' queens
+// on them (long, see longWeight): the pairs in which both halves hold a
+// long-diagonal queen are never matched.
 //
 // Large sides are split further, by the diagonals just outside the
 // widest cut in each direction (four extra bits, six for the largest

@@ -126,20 +126,36 @@ const (
 // Bans lists, per row, the squares a method forbids there (bit c = column c).
 type Bans [MaxN]uint64
 
-// JoinLongFrom is the least board on which the join weights its pairs by
-// their long-diagonal queens (even n only; engine/match.go, longBits): the
+// JoinLongFrom is the least even board on which the join weights its
+// pairs by their long-diagonal queens (engine/match.go, longBits): the
 // two transpositions of the square count for it, and the pairs in which
 // both halves hold a long-diagonal queen are never matched. Below it the
-// sieve that the weights need costs more than it saves. A weighted task counts another
-// share of the total than an unweighted one (only the plan's sum is the
-// same), so the plans it applies to have fingerprints of their own.
+// sieve that the weights need costs more than it saves. A weighted task
+// counts another share of the total than an unweighted one (only the
+// plan's sum is the same), so the plans it applies to have fingerprints
+// of their own.
 const JoinLongFrom = 18
+
+// JoinLongOddFrom is the least odd board the join weights so. The
+// weights hold on odd boards as on even ones: the transpositions keep
+// the centre, where the middle column meets both long diagonals, and a
+// middle queen elsewhere is on neither. They start past n = 23 so that
+// the plans of n ≤ 23, whose counts are kept (bench/data/n23, 128
+// shards), keep their fingerprints: a campaign already counted or under
+// way is never orphaned by a saving of minutes.
+const JoinLongOddFrom = 25
 
 // JoinLong tells whether the join weights an n×n board's pairs by their
 // long-diagonal queens: even n from JoinLongFrom on, with two middle
 // columns between the halves too (a middle queen on a long diagonal is
-// fixed with its way, and the transpositions keep it in the middle).
-func JoinLong(n int) bool { return n%2 == 0 && n >= JoinLongFrom }
+// fixed with its way, and the transpositions keep it in the middle), and
+// odd n from JoinLongOddFrom on.
+func JoinLong(n int) bool {
+	if n%2 == 1 {
+		return n >= JoinLongOddFrom
+	}
+	return n >= JoinLongFrom
+}
 
 // JoinMiddle returns how many middle columns part the join's west and
 // east halves of an n×n board: 1 for odd n, 0 for even n below 28, and 2
