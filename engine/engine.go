@@ -80,9 +80,23 @@ func (r *Result) setWide(u wide.Uint) {
 	copy(r.TotalHi[:], w[1:])
 }
 
+// The types engine's API holds from the packages below the library,
+// under engine's names, so that an importer can name each of them.
+type (
+	// Uint is an unsigned count of up to 320 bits, room for any board's.
+	Uint = wide.Uint
+	// Device counts tasks beside the CPU workers (the library opens
+	// them: nqueens.WithDevice).
+	Device = backend.Device
+	// Knobs tune how devices run the join (nqueens.WithDeviceTuning).
+	Knobs = backend.Knobs
+	// Stages are a device's own times for the stages of its work.
+	Stages = backend.Stages
+)
+
 // Counts sums results without overflow.
 type Counts struct {
-	Total, Unique, PointSym, Rot90Sym, Nodes wide.Uint
+	Total, Unique, PointSym, Rot90Sym, Nodes Uint
 	// Tasks is the number of results summed.
 	Tasks int
 }
@@ -140,11 +154,11 @@ type Options struct {
 	// same queue a batch at a time as each finishes (so a fast device
 	// takes more). With devices, Workers may be -1: no CPU worker. A plan
 	// a device cannot count ([CheckDevicePlan]) is an error.
-	Devices []backend.Device
+	Devices []Device
 	// Tuning is how the devices run the join (zero knobs: their
 	// defaults, backend.DefaultKnobs); Tuning.Hosts host goroutines per
 	// device list and sort its tasks, beside any CPU workers.
-	Tuning backend.Knobs
+	Tuning Knobs
 	// Profile, if set, receives where the devices' join spent its time
 	// (added to what it holds).
 	Profile *JoinProfile

@@ -421,7 +421,7 @@ type JoinProfile struct {
 	Launches, Blocks, Patterns, ItemBlocks int64
 	// Stages are the device's own times, where it reports them; Copied
 	// the bytes copied to the devices and back.
-	Stages backend.Stages
+	Stages Stages
 	Copied int64
 }
 

@@ -235,7 +235,7 @@ func joinBatchBytes(t backend.Knobs) int64 {
 // library's plan and pre-plan checks size devices by it from what the
 // runtime lists (how many, whether on the CPU), the run by [sideOf] from
 // the same rule once it holds the devices.
-func DeviceSide(join bool, devices int, onCPU bool, t backend.Knobs) (hosts int, bytes int64) {
+func DeviceSide(join bool, devices int, onCPU bool, t Knobs) (hosts int, bytes int64) {
 	r := t
 	r.Hosts = hostsFor(t, devices, onCPU)
 	return sideOf(join, devices, r)

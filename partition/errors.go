@@ -29,7 +29,7 @@ type JobError struct {
 	// ErrPlacedMethod or ErrPlacement.
 	Err error
 	// Words are the message, its fields left to the reader to name.
-	Words msg.Words
+	Words Words
 }
 
 func (e *JobError) Error() string { return e.Words.Say(fieldName, nil) }

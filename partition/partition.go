@@ -24,8 +24,27 @@ const MaxN = board.MaxN
 // older version are never mistaken for current ones.
 const version = 3
 
+// The board's vocabulary that plans hold, from the package below the
+// library that the planner and the engine share, under partition's names,
+// so that an importer can name every type partition's API holds.
+type (
+	// Piece is a chess piece a plan places in place of the queen
+	// ([ParsePiece]; the zero Piece is the queen).
+	Piece = board.Piece
+	// Square is a square of the board: row and column from 0.
+	Square = board.Square
+	// Kind selects the kernel that counts a task.
+	Kind = board.Kind
+	// Bans lists, per row, the squares a task forbids there (bit c =
+	// column c).
+	Bans = board.Bans
+	// Words are a message whose field names its reader words
+	// ([JobError]).
+	Words = msg.Words
+)
+
 // noBans is shared by every task without symmetry bounds.
-var noBans board.Bans
+var noBans Bans
 
 // Task is an independent piece of a count: the queens of rows
 // 0..len(Prefix)-1 are placed, the kernel counts the completions.
@@ -47,12 +66,12 @@ type Task struct {
 	// Prefix holds the columns of the queens already placed, row by row.
 	Prefix []uint8
 	// Bans holds the squares the method forbids, shared between tasks.
-	Bans *board.Bans
+	Bans *Bans
 	// Rows is a Halves task's set of rows whose queen lies in the east half
 	// (bit r = row r).
 	Rows uint64
 	// Kind selects the kernel.
-	Kind board.Kind
+	Kind Kind
 	// Flip says the task searches the board upside down (row r of the
 	// search is row n-1-r of the board): Classify turns each completion
 	// back before comparing it with its images.
@@ -68,10 +87,10 @@ type Plan struct {
 	N      int
 	Method Method
 	// Piece and Torus are the job's (Piece is never empty).
-	Piece board.Piece
+	Piece Piece
 	Torus bool
 	// Placed lists the queens every solution holds.
-	Placed []board.Square
+	Placed []Square
 	// Depth is the number of rows the task prefixes fix (some may be shorter
 	// when a board is tiny).
 	Depth int
@@ -112,7 +131,7 @@ type Job struct {
 	// Placed lists queens that every solution must contain. Plans with
 	// placed queens use the mirror method (halving only when the placement
 	// is mirror-symmetric).
-	Placed []board.Square
+	Placed []Square
 	// Every asks for a plan that searches every solution, without
 	// symmetry, so that its tasks list all solutions in lexicographic order
 	// (for listing them): prefixes of two rows, at most n² tasks.
@@ -121,7 +140,7 @@ type Job struct {
 	// queens' diagonals wrap around the board (the modular n-queens
 	// problem). Pieces other than the queen, and the torus, are counted
 	// with the mirror method; Placed then lists pieces of that kind.
-	Piece board.Piece
+	Piece Piece
 	Torus bool
 }
 

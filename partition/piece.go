@@ -9,7 +9,7 @@ import (
 func pieceNames() string { return joinNames(board.Pieces) }
 
 // ParsePiece returns the piece named s; the empty name is [Queen].
-func ParsePiece(s string) (board.Piece, error) {
+func ParsePiece(s string) (Piece, error) {
 	if s == "" {
 		return board.Queen, nil
 	}

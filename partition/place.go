@@ -12,7 +12,7 @@ import (
 // on an n×n board: a square off the board, two queens on one square, row or
 // column. Queens on a common diagonal are not an error: see
 // [DiagonalConflict].
-func CheckPlacement(n int, placed []board.Square) error {
+func CheckPlacement(n int, placed []Square) error {
 	bad := func(format string, args ...any) error {
 		return jobError("Placed", "", board.ErrPlacement, "%s: "+format, append([]any{msg.Name{Of: "Placed", Value: ""}}, args...)...)
 	}
