@@ -180,120 +180,142 @@ func (r *Reader) endRows(width int) ([]int, error) {
 // empty field between two commas is a missing column, not nothing.
 func (r *Reader) columns() ([]int, error) {
 	r.head = r.head[:0]
-	var tok []byte
-	tokLong := false
-	commas, inPart := false, 0 // a comma seen; words in the current part
-	bigRow, big := -1, 0       // the first column beyond int32, and its row
-	var parseErr error
-	// A line whose first field starts with a letter or holds a colon is a
-	// list of squares, one a queen, as --place takes them: chess squares
-	// ("a1,b3,c5,d2,e4": column a..z, row from 1) or 0-based row:col
-	// pairs; r.cols holds each square's row and column in turn until the
-	// line ends.
-	squares := false
-	end := func() {
-		if len(tok) == 0 || parseErr != nil {
-			tok, tokLong = tok[:0], false
-			return
-		}
-		if len(r.cols) == 0 && inPart == 0 && !commas && (isLetter(tok[0]) || bytes.IndexByte(tok, ':') >= 0) {
-			squares = true
-		}
-		if squares {
-			sq, err := board.ParseSquares(string(tok))
-			switch {
-			case len(r.cols)/2 >= MaxN:
-				parseErr = syntaxf("more than %d squares (accepted: boards of at most %d rows)", MaxN, MaxN)
-			case err != nil || tokLong:
-				parseErr = syntaxf("%s is not a square (accepted: a line of squares like a1,b3,c5 or 0:0,1:2,2:4, as --place takes them, or of 0-based columns)", msg.Quote(string(tok)))
-			default:
-				r.cols = append(r.cols, int32(min(sq[0].Row, MaxN)), int32(min(sq[0].Col, MaxN)))
-			}
-			inPart++
-			tok, tokLong = tok[:0], false
-			return
-		}
-		row := len(r.cols)
-		c, err := strconv.Atoi(string(tok))
-		if err == nil && c != int(int32(c)) {
-			// Off every board; the first such is kept for the message.
-			if bigRow < 0 {
-				bigRow, big = row, c
-			}
-			c = math.MinInt32
-		}
-		switch {
-		case row >= MaxN:
-			parseErr = syntaxf("more than %d columns (accepted: boards of at most %d rows)", MaxN, MaxN)
-		case err != nil || tokLong:
-			q := msg.Quote(string(tok))
-			if tokLong {
-				q = strings.TrimSuffix(q, "…") + "…"
-			}
-			parseErr = syntaxf("column %s of row %d is not an integer (accepted: 0-based columns separated by spaces or commas)", q, row)
-		}
-		r.cols = append(r.cols, int32(c))
-		inPart++
-		tok, tokLong = tok[:0], false
-	}
+	l := lineScan{r: r, bigRow: -1}
 	for {
 		c, err := r.br.ReadByte()
 		if err != nil && err != io.EOF {
 			return nil, err
 		}
 		if err == io.EOF || c == '\n' {
-			end()
-			if parseErr == nil && commas && inPart == 0 {
-				parseErr = syntaxf("an empty column between commas in %s (accepted: 0-based columns separated by spaces or commas)", r.quoteHead())
+			l.end()
+			if l.err == nil && l.commas && l.inPart == 0 {
+				l.err = syntaxf("an empty column between commas in %s (accepted: 0-based columns separated by spaces or commas)", r.quoteHead())
 			}
 			break
 		}
 		if len(r.head) < headLen {
 			r.head = append(r.head, c)
 		}
-		if parseErr != nil {
+		if l.err != nil {
 			if len(r.head) < headLen {
 				continue // read on for the message's quote of the line
 			}
 			break // the error ends the reading
 		}
-		switch c {
-		case ' ', '\t', '\r':
-			end()
-		case ',':
-			end()
-			if inPart == 0 && parseErr == nil {
-				parseErr = errEmptyField // worded once the line's head is read
-			}
-			commas, inPart = true, 0
-		default:
-			if len(tok) < 24 {
-				tok = append(tok, c)
-			} else {
-				tokLong = true
-			}
-		}
+		l.byte(c)
 	}
-	if parseErr == errEmptyField {
-		parseErr = syntaxf("an empty column between commas in %s (accepted: 0-based columns separated by spaces or commas)", r.quoteHead())
+	if l.err == errEmptyField {
+		l.err = syntaxf("an empty column between commas in %s (accepted: 0-based columns separated by spaces or commas)", r.quoteHead())
 	}
-	if parseErr != nil {
-		return nil, parseErr
+	if l.err != nil {
+		return nil, l.err
 	}
-	if squares {
+	if l.squares {
 		return r.fromSquares()
 	}
 	n := len(r.cols)
 	for row, c := range r.cols {
 		if c < 0 || int(c) >= n {
 			v := int(c)
-			if row == bigRow {
-				v = big
+			if row == l.bigRow {
+				v = l.big
 			}
 			return nil, syntaxf("column %d of row %d is off the %d×%d board (accepted: 0..%d)", v, row, n, n, n-1)
 		}
 	}
 	return r.board(), nil
+}
+
+// lineScan is the state of one line's reading by [Reader.columns]: the
+// token being read, the line's kind, and its first error. A line whose
+// first field starts with a letter or holds a colon is a list of
+// squares, one a queen, as --place takes them: chess squares
+// ("a1,b3,c5,d2,e4": column a..z, row from 1) or 0-based row:col pairs;
+// r.cols holds each square's row and column in turn until the line ends.
+type lineScan struct {
+	r       *Reader
+	tok     []byte
+	tokLong bool // the token is longer than tok holds
+	commas  bool // a comma seen
+	inPart  int  // words in the current part (between commas)
+	bigRow  int  // the first row whose column is beyond int32, -1 for none
+	big     int  // that column
+	squares bool // the line is a list of squares
+	err     error
+}
+
+// byte reads one byte of the line, not its end.
+func (l *lineScan) byte(c byte) {
+	switch c {
+	case ' ', '\t', '\r':
+		l.end()
+	case ',':
+		l.end()
+		if l.inPart == 0 && l.err == nil {
+			l.err = errEmptyField // worded once the line's head is read
+		}
+		l.commas, l.inPart = true, 0
+	default:
+		if len(l.tok) < 24 {
+			l.tok = append(l.tok, c)
+		} else {
+			l.tokLong = true
+		}
+	}
+}
+
+// end ends the token read, if any: a square or a column.
+func (l *lineScan) end() {
+	if len(l.tok) > 0 && l.err == nil {
+		cols := l.r.cols
+		if len(cols) == 0 && l.inPart == 0 && !l.commas && (isLetter(l.tok[0]) || bytes.IndexByte(l.tok, ':') >= 0) {
+			l.squares = true
+		}
+		if l.squares {
+			l.square()
+		} else {
+			l.column()
+		}
+		l.inPart++
+	}
+	l.tok, l.tokLong = l.tok[:0], false
+}
+
+// square adds the token, a square, to the line's.
+func (l *lineScan) square() {
+	sq, err := board.ParseSquares(string(l.tok))
+	switch {
+	case len(l.r.cols)/2 >= MaxN:
+		l.err = syntaxf("more than %d squares (accepted: boards of at most %d rows)", MaxN, MaxN)
+	case err != nil || l.tokLong:
+		l.err = syntaxf("%s is not a square (accepted: a line of squares like a1,b3,c5 or 0:0,1:2,2:4, as --place takes them, or of 0-based columns)", msg.Quote(string(l.tok)))
+	default:
+		l.r.cols = append(l.r.cols, int32(min(sq[0].Row, MaxN)), int32(min(sq[0].Col, MaxN)))
+	}
+}
+
+// column adds the token, the next row's column, to the line's.
+func (l *lineScan) column() {
+	row := len(l.r.cols)
+	c, err := strconv.Atoi(string(l.tok))
+	if err == nil && c != int(int32(c)) {
+		// Off every board; the first such is kept for the message.
+		if l.bigRow < 0 {
+			l.bigRow, l.big = row, c
+		}
+		c = math.MinInt32
+	}
+	switch {
+	case row >= MaxN:
+		l.err = syntaxf("more than %d columns (accepted: boards of at most %d rows)", MaxN, MaxN)
+	case err != nil || l.tokLong:
+		q := msg.Quote(string(l.tok))
+		if l.tokLong {
+			q = strings.TrimSuffix(q, "…") + "…"
+		}
+		l.err = syntaxf("column %s of row %d is not an integer (accepted: 0-based columns separated by spaces or commas)", q, row)
+	}
+	l.r.cols = append(l.r.cols, int32(c))
 }
 
 // fromSquares turns the squares read (row and column pairs in r.cols)
