@@ -68,6 +68,18 @@ func TestFingerprintsPinned(t *testing.T) {
 		st, err := pl.Stats(1)
 		require.NoError(t, err)
 		assert.Equal(t, "3e8c6218092a2e03111d5d66", st.Fingerprint, "n = 28")
+		// Odd boards are weighted from JoinLongOddFrom (25) on: n = 25
+		// was 7a7d37cafd27544acd3ce2c1 before; n = 23 keeps its plan.
+		for _, tc := range []struct {
+			n    int
+			want string
+		}{{23, "3731251fb58f527240697594"}, {25, "db3704f797a02b5f12387535"}} {
+			pl, err := partition.NewPlanner(context.Background(), partition.Job{N: tc.n, Method: partition.Join})
+			require.NoError(t, err)
+			st, err := pl.Stats(1)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, st.Fingerprint, "n = %d", tc.n)
+		}
 	}
 	// Placed queens: the same question in any order is one plan, the one
 	// sorted placements always had.

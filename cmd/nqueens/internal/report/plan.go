@@ -95,23 +95,48 @@ func round3(x float64) float64 {
 
 // WritePlan writes the estimate as a few lines of text; sample is the
 // sample's length asked for (an estimate with no time for a sample asked
-// was stopped).
+// was stopped): the plan and its shards, the memory, the time (unknown,
+// modelled or not estimated; the sample's or calibration's), the device.
 func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
-	var err error
-	pr := func(format string, args ...any) {
-		if err == nil {
-			_, err = fmt.Fprintf(w, format, args...)
-		}
+	p := &printer{w: w}
+	p.planLines(e)
+	p.timeUnsampled(e, sample)
+	if e.Sampled > 0 {
+		p.timeSampled(e)
 	}
-	pr("plan %d%s (%s): %s tasks, plan %s\n", e.N, pieceSuffix(e.Piece, e.Torus), e.Method,
+	if e.DeviceSeconds > 0 {
+		p.deviceLine(e)
+	}
+	if p.err != nil {
+		return fmt.Errorf("writing the plan: %w", p.err)
+	}
+	return nil
+}
+
+// printer writes formatted text until a write fails, keeping the first
+// error.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) pr(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// planLines writes the plan's line, its shards' and its memory's.
+func (p *printer) planLines(e nqueens.Cost) {
+	p.pr("plan %d%s (%s): %s tasks, plan %s\n", e.N, pieceSuffix(e.Piece, e.Torus), e.Method,
 		humanize.Comma(int64(e.Tasks)), e.Fingerprint)
 	if e.Shards > 1 {
-		pr("shards: %s, of %s to %s tasks (%s on average)", humanize.Comma(int64(e.Shards)), humanize.Comma(int64(e.ShardTasksMin)),
+		p.pr("shards: %s, of %s to %s tasks (%s on average)", humanize.Comma(int64(e.Shards)), humanize.Comma(int64(e.ShardTasksMin)),
 			humanize.Comma(int64(e.ShardTasksMax)), strconv.FormatFloat(float64(e.Tasks)/float64(e.Shards), 'f', 1, 64))
 		if e.EmptyShards > 0 {
-			pr(", %s empty (fewer shards would do)", humanize.Comma(int64(e.EmptyShards)))
+			p.pr(", %s empty (fewer shards would do)", humanize.Comma(int64(e.EmptyShards)))
 		}
-		pr("\n")
+		p.pr("\n")
 	}
 	what := "the whole board"
 	if e.Shards > 1 {
@@ -124,83 +149,92 @@ func WritePlan(w io.Writer, e nqueens.Cost, sample time.Duration) error {
 	case e.Hosts > 0:
 		on += fmt.Sprintf(", %d of them feeding devices,", e.Hosts)
 	}
-	pr("memory: at least %s for %s on %s (%s more per worker); --memory is the limit\n",
+	p.pr("memory: at least %s for %s on %s (%s more per worker); --memory is the limit\n",
 		humanize.IBytes(uint64(e.ShardMemory)), what, on, humanize.IBytes(uint64(e.WorkerMemory)))
+}
+
+// timeUnsampled writes the time line of an estimate that sampled
+// nothing: a first task left unfinished, the model's figure, a sample
+// stopped or none asked for.
+func (p *printer) timeUnsampled(e nqueens.Cost, sample time.Duration) {
 	switch {
 	case e.Cutoff > 0:
-		pr("time: unknown: the first sampled task was still running after %s and was left, so the board needs more than %s", e.Cutoff, CoreTime(e.CoreSecondsLow))
+		p.pr("time: unknown: the first sampled task was still running after %s and was left, so the board needs more than %s", e.Cutoff, CoreTime(e.CoreSecondsLow))
 		if e.CoreSecondsHigh > 0 {
-			pr(" (at most about %s by the published counts)", CoreTime(e.CoreSecondsHigh))
+			p.pr(" (at most about %s by the published counts)", CoreTime(e.CoreSecondsHigh))
 		}
-		pr("\n")
+		p.pr("\n")
 	case e.Modeled:
-		pr("estimated time: about %s (%s core-seconds)%s, by the model, not this machine: its tasks are too long to sample (the published count of solutions%s, at %s's cost per solution on the reference machine)",
+		p.pr("estimated time: about %s (%s core-seconds)%s, by the model, not this machine: its tasks are too long to sample (the published count of solutions%s, at %s's cost per solution on the reference machine)",
 			CoreTime(e.CoreSeconds), sig(e.CoreSeconds), Interval(", 95%% between %s and %s", e.CoreSecondsLow, e.CoreSecondsHigh), extrapolated(e.N), e.Method)
-		pr("; %s on %s", Human(e.CoreSeconds/float64(max(1, e.Workers))), Plural(e.Workers, "worker"))
-		if e.Shards > 1 {
-			pr("; %s (%s) per shard", CoreTime(e.CoreSeconds/float64(e.Shards)), Human(e.CoreSeconds/float64(e.Shards)/float64(max(1, e.Workers))))
-		}
-		pr("\n")
+		p.pr("; %s on %s", Human(e.CoreSeconds/float64(max(1, e.Workers))), Plural(e.Workers, "worker"))
+		p.perShard(e)
+		p.pr("\n")
 	case e.Sampled == 0 && sample > 0:
-		pr("time: not estimated (the sample was stopped)\n")
+		p.pr("time: not estimated (the sample was stopped)\n")
 	case e.Sampled == 0:
-		pr("time: not estimated (--sample 0); --sample 2s, the default, calibrates on this machine\n")
+		p.pr("time: not estimated (--sample 0); --sample 2s, the default, calibrates on this machine\n")
 	}
-	if e.Sampled > 0 && e.Calibrated {
-		pr("calibration: %d tasks of n = 21 counted in %s on one worker, against the reference machine's count; the cost per solution of n = %d measured there\n",
+}
+
+// timeSampled writes the calibration's or the sample's line and the time
+// it gives.
+func (p *printer) timeSampled(e nqueens.Cost) {
+	if e.Calibrated {
+		p.pr("calibration: %d tasks of n = 21 counted in %s on one worker, against the reference machine's count; the cost per solution of n = %d measured there\n",
 			e.Sampled, e.SampleTime.Round(10*time.Millisecond), e.N)
+	} else {
+		p.pr("sample: %d tasks counted in %s on one worker", e.Sampled, e.SampleTime.Round(10*time.Millisecond))
+		if e.SampledParts > 0 {
+			p.pr(", %d of them in parts (down to 1/%d of a side's half-boards)", e.SampledParts, e.MaxThin)
+		}
+		p.pr("\n")
 	}
-	if e.Sampled > 0 {
-		if !e.Calibrated {
-			pr("sample: %d tasks counted in %s on one worker", e.Sampled, e.SampleTime.Round(10*time.Millisecond))
-			if e.SampledParts > 0 {
-				pr(", %d of them in parts (down to 1/%d of a side's half-boards)", e.SampledParts, e.MaxThin)
-			}
-			pr("\n")
-		}
-		exact := e.Sampled == e.Tasks && e.SampledParts == 0 && !e.Calibrated
-		switch {
-		case exact:
-			pr("time: %s, every task counted (exact on this machine)", CoreTime(e.CoreSeconds))
-		case e.CoreSeconds >= 60:
-			pr("estimated time on this machine: %s (%s core-seconds)", CoreTime(e.CoreSeconds), sig(e.CoreSeconds))
-		default:
-			pr("estimated time on this machine: %s", CoreTime(e.CoreSeconds))
-		}
-		if exact {
-			// no interval: every task was timed
-		} else if e.CoreSecondsHigh > 0 {
-			pr("%s", Interval(", 95%% between %s and %s", e.CoreSecondsLow, e.CoreSecondsHigh))
-			if e.Sampled < 30 && e.Sampled < e.Tasks && !e.Calibrated {
-				pr(" (only %d tasks: a rough estimate; sample for longer)", e.Sampled)
-			}
-		} else if e.Sampled < e.Tasks {
-			pr(" from a single task: no interval (sample for longer)")
-		}
-		pr("; %s on %s", Human(e.CoreSeconds/float64(max(1, e.Workers))), Plural(e.Workers, "worker"))
-		if e.Calibrated {
-			pr(" (a calibration: --sample 5m samples n = %d itself)", e.N)
-		}
-		if e.Shards > 1 {
-			pr("; %s (%s) per shard", CoreTime(e.CoreSeconds/float64(e.Shards)), Human(e.CoreSeconds/float64(e.Shards)/float64(max(1, e.Workers))))
-		}
-		pr("\n")
+	exact := e.Sampled == e.Tasks && e.SampledParts == 0 && !e.Calibrated
+	switch {
+	case exact:
+		p.pr("time: %s, every task counted (exact on this machine)", CoreTime(e.CoreSeconds))
+	case e.CoreSeconds >= 60:
+		p.pr("estimated time on this machine: %s (%s core-seconds)", CoreTime(e.CoreSeconds), sig(e.CoreSeconds))
+	default:
+		p.pr("estimated time on this machine: %s", CoreTime(e.CoreSeconds))
 	}
-	if e.DeviceSeconds > 0 {
-		pr("device: about %s on %s", Human(e.DeviceSeconds), strings.Join(e.Devices, ", "))
-		if e.DeviceSecondsHigh > 0 && e.DeviceSecondsHigh > e.DeviceSecondsLow {
-			pr(", 95%% between %s and %s", Human(e.DeviceSecondsLow), Human(e.DeviceSecondsHigh))
+	switch {
+	case exact: // no interval: every task was timed
+	case e.CoreSecondsHigh > 0:
+		p.pr("%s", Interval(", 95%% between %s and %s", e.CoreSecondsLow, e.CoreSecondsHigh))
+		if e.Sampled < 30 && e.Sampled < e.Tasks && !e.Calibrated {
+			p.pr(" (only %d tasks: a rough estimate; sample for longer)", e.Sampled)
 		}
-		if e.Shards > 1 {
-			pr("; %s per shard", Human(e.DeviceSeconds/float64(e.Shards)))
-		}
-		pr(" (%d tasks of n = %d: %s on the device against %s on one worker, %.3g cores' worth)\n", e.DeviceSampled, e.DeviceBoard,
-			e.DeviceTime.Round(time.Millisecond), e.DeviceCPUTime.Round(time.Millisecond), e.DeviceCPUTime.Seconds()/e.DeviceTime.Seconds())
+	case e.Sampled < e.Tasks:
+		p.pr(" from a single task: no interval (sample for longer)")
 	}
-	if err != nil {
-		return fmt.Errorf("writing the plan: %w", err)
+	p.pr("; %s on %s", Human(e.CoreSeconds/float64(max(1, e.Workers))), Plural(e.Workers, "worker"))
+	if e.Calibrated {
+		p.pr(" (a calibration: --sample 5m samples n = %d itself)", e.N)
 	}
-	return nil
+	p.perShard(e)
+	p.pr("\n")
+}
+
+// perShard writes a time line's share of a shard, where there are shards.
+func (p *printer) perShard(e nqueens.Cost) {
+	if e.Shards > 1 {
+		p.pr("; %s (%s) per shard", CoreTime(e.CoreSeconds/float64(e.Shards)), Human(e.CoreSeconds/float64(e.Shards)/float64(max(1, e.Workers))))
+	}
+}
+
+// deviceLine writes the devices' time, from their sample.
+func (p *printer) deviceLine(e nqueens.Cost) {
+	p.pr("device: about %s on %s", Human(e.DeviceSeconds), strings.Join(e.Devices, ", "))
+	if e.DeviceSecondsHigh > 0 && e.DeviceSecondsHigh > e.DeviceSecondsLow {
+		p.pr(", 95%% between %s and %s", Human(e.DeviceSecondsLow), Human(e.DeviceSecondsHigh))
+	}
+	if e.Shards > 1 {
+		p.pr("; %s per shard", Human(e.DeviceSeconds/float64(e.Shards)))
+	}
+	p.pr(" (%d tasks of n = %d: %s on the device against %s on one worker, %.3g cores' worth)\n", e.DeviceSampled, e.DeviceBoard,
+		e.DeviceTime.Round(time.Millisecond), e.DeviceCPUTime.Round(time.Millisecond), e.DeviceCPUTime.Seconds()/e.DeviceTime.Seconds())
 }
 
 // Plural is k and the noun, plural unless k is 1: "1 worker", "2 workers".
