@@ -116,115 +116,140 @@ var ErrNoPNG = errors.New("PNG charts need a binary built with go build -tags pl
 // colour blindness).
 var svgColors = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}
 
-// WriteSVG writes the chart [Plot] draws as SVG.
+// WriteSVG writes the chart [Plot] draws as SVG: a title, the caveats, a
+// panel of speedup and one of parallel efficiency, and the legend.
 func WriteSVG(w io.Writer, m machine.Machine, wl Workload, rows []Row, caveats []string) error {
 	var lines []string
 	for _, c := range caveats {
 		lines = append(lines, caveatLines(c)...)
 	}
 	// The panels move down for every caveat line past the first.
-	const (
-		width          = 960
-		panelW, panelH = 360, 300
-	)
 	extra := 13 * max(0, len(lines)-1)
-	height, top := 460+extra, 90+extra
-	lefts := [2]float64{80, 560}
-	var order []string
-	series := map[string][]Row{}
-	maxW, maxS := 1, 1.0
+	ch := &svgChart{top: 90 + extra, series: map[string][]Row{}, maxW: 1}
+	height := 460 + extra
+	maxS := 1.0
 	for _, r := range rows {
 		maxS = math.Max(maxS, r.Speedup)
 		key := fmt.Sprintf("n = %d %s", r.N, r.Method)
 		if r.Device != "" {
 			key += " (" + r.Device + ")"
 		}
-		if _, ok := series[key]; !ok {
-			order = append(order, key)
+		if _, ok := ch.series[key]; !ok {
+			ch.order = append(ch.order, key)
 		}
-		series[key] = append(series[key], r)
-		maxW = max(maxW, r.Workers)
+		ch.series[key] = append(ch.series[key], r)
+		ch.maxW = max(ch.maxW, r.Workers)
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, `<?xml version="1.0" encoding="UTF-8"?>
+	b := &ch.b
+	fmt.Fprintf(b, `<?xml version="1.0" encoding="UTF-8"?>
 <svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif">
 <rect width="100%%" height="100%%" fill="white"/>
-`, width, height, width, height)
+`, svgWidth, height, svgWidth, height)
 	title := fmt.Sprintf("nqueens bench v%d-%s on %s", Version, wl.Name, m.CPU)
 	sub := subtitle(m, rows)
-	fmt.Fprintf(&b, "<text x=\"%d\" y=\"30\" font-size=\"18\" text-anchor=\"middle\">%s</text>\n", width/2, html.EscapeString(title))
-	fmt.Fprintf(&b, "<text x=\"%d\" y=\"52\" font-size=\"13\" text-anchor=\"middle\" fill=\"#444\">%s</text>\n", width/2, html.EscapeString(sub))
+	fmt.Fprintf(b, "<text x=\"%d\" y=\"30\" font-size=\"18\" text-anchor=\"middle\">%s</text>\n", svgWidth/2, html.EscapeString(title))
+	fmt.Fprintf(b, "<text x=\"%d\" y=\"52\" font-size=\"13\" text-anchor=\"middle\" fill=\"#444\">%s</text>\n", svgWidth/2, html.EscapeString(sub))
 	for i, line := range lines {
-		fmt.Fprintf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"#b00\" xml:space=\"preserve\">%s</text>\n", width/2, 68+13*i, html.EscapeString(line))
+		fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"#b00\" xml:space=\"preserve\">%s</text>\n", svgWidth/2, 68+13*i, html.EscapeString(line))
 	}
+	ch.panel(svgLefts[0], svgPanel{"speedup over 1 worker", math.Max(float64(ch.maxW), math.Ceil(maxS*1.1)), func(r Row) float64 { return r.Speedup }, func(x float64) float64 { return x },
+		func(v float64) string { return fmt.Sprintf("%g×", v) }})
+	ch.panel(svgLefts[1], svgPanel{"parallel efficiency", 1.2, func(r Row) float64 { return r.Efficiency }, func(float64) float64 { return 1 },
+		func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }})
+	ch.legend()
+	b.WriteString("</svg>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
 
-	// Workers on a log2 scale, with a margin at each end.
-	span := math.Max(1, math.Log2(float64(maxW)))
-	xs := func(left, wk float64) float64 { return left + panelW*(0.08+0.84*math.Log2(wk)/span) }
-	for p, panel := range []struct {
-		label string
-		max   float64
-		value func(Row) float64
-		ideal func(float64) float64
-		tick  func(float64) string
-	}{
-		{"speedup over 1 worker", math.Max(float64(maxW), math.Ceil(maxS*1.1)), func(r Row) float64 { return r.Speedup }, func(x float64) float64 { return x },
-			func(v float64) string { return fmt.Sprintf("%g×", v) }},
-		{"parallel efficiency", 1.2, func(r Row) float64 { return r.Efficiency }, func(float64) float64 { return 1 },
-			func(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }},
-	} {
-		left := lefts[p]
-		ys := func(v float64) float64 { return float64(top+panelH) - v/panel.max*panelH }
-		// Grid and ticks.
-		for _, v := range yTicks(panel.max) {
-			y := ys(v)
-			fmt.Fprintf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", left, y, left+panelW, y)
-			fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">%s</text>\n", left-6, y+4, panel.tick(v))
+// The chart's size: its width, each panel's, and where the panels start.
+const (
+	svgWidth             = 960
+	svgPanelW, svgPanelH = 360, 300
+)
+
+var svgLefts = [2]float64{80, 560}
+
+// svgChart is a chart being written: its series in order, the panels'
+// top and the most workers (the x axis's end).
+type svgChart struct {
+	b      strings.Builder
+	top    int
+	order  []string
+	series map[string][]Row
+	maxW   int
+}
+
+// svgPanel is what one panel plots: its label, its y axis's end, each
+// row's value, the ideal line and the y ticks' text.
+type svgPanel struct {
+	label string
+	max   float64
+	value func(Row) float64
+	ideal func(float64) float64
+	tick  func(float64) string
+}
+
+// x is where wk workers go in the panel at left: a log2 scale, with a
+// margin at each end.
+func (ch *svgChart) x(left, wk float64) float64 {
+	span := math.Max(1, math.Log2(float64(ch.maxW)))
+	return left + svgPanelW*(0.08+0.84*math.Log2(wk)/span)
+}
+
+// panel writes one panel at left: grid, ticks, frame, labels, the ideal
+// dashed and each series.
+func (ch *svgChart) panel(left float64, p svgPanel) {
+	b, top := &ch.b, ch.top
+	ys := func(v float64) float64 { return float64(top+svgPanelH) - v/p.max*svgPanelH }
+	for _, v := range yTicks(p.max) {
+		y := ys(v)
+		fmt.Fprintf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", left, y, left+svgPanelW, y)
+		fmt.Fprintf(b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">%s</text>\n", left-6, y+4, p.tick(v))
+	}
+	for wk := 1; wk <= ch.maxW; wk *= 2 {
+		x := ch.x(left, float64(wk))
+		fmt.Fprintf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, top, x, top+svgPanelH)
+		fmt.Fprintf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%d</text>\n", x, top+svgPanelH+18, wk)
+	}
+	fmt.Fprintf(b, "<rect x=\"%.1f\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>\n", left, top, svgPanelW, svgPanelH)
+	fmt.Fprintf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"13\" text-anchor=\"middle\">workers</text>\n", left+svgPanelW/2, top+svgPanelH+38)
+	fmt.Fprintf(b, "<text transform=\"translate(%.1f %d) rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">%s</text>\n", left-52, top+svgPanelH/2, p.label)
+	fmt.Fprintf(b, "<polyline points=\"%.1f,%.1f %.1f,%.1f\" fill=\"none\" stroke=\"#888\" stroke-dasharray=\"6 4\"/>\n",
+		ch.x(left, 1), ys(p.ideal(1)), ch.x(left, float64(ch.maxW)), ys(p.ideal(float64(ch.maxW))))
+	for i, key := range ch.order {
+		color := svgColors[i%len(svgColors)]
+		var pts []string
+		for _, r := range ch.series[key] {
+			v := math.Min(math.Max(p.value(r), 0), p.max)
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", ch.x(left, float64(r.Workers)), ys(v)))
 		}
-		for wk := 1; wk <= maxW; wk *= 2 {
-			x := xs(left, float64(wk))
-			fmt.Fprintf(&b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", x, top, x, top+panelH)
-			fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%d</text>\n", x, top+panelH+18, wk)
-		}
-		fmt.Fprintf(&b, "<rect x=\"%.1f\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>\n", left, top, panelW, panelH)
-		fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%d\" font-size=\"13\" text-anchor=\"middle\">workers</text>\n", left+panelW/2, top+panelH+38)
-		fmt.Fprintf(&b, "<text transform=\"translate(%.1f %d) rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">%s</text>\n", left-52, top+panelH/2, panel.label)
-		// The ideal, dashed.
-		fmt.Fprintf(&b, "<polyline points=\"%.1f,%.1f %.1f,%.1f\" fill=\"none\" stroke=\"#888\" stroke-dasharray=\"6 4\"/>\n",
-			xs(left, 1), ys(panel.ideal(1)), xs(left, float64(maxW)), ys(panel.ideal(float64(maxW))))
-		for i, key := range order {
-			color := svgColors[i%len(svgColors)]
-			var pts []string
-			for _, r := range series[key] {
-				v := math.Min(math.Max(panel.value(r), 0), panel.max)
-				pts = append(pts, fmt.Sprintf("%.1f,%.1f", xs(left, float64(r.Workers)), ys(v)))
-			}
-			fmt.Fprintf(&b, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", strings.Join(pts, " "), color)
-			for _, pt := range pts {
-				x, y, _ := strings.Cut(pt, ",")
-				fmt.Fprintf(&b, "<circle cx=\"%s\" cy=\"%s\" r=\"3.5\" fill=\"%s\"/>\n", x, y, color)
-			}
+		fmt.Fprintf(b, "<polyline points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", strings.Join(pts, " "), color)
+		for _, pt := range pts {
+			x, y, _ := strings.Cut(pt, ",")
+			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"3.5\" fill=\"%s\"/>\n", x, y, color)
 		}
 	}
-	// Legend, under the panels.
-	ly := float64(top + panelH + 62)
-	lx := lefts[0]
-	items := append([]string{"ideal"}, order...)
+}
+
+// legend writes the legend under the panels: the ideal, then each
+// series, wrapping at the chart's right edge.
+func (ch *svgChart) legend() {
+	ly := float64(ch.top + svgPanelH + 62)
+	lx := svgLefts[0]
+	items := append([]string{"ideal"}, ch.order...)
 	for i, key := range items {
 		color, dash := "#888", ` stroke-dasharray="6 4"`
 		if i > 0 {
 			color, dash = svgColors[(i-1)%len(svgColors)], ""
 		}
-		fmt.Fprintf(&b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"%s/>\n", lx, ly, lx+24, ly, color, dash)
-		fmt.Fprintf(&b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">%s</text>\n", lx+30, ly+4, html.EscapeString(key))
+		fmt.Fprintf(&ch.b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"%s/>\n", lx, ly, lx+24, ly, color, dash)
+		fmt.Fprintf(&ch.b, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">%s</text>\n", lx+30, ly+4, html.EscapeString(key))
 		lx += 40 + 7*float64(len(key))
-		if lx > width-120 {
-			lx, ly = lefts[0], ly+18
+		if lx > svgWidth-120 {
+			lx, ly = svgLefts[0], ly+18
 		}
 	}
-	b.WriteString("</svg>\n")
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // yTicks returns about five round tick values from 0 to max.
