@@ -426,7 +426,7 @@ func sizeRun(plan *partition.Plan, opt Options, workers int) (runSizes, error) {
 // at stop between blocks of work and end early once ctx is done; a task
 // cut short is not reported.
 func schedule(ctx context.Context, plan *partition.Plan, opt Options, q runQueue, sz runSizes) (Counts, error) {
-	order, tasks := q.order, plan.Tasks
+	order := q.order
 	var mu sync.Mutex
 	var next atomic.Int64 // index into order of the next task to hand out
 	g, gctx := errgroup.WithContext(ctx)
@@ -480,19 +480,7 @@ func schedule(ctx context.Context, plan *partition.Plan, opt Options, q runQueue
 		g.Go(func() error {
 			js := scratch()
 			defer keep.give(js)
-			for gctx.Err() == nil {
-				k := int(next.Add(1) - 1)
-				if k >= len(order) {
-					return nil
-				}
-				i := order[k]
-				r := runTask(plan, &tasks[i], js)
-				if tasks[i].Kind == board.Halves && stop.Load() {
-					return nil // perhaps cut short: counted again on resume
-				}
-				r.Task = i
-				report(w, r)
-			}
+			runWorker(gctx, plan, order, &next, js, &stop, func(r Result) { report(w, r) })
 			return nil
 		})
 	}
@@ -505,6 +493,27 @@ func schedule(ctx context.Context, plan *partition.Plan, opt Options, q runQueue
 		err = ctx.Err()
 	}
 	return c, err
+}
+
+// runWorker is one CPU worker of schedule: it counts the next task of
+// order (next is shared by every worker and device) until none is left or
+// ctx is done, and reports each result. A join task that stop cuts short
+// is not reported: a resumed run counts it again.
+func runWorker(ctx context.Context, plan *partition.Plan, order []int, next *atomic.Int64, js *joinScratch, stop *atomic.Bool, report func(Result)) {
+	tasks := plan.Tasks
+	for ctx.Err() == nil {
+		k := int(next.Add(1) - 1)
+		if k >= len(order) {
+			return
+		}
+		i := order[k]
+		r := runTask(plan, &tasks[i], js)
+		if tasks[i].Kind == board.Halves && stop.Load() {
+			return // perhaps cut short: counted again on resume
+		}
+		r.Task = i
+		report(r)
+	}
 }
 
 // Sampler counts a plan's tasks one at a time on the calling goroutine,
