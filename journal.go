@@ -52,23 +52,7 @@ func openJournal(j journal, name string, h resultfile.Header, l *ledger) (*journ
 		// records go straight into the ledger (which holds one result a
 		// task of the plan): reading a journal costs what the plan's tasks
 		// do, however many lines it has.
-		check := func(got resultfile.Header) error {
-			if got.Kind == resultfile.Journal && got.N == h.N && got.Method == h.Method && got.Placed == h.Placed && got.Board() == h.Board() &&
-				got.Shard == h.Shard && got.Shards == h.Shards && got.Plan != h.Plan && got.Tool != h.Tool {
-				return invalidf("journal %s was written by nqueens %s for plan %s, whose planning rules differ from this version's (plan %s): finish it with nqueens %s, or count again with another journal",
-					name, got.Tool, got.Plan, h.Plan, got.Tool)
-			}
-			if got.Kind == resultfile.Shard {
-				return invalidf("%s is the shard file of a finished count (%s), not a journal: merge it with the other shards' files, or give --checkpoint another file",
-					name, got.Describe())
-			}
-			if got.Kind != resultfile.Journal || got.N != h.N || got.Method != h.Method || got.Placed != h.Placed ||
-				got.Board() != h.Board() || got.Plan != h.Plan || got.Shard != h.Shard || got.Shards != h.Shards {
-				return invalidf("journal %s belongs to another count (%s n=%d method=%s placed=%s plan=%s shard=%d/%d), not this one (n=%d method=%s placed=%s plan=%s shard=%d/%d): use another file",
-					name, got.Kind, got.N, got.Method, got.Placed, got.Plan, got.Shard, got.Shards, h.N, h.Method, h.Placed, h.Plan, h.Shard, h.Shards)
-			}
-			return nil
-		}
+		check := func(got resultfile.Header) error { return journalHeader(name, got, h) }
 		var lineErr error
 		old, err := resultfile.Scan(j, check, func(r resultfile.Record, line int) error {
 			if _, err := l.add(r, name); err != nil {
@@ -92,15 +76,7 @@ func openJournal(j journal, name string, h resultfile.Header, l *ledger) (*journ
 			notes = append(notes, fmt.Sprintf("%s: %s", name, duplicatesNote(l.dups)))
 		}
 		if old.Torn {
-			note := fmt.Sprintf("the last record of %s was incomplete (a crash while writing) and is ignored", name)
-			if lack := len(l.missing(nil)); lack == 0 {
-				note += "; every task is in the journal, so none is counted again"
-			} else if lack == 1 {
-				note += "; the 1 task the journal lacks is counted, the one it was recording among them"
-			} else {
-				note += fmt.Sprintf("; the %d tasks the journal lacks are counted, the one it was recording among them", lack)
-			}
-			notes = append(notes, note)
+			notes = append(notes, tornNote(name, len(l.missing(nil))))
 		}
 		if err := j.Truncate(old.Valid); err != nil {
 			return nil, nil, fmt.Errorf("journal %s: %w", name, err)
@@ -119,6 +95,40 @@ func openJournal(j journal, name string, h resultfile.Header, l *ledger) (*journ
 		}
 	}
 	return jw, notes, nil
+}
+
+// journalHeader checks the header got of journal name against h, the
+// count's: a journal of this count, not one of another plan's rules,
+// count or a finished shard's file.
+func journalHeader(name string, got, h resultfile.Header) error {
+	if got.Kind == resultfile.Journal && got.N == h.N && got.Method == h.Method && got.Placed == h.Placed && got.Board() == h.Board() &&
+		got.Shard == h.Shard && got.Shards == h.Shards && got.Plan != h.Plan && got.Tool != h.Tool {
+		return invalidf("journal %s was written by nqueens %s for plan %s, whose planning rules differ from this version's (plan %s): finish it with nqueens %s, or count again with another journal",
+			name, got.Tool, got.Plan, h.Plan, got.Tool)
+	}
+	if got.Kind == resultfile.Shard {
+		return invalidf("%s is the shard file of a finished count (%s), not a journal: merge it with the other shards' files, or give --checkpoint another file",
+			name, got.Describe())
+	}
+	if got.Kind != resultfile.Journal || got.N != h.N || got.Method != h.Method || got.Placed != h.Placed ||
+		got.Board() != h.Board() || got.Plan != h.Plan || got.Shard != h.Shard || got.Shards != h.Shards {
+		return invalidf("journal %s belongs to another count (%s n=%d method=%s placed=%s plan=%s shard=%d/%d), not this one (n=%d method=%s placed=%s plan=%s shard=%d/%d): use another file",
+			name, got.Kind, got.N, got.Method, got.Placed, got.Plan, got.Shard, got.Shards, h.N, h.Method, h.Placed, h.Plan, h.Shard, h.Shards)
+	}
+	return nil
+}
+
+// tornNote is the note on journal name whose last record was torn, with
+// lack tasks missing from it.
+func tornNote(name string, lack int) string {
+	note := fmt.Sprintf("the last record of %s was incomplete (a crash while writing) and is ignored", name)
+	switch lack {
+	case 0:
+		return note + "; every task is in the journal, so none is counted again"
+	case 1:
+		return note + "; the 1 task the journal lacks is counted, the one it was recording among them"
+	}
+	return note + fmt.Sprintf("; the %d tasks the journal lacks are counted, the one it was recording among them", lack)
 }
 
 // start begins syncing every syncEvery.
