@@ -163,28 +163,29 @@ func (job Job) AutoMethod() Method {
 	return Best(job.N)
 }
 
-// prepare checks job, resolves its method and pieces, and returns the
-// source of its tasks (for prefix methods after choosing the depth, a
-// walk that counts prefixes and holds none).
-func prepare(ctx context.Context, job Job) (*source, error) {
+// resolve checks job's size and piece, and resolves its piece, method
+// (pieces other than the queen and the torus are counted by mirror; the
+// empty method and auto are the job's fastest) and placements (sorted),
+// with the rules its piece moves by.
+func resolve(job Job) (Job, board.Rules, error) {
 	if err := board.CheckSize(job.N, MaxN); err != nil {
-		return nil, err
+		return job, board.Rules{}, err
 	}
 	piece, err := ParsePiece(string(job.Piece))
 	if err != nil {
-		return nil, err
+		return job, board.Rules{}, err
 	}
 	rules := piece.Rules(job.Torus)
 	if !rules.Queen() {
 		switch {
 		case job.Torus && piece != board.Queen:
-			return nil, jobError("Torus", "Piece", errPieceMode, "%s works with queens only (their diagonals wrap around), not with %s", msg.Name{Of: "Torus", Value: ""}, msg.Name{Of: "Piece", Value: string(piece)})
+			return job, rules, jobError("Torus", "Piece", errPieceMode, "%s works with queens only (their diagonals wrap around), not with %s", msg.Name{Of: "Torus", Value: ""}, msg.Name{Of: "Piece", Value: string(piece)})
 		case job.Method != "" && job.Method != Auto && job.Method != Mirror:
 			what, value := "Piece", string(piece)
 			if piece == board.Queen {
 				what, value = "Torus", ""
 			}
-			return nil, jobError("Method", what, errPieceMode, "%s is counted with %s only (its default), not %s", msg.Name{Of: what, Value: value}, msg.Name{Of: "Method", Value: string(Mirror)}, msg.Name{Of: "Method", Value: string(job.Method)})
+			return job, rules, jobError("Method", what, errPieceMode, "%s is counted with %s only (its default), not %s", msg.Name{Of: what, Value: value}, msg.Name{Of: "Method", Value: string(Mirror)}, msg.Name{Of: "Method", Value: string(job.Method)})
 		}
 		job.Method = Mirror
 	}
@@ -195,6 +196,18 @@ func prepare(ctx context.Context, job Job) (*source, error) {
 		job.Placed = canonical(job.Placed)
 	}
 	job.Piece = piece
+	return job, rules, nil
+}
+
+// prepare checks job, resolves its method and pieces, and returns the
+// source of its tasks (for prefix methods after choosing the depth, a
+// walk that counts prefixes and holds none).
+func prepare(ctx context.Context, job Job) (*source, error) {
+	job, rules, err := resolve(job)
+	if err != nil {
+		return nil, err
+	}
+	piece := job.Piece
 	src := &source{job: job, w: &walker{ctx: ctx, rules: rules}}
 	switch {
 	case job.Method != Mirror && job.Method != Sym && job.Method != Join:
