@@ -341,19 +341,29 @@ func (s *Sampler) probeWay(t *partition.Task, w *joinWay, thinE, thinW int) (p P
 	if !eastT {
 		hE, hW = hI, hT
 	}
-	scale := func(h *[fineKeys]int, f float64) (out [fineKeys]int) {
+	p.TaskWork = pe * pw * pieceWork(qc.sv, hE, hW, ke/pe, kw/pw, chunks)
+	return p, true, true
+}
+
+// pieceWork is the matching work of one pair of pieces of a task's
+// sides, modelled from a part's histograms by side, hE and hW, each
+// scaled by its side's piece over the part (fE, fW), and oriented as
+// countSides would orient the pieces.
+func pieceWork(sv sieve, hE, hW *[fineKeys]int, fE, fW float64, chunks int) float64 {
+	scale := func(h *[fineKeys]int, f float64) (out [fineKeys]int, n int) {
 		for i, c := range h {
 			out[i] = int(float64(c)*f + 0.5)
+			n += c
 		}
-		return out
+		return out, int(float64(n)*f + 0.5)
 	}
-	sE, sW := scale(hE, ke/pe), scale(hW, kw/pw)
-	tT, tI, nT, nI := &sE, &sW, int(fe/pe+0.5), int(fw/pw+0.5)
+	sE, nE := scale(hE, fE)
+	sW, nW := scale(hW, fW)
+	tT, tI, nT, nI := &sE, &sW, nE, nW
 	if matchCost(nI, nT) < matchCost(nT, nI) {
 		tT, tI, nT, nI = tI, tT, nI, nT
 	}
-	p.TaskWork = pe * pw * qc.sv.work(tT, tI, nT, nI, chunks)
-	return p, true, true
+	return sv.work(tT, tI, nT, nI, chunks)
 }
 
 // pieces is how many buffers of chunk patterns hold x patterns.
