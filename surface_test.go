@@ -173,6 +173,43 @@ func exportedRecv(e ast.Expr) bool {
 	}
 }
 
+// TestFunctionLength keeps hand-written functions short enough to read:
+// one over 80 lines must say why in its doc comment ("(One function:
+// …)"), the generators of engine/_gen included; tests aside.
+func TestFunctionLength(t *testing.T) {
+	const most = 80
+	checked := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata"):
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			checked++
+			lines := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
+			if lines > most {
+				assert.Contains(t, fd.Doc.Text(), "(One function", "%s: %s is %d lines, over %d, and its doc does not say why", path, fd.Name.Name, lines, most)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Greater(t, checked, 500)
+}
+
 // exported lists the package in dir's exported names and methods
 // (Type.Method), tests aside.
 func exported(t *testing.T, dir string) (names, methods []string) {

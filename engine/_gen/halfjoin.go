@@ -16,6 +16,8 @@ import (
 // its frame's shifts nb1, nb2, packed again in the south frame (sb1, sb2)
 // to test eight south ones with one AND; a south placement's pattern
 // comes from its halves shifted left by sl1, sl2 and right by sr1, sr2.
+// (One function: the kernel's instructions in the order the assembly
+// holds them, one register allocation.)
 func joinNorths512() {
 	TEXT("joinNorthsAVX512", NOSPLIT, "func(np, sp, out []uint64, a "+joinArgsType+") (written, spared int)")
 	Pragma("noescape")

@@ -262,6 +262,8 @@ func nextBMI() {
 // bannedBody is one copy of nextBMI's loop, as walkBody is of walkBMI's:
 // banp points to the bans of the current level's row, and the board's
 // word of that row is at a fixed distance from it.
+// (One function: the loop's instructions in the order the assembly
+// holds them, one register allocation.)
 func bannedBody(name string, cur, nxt walkRegs, p, banp, nodes GPVirtual, bsAddr Mem) {
 	other := map[string]string{"A": "B", "B": "A"}[name]
 	try, pop := "btry"+name, "bpop"+name
