@@ -128,7 +128,7 @@ func (c *config) model(n int) (Cost, error) {
 	if method == "" || method == partition.Auto {
 		method = c.job(n, method, false).AutoMethod()
 	}
-	e := Cost{N: n, Method: Method(method), Piece: cmp.Or(c.piece, Queen), Torus: c.torus, Shards: c.shards, Workers: c.workers}
+	e := Cost{CostPlan: CostPlan{N: n, Method: Method(method), Piece: cmp.Or(c.piece, Queen), Torus: c.torus, Shards: c.shards}, CostMemory: CostMemory{Workers: c.workers}}
 	if !c.modelBounds() || (method == partition.Join && n > partition.JoinMaxN) {
 		e.Unknown = c.unmodeled(n)
 		return e, nil // no model; or a count refused, which says why

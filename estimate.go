@@ -14,10 +14,21 @@ import (
 )
 
 // Cost is what a count will cost, known before it starts: the plan's
-// size, its split into shards, the memory a shard needs and, from a
-// sample of tasks counted on this machine, the core-seconds of the whole
-// board.
+// size and its split into shards (CostPlan), the memory a shard needs
+// (CostMemory), the core-seconds of the whole board from a sample of
+// tasks counted on this machine or from the model (CostTime) and, with
+// [WithDevice], the devices' time (CostDevice). Each part's fields are
+// Cost's own (e.N, e.CoreSeconds).
 type Cost struct {
+	CostPlan
+	CostMemory
+	CostTime
+	CostDevice
+}
+
+// CostPlan is the plan a [Cost] is for: the board, the tasks and the
+// shards.
+type CostPlan struct {
 	N      int
 	Method Method
 	Piece  Piece
@@ -34,6 +45,10 @@ type Cost struct {
 	ShardTasksMin int
 	ShardTasksMax int
 	EmptyShards   int
+}
+
+// CostMemory is the memory a count of a [Cost]'s plan needs.
+type CostMemory struct {
 	// Workers is the number the memory figures are for: the goroutines
 	// that list the tasks, Hosts of them feeding devices (with
 	// [WithDevice], as many as a count on this machine starts). ShardMemory is
@@ -43,6 +58,11 @@ type Cost struct {
 	Hosts        int
 	ShardMemory  int64
 	WorkerMemory int64
+}
+
+// CostTime is a [Cost]'s time on this machine's cores: from a sample, a
+// calibration or the model.
+type CostTime struct {
 	// Sampled tasks were counted in SampleTime on one worker (none
 	// without [WithSample]); CoreSeconds estimates the whole board's
 	// time on one core of this machine, within CoreSecondsLow and
@@ -78,6 +98,20 @@ type Cost struct {
 	// the model's bound from above where there is one (queens, placed or
 	// on the torus), else 0.
 	Cutoff time.Duration
+	// Calibrated is set when the core-seconds come from a calibration
+	// rather than a sample of the board's own tasks: a sample as short as
+	// a calibration (under 20 s) of the join's boards from
+	// n = 24 on, whose tasks a few seconds cannot sample, is taken of n =
+	// 21 instead, and this machine's speed on it (against the reference
+	// machine's count of n = 21) scales the reference machine's measured
+	// cost per solution of the board asked; the interval adds that
+	// cost's own uncertainty. Sampled and SampleTime are then the
+	// calibration's.
+	Calibrated bool
+}
+
+// CostDevice is a [Cost]'s time on the devices [WithDevice] names.
+type CostDevice struct {
 	// DeviceSeconds estimates the board's time on the devices
 	// [WithDevice] names, fed by this machine's cores (wall-clock
 	// seconds, within DeviceSecondsLow and DeviceSecondsHigh): the
@@ -92,16 +126,6 @@ type Cost struct {
 	Devices                                            []string
 	DeviceSampled, DeviceBoard                         int
 	DeviceTime, DeviceCPUTime                          time.Duration
-	// Calibrated is set when the core-seconds come from a calibration
-	// rather than a sample of the board's own tasks: a sample as short as
-	// a calibration (under 20 s) of the join's boards from
-	// n = 24 on, whose tasks a few seconds cannot sample, is taken of n =
-	// 21 instead, and this machine's speed on it (against the reference
-	// machine's count of n = 21) scales the reference machine's measured
-	// cost per solution of the board asked; the interval adds that
-	// cost's own uncertainty. Sampled and SampleTime are then the
-	// calibration's.
-	Calibrated bool
 }
 
 // WithSample makes [Estimate] count a random sample of the plan's tasks
@@ -159,9 +183,9 @@ func (c *config) estimate(ctx context.Context, n int) (Cost, error) {
 	if err != nil {
 		return Cost{}, c.planError(ctx, n, err)
 	}
-	e := Cost{N: n, Method: Method(st.Method), Piece: c.piece, Torus: c.torus, Tasks: st.Tasks, Work: st.Cost,
+	e := Cost{CostPlan: CostPlan{N: n, Method: Method(st.Method), Piece: c.piece, Torus: c.torus, Tasks: st.Tasks, Work: st.Cost,
 		Fingerprint: st.Fingerprint, Shards: c.shards, ShardTasksMin: st.MinTasks, ShardTasksMax: st.MaxTasks,
-		EmptyShards: st.Empty, Workers: c.workers}
+		EmptyShards: st.Empty}, CostMemory: CostMemory{Workers: c.workers}}
 	if e.Piece == "" {
 		e.Piece = Queen
 	}
@@ -335,7 +359,7 @@ func (c *config) calibrate(ctx context.Context, e *Cost) error {
 	if err != nil {
 		return err
 	}
-	cal := Cost{N: calibrationN, Method: Join, Piece: Queen, Tasks: pl.Size().Tasks}
+	cal := Cost{CostPlan: CostPlan{N: calibrationN, Method: Join, Piece: Queen, Tasks: pl.Size().Tasks}}
 	if err := cc.sampleCost(ctx, pl, &cal); err != nil {
 		return err
 	}

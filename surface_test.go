@@ -20,8 +20,9 @@ import (
 )
 
 // TestSurface keeps the root package, the library's one import, one
-// screen of 'go doc': at most 61 entries as 'go doc -short' lists them (a
-// const or var block is one, a type one, each function one). What only
+// screen of 'go doc': at most 65 entries as 'go doc -short' lists them (a
+// const or var block is one, a type one, each function one; Cost's four
+// parts are four). What only
 // the command needs lives in cmd/nqueens or internal/. Its types are its
 // own, none an alias of a lower package's (Method, Piece, Square,
 // MemoryError and Uint convert at the boundary), so that engine and
@@ -47,7 +48,7 @@ func TestSurface(t *testing.T) {
 			}
 		}
 	}
-	assert.LessOrEqual(t, entries, 61, "go doc -short lines; types: %v", names)
+	assert.LessOrEqual(t, entries, 65, "go doc -short lines; types: %v", names)
 	assert.Empty(t, aliases, "types that are another package's under a second name")
 }
 
