@@ -122,9 +122,9 @@ func List(ctx context.Context, n int, opts ...BoardOption) iter.Seq2[[]int, erro
 
 // mirrorOnly refuses a method other than the one listing uses: one search
 // in order, without symmetry.
-func (c *config) mirrorOnly(call string) error {
-	if c.method != Auto && c.method != "" && c.method != Mirror {
-		return optionError("WithMethod", "", "%s lists every solution in order with one search (the mirror method's, without halving), not with %s", call, msg.Name{Of: "WithMethod", Value: string(c.method)})
+func (b *boardSpec) mirrorOnly(call string) error {
+	if b.method != Auto && b.method != "" && b.method != Mirror {
+		return optionError("WithMethod", "", "%s lists every solution in order with one search (the mirror method's, without halving), not with %s", call, msg.Name{Of: "WithMethod", Value: string(b.method)})
 	}
 	return nil
 }

@@ -80,16 +80,16 @@ func modelCost(n int, method partition.Method) (cs, lo, hi float64) {
 // counts: plain queens, none placed. Placed queens and the torus only
 // remove solutions (the plain board's cost bounds theirs from above);
 // other pieces have counts of their own.
-func (c *config) modelApplies() bool {
-	return c.queens() && len(c.placed) == 0
+func (b *boardSpec) modelApplies() bool {
+	return b.queens() && len(b.placed) == 0
 }
 
 // modelBounds reports whether the plain board's cost bounds this
 // configuration's from above: queens, placed or on the torus, and
 // superqueens, whose solutions and search are the queens' with the
 // knight's moves also barred.
-func (c *config) modelBounds() bool {
-	return c.piece == "" || c.piece == Queen || c.piece == Superqueen
+func (b *boardSpec) modelBounds() bool {
+	return b.piece == "" || b.piece == Queen || b.piece == Superqueen
 }
 
 // unmodeled reports whether counting n with c has no model and may take
@@ -97,8 +97,8 @@ func (c *config) modelBounds() bool {
 // or with knights placed), whose solutions the queens' do not bound. Kings
 // and rooks are counted in closed form, knights on smaller boards by the
 // row sweep, both at once.
-func (c *config) unmodeled(n int) bool {
-	return c.piece == Knight && (n > board.MaxSweepN || len(c.placed) > 0)
+func (b *boardSpec) unmodeled(n int) bool {
+	return b.piece == Knight && (n > board.MaxSweepN || len(b.placed) > 0)
 }
 
 // Model returns the cost model's figures for counting the n×n board

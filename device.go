@@ -87,25 +87,25 @@ func WithDeviceTuning(spec string) ResourceOption {
 	return ResourceOption{set: set{"WithDeviceTuning", func(c *config) { c.tuning = spec }}}
 }
 
-// checkTuning reads c's device tuning.
-func (c *config) checkTuning() error {
-	t, err := backend.ParseKnobs(c.tuning)
+// checkTuning reads r's device tuning.
+func (r *resources) checkTuning() error {
+	t, err := backend.ParseKnobs(r.tuning)
 	if err != nil {
 		return optionError("WithDeviceTuning", "", "%s: %s", msg.Name{Of: "WithDeviceTuning", Value: ""}, err)
 	}
-	c.joinTuning = t
+	r.joinTuning = t
 	return nil
 }
 
 // devicePlan refuses, before counting, a plan the device kernels cannot
 // count.
-func (c *config) devicePlan(plan *partition.Plan) error {
-	if c.device == "" {
+func (r *resources) devicePlan(plan *partition.Plan) error {
+	if r.device == "" {
 		return nil
 	}
 	if err := engine.CheckDevicePlan(plan); err != nil {
 		reason := strings.TrimPrefix(err.Error(), engine.ErrDevice.Error()+": ")
-		return optionError("WithDevice", "", "%s cannot count this board: %s", msg.Name{Of: "WithDevice", Value: c.device}, reason)
+		return optionError("WithDevice", "", "%s cannot count this board: %s", msg.Name{Of: "WithDevice", Value: r.device}, reason)
 	}
 	return nil
 }
@@ -119,26 +119,26 @@ type side struct {
 	batches        int64
 }
 
-// side is c's [side] for a count by method, by engine.DeviceSide's rule,
-// over the devices c names as the runtime lists them (those a count
+// side is r's [side] for a count by method, by engine.DeviceSide's rule,
+// over the devices r names as the runtime lists them (those a count
 // opens: how many, and whether they run on the CPU, which sets their
 // host goroutines). Where the runtime cannot tell (none installed, as on
 // a cluster's login node), one device that is not on the CPU.
-func (c *config) side(method partition.Method) side {
-	if c.device == "" {
-		return side{listers: max(1, c.workers)}
+func (r *resources) side(method partition.Method) side {
+	if r.device == "" {
+		return side{listers: max(1, r.workers)}
 	}
 	devices, onCPU := 1, false
-	if infos, err := backend.Select(c.device); err == nil && len(infos) > 0 {
+	if infos, err := backend.Select(r.device); err == nil && len(infos) > 0 {
 		devices, onCPU = len(infos), true
 		for _, info := range infos {
 			onCPU = onCPU && info.OnCPU()
 		}
 	}
-	hosts, batches := engine.DeviceSide(method == partition.Join, devices, onCPU, c.joinTuning)
+	hosts, batches := engine.DeviceSide(method == partition.Join, devices, onCPU, r.joinTuning)
 	sd := side{listers: hosts * devices, hosts: hosts * devices, batches: batches}
-	if c.device == "all" {
-		sd.listers += c.workers
+	if r.device == "all" {
+		sd.listers += r.workers
 	}
 	sd.listers = max(1, sd.listers)
 	return sd
@@ -256,25 +256,25 @@ func (c *config) openDevices() (ds *devices, base time.Duration, err error) {
 	return ds, 0, err
 }
 
-// openOwn opens the devices c names for one run.
-func (c *config) openOwn() (*devices, error) {
-	ds := &devices{workers: c.workers}
-	if c.device == "" {
+// openOwn opens the devices r names for one run.
+func (r *resources) openOwn() (*devices, error) {
+	ds := &devices{workers: r.workers}
+	if r.device == "" {
 		return ds, nil
 	}
 	ds.workers = -1
-	if c.device == "all" {
-		ds.workers = c.workers
+	if r.device == "all" {
+		ds.workers = r.workers
 	}
-	infos, err := backend.Select(c.device)
+	infos, err := backend.Select(r.device)
 	if err != nil {
-		return nil, fmt.Errorf("device %s: %w", c.device, err)
+		return nil, fmt.Errorf("device %s: %w", r.device, err)
 	}
 	for _, info := range infos {
 		d, err := openDevice(info)
 		if err != nil {
 			ds.Close()
-			return nil, fmt.Errorf("device %s: %s: %w", c.device, info.Name, err)
+			return nil, fmt.Errorf("device %s: %s: %w", r.device, info.Name, err)
 		}
 		ds.opened = append(ds.opened, d)
 		ds.list = append(ds.list, d)

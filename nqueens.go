@@ -692,13 +692,13 @@ func (c *config) planWith(ctx context.Context, pl *partition.Planner, n int) (*p
 	return p, nil
 }
 
-// memoryLimit is c's memory limit, the default if none was set.
-func (c *config) memoryLimit() int64 { return engine.MemoryLimit(c.memory) }
+// memoryLimit is r's memory limit, the default if none was set.
+func (r *resources) memoryLimit() int64 { return engine.MemoryLimit(r.memory) }
 
 // fits returns the [*MemoryError] of a plan of tasks tasks of the n×n
 // board by method, one of shards shards, when its run needs more than
 // c's memory limit on the goroutines that list its tasks and the
-// devices' batches ([config.side], [engine.MemoryNeed]), and nil when it fits:
+// devices' batches ([resources.side], [engine.MemoryNeed]), and nil when it fits:
 // the one place the library decides it before planning and builds the
 // error, by the rule the engine's run applies.
 func (c *config) fits(n int, method partition.Method, tasks, shards int) error {
@@ -719,10 +719,10 @@ func (c *config) maxTasks(n int, method partition.Method) int {
 }
 
 // queens reports whether c counts the plain n-queens problem.
-func (c *config) queens() bool { return c.boardName() == string(Queen) }
+func (b *boardSpec) queens() bool { return b.boardName() == string(Queen) }
 
-// boardName names c's pieces for messages ("superqueen", "queen torus").
-func (c *config) boardName() string { return board.BoardName(board.Piece(c.piece), c.torus) }
+// boardName names b's pieces for messages ("superqueen", "queen torus").
+func (b *boardSpec) boardName() string { return board.BoardName(board.Piece(b.piece), b.torus) }
 
 // samePath reports whether a and b name one file: the same path once
 // cleaned and made absolute, or two names of one existing file.
