@@ -73,17 +73,17 @@ func readHead(path string, n int) string {
 // a journal, another count's shard file, a damaged or unfinished one, a
 // file that is no nqueens file. Nothing there (or no regular file, which
 // the shard file's creation refuses): ok is false.
-func (c *config) readBack(plan *partition.Plan) (Counts, bool, error) {
-	if st, err := os.Lstat(c.outPath); err != nil || !st.Mode().IsRegular() {
+func (j *journalling) readBack(plan *partition.Plan) (Counts, bool, error) {
+	if st, err := os.Lstat(j.outPath); err != nil || !st.Mode().IsRegular() {
 		return Counts{}, false, nil // nothing there; or what Create refuses by its kind
 	}
 	// Read under the path's lock: a run writing it is named as such.
-	lock, err := resultfile.LockPath(c.outPath)
+	lock, err := resultfile.LockPath(j.outPath)
 	if err != nil {
-		return Counts{}, false, &FileError{"shard file", c.outPath, msg.PathError(err)}
+		return Counts{}, false, &FileError{"shard file", j.outPath, msg.PathError(err)}
 	}
 	defer lock.Release()
-	counts, ok, damaged, err := counted(plan, c.outPath)
+	counts, ok, damaged, err := counted(plan, j.outPath)
 	switch {
 	case err != nil:
 		return Counts{}, false, err
@@ -92,14 +92,14 @@ func (c *config) readBack(plan *partition.Plan) (Counts, bool, error) {
 		if damaged != nil {
 			why = damaged.Error()
 		}
-		if head := readHead(c.outPath, 8); head != "" && head != "nqueens " {
+		if head := readHead(j.outPath, 8); head != "" && head != "nqueens " {
 			why = "it is no nqueens file"
 		}
-		return Counts{}, false, &FileError{"shard file", c.outPath, fmt.Errorf("%s %w and is not this shard's finished shard file (%s): a shard file replaces only that; move it, or name another file", msg.Path(c.outPath), resultfile.ErrExists, why)}
+		return Counts{}, false, &FileError{"shard file", j.outPath, fmt.Errorf("%s %w and is not this shard's finished shard file (%s): a shard file replaces only that; move it, or name another file", msg.Path(j.outPath), resultfile.ErrExists, why)}
 	}
-	counts.Notes = append(counts.Notes, fmt.Sprintf("%s holds this shard's counts already, complete: read back, not counted again", msg.Path(c.outPath)))
-	if c.jpath != "" {
-		dropStaleJournal(c.jpath)
+	counts.Notes = append(counts.Notes, fmt.Sprintf("%s holds this shard's counts already, complete: read back, not counted again", msg.Path(j.outPath)))
+	if j.jpath != "" {
+		dropStaleJournal(j.jpath)
 	}
 	return counts, true, nil
 }

@@ -72,7 +72,7 @@ func WithShardFile(i, m int, path string) CountOption {
 // writing either kind of file, can write the same path) and the journal
 // also by flock on itself. done closes them, and commits the shard file
 // if ok.
-func (c *config) openFiles(h resultfile.Header) (done func(ok bool) error, err error) {
+func (j *journalling) openFiles(h resultfile.Header) (done func(ok bool) error, err error) {
 	var closers []func(ok bool) error
 	done = func(ok bool) error {
 		var first error
@@ -83,38 +83,38 @@ func (c *config) openFiles(h resultfile.Header) (done func(ok bool) error, err e
 		}
 		return first
 	}
-	if c.outPath != "" {
-		out, err := resultfile.Create(c.outPath, h)
+	if j.outPath != "" {
+		out, err := resultfile.Create(j.outPath, h)
 		if err != nil {
-			return nil, &FileError{"shard file", c.outPath, msg.PathError(err)}
+			return nil, &FileError{"shard file", j.outPath, msg.PathError(err)}
 		}
-		c.out = out
+		j.out = out
 		closers = append(closers, func(ok bool) error {
 			if !ok {
 				out.Abort()
 				return nil
 			}
 			if err := out.Commit(); err != nil {
-				return &FileError{"shard file", c.outPath, msg.PathError(err)}
+				return &FileError{"shard file", j.outPath, msg.PathError(err)}
 			}
 			return nil
 		})
 	}
-	if c.jpath != "" {
+	if j.jpath != "" {
 		fail := func(err error) (func(bool) error, error) {
 			done(false)
-			return nil, &FileError{"journal", c.jpath, msg.PathError(err)}
+			return nil, &FileError{"journal", j.jpath, msg.PathError(err)}
 		}
-		if st, err := os.Stat(c.jpath); err == nil && !st.Mode().IsRegular() {
-			return fail(fmt.Errorf("%s %w", c.jpath, resultfile.ErrNotRegular))
+		if st, err := os.Stat(j.jpath); err == nil && !st.Mode().IsRegular() {
+			return fail(fmt.Errorf("%s %w", j.jpath, resultfile.ErrNotRegular))
 		}
-		lock, err := resultfile.LockPath(c.jpath)
+		lock, err := resultfile.LockPath(j.jpath)
 		if err != nil {
 			return fail(err)
 		}
 		closers = append(closers, func(bool) error { lock.Release(); return nil })
 		// Without blocking: a FIFO put there since the check is refused.
-		f, _, err := regular.OpenFile(c.jpath, os.O_RDWR|os.O_CREATE, resultfile.Mode)
+		f, _, err := regular.OpenFile(j.jpath, os.O_RDWR|os.O_CREATE, resultfile.Mode)
 		if err != nil {
 			return fail(err)
 		}
@@ -122,7 +122,7 @@ func (c *config) openFiles(h resultfile.Header) (done func(ok bool) error, err e
 			f.Close()
 			return fail(err)
 		}
-		c.journal, c.jname = f, c.jpath
+		j.journal, j.jname = f, j.jpath
 		closers = append(closers, func(bool) error { return f.Close() })
 	}
 	return done, nil

@@ -336,6 +336,12 @@ type (
 	}
 )
 
+// config is what a call's options resolve to, in three parts that each
+// hold their own methods: boardSpec, what is counted (its rules and
+// model); resources, where it runs (workers, memory, devices: opening
+// them and sizing their side); journalling, what it records (opening,
+// locking and reading back the journal and shard file). config's own
+// methods are those that join them: planning, estimating, running.
 type config struct {
 	boardSpec
 	resources
