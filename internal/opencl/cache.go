@@ -52,17 +52,17 @@ func cacheFolder(env string) string {
 	return env
 }
 
-// cachePath is the file of the program built from src with opts on d.
-func (d *Device) cachePath(src, opts string) string {
-	if d.env.cache == "" {
+// cachePath is the file of the program built from src with opts on c's device.
+func (c *core) cachePath(src, opts string) string {
+	if c.env.cache == "" {
 		return ""
 	}
 	h := sha256.New()
-	for _, s := range []string{d.info.Platform, d.info.PlatformVer, d.info.Name, d.info.Vendor, d.info.Driver, d.info.DeviceVersion, opts, src} {
+	for _, s := range []string{c.info.Platform, c.info.PlatformVer, c.info.Name, c.info.Vendor, c.info.Driver, c.info.DeviceVersion, opts, src} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
-	return filepath.Join(d.env.cache, hex.EncodeToString(h.Sum(nil)[:16])+".bin")
+	return filepath.Join(c.env.cache, hex.EncodeToString(h.Sum(nil)[:16])+".bin")
 }
 
 // readCached returns the binary kept at path, or nil where there is none
@@ -128,12 +128,12 @@ func programBinary(program clProgram) []byte {
 
 // fromBinary creates the program from a binary the cache kept, or 0
 // where the runtime refuses it.
-func (d *Device) fromBinary(bin []byte) clProgram {
-	id := d.info.id
+func (c *core) fromBinary(bin []byte) clProgram {
+	id := c.info.id
 	length := uintptr(len(bin))
 	ptr := &bin[0]
 	var status, code int32
-	program := cl.createProgramWithBinary(d.ctx, 1, &id, &length, &ptr, &status, &code)
+	program := cl.createProgramWithBinary(c.ctx, 1, &id, &length, &ptr, &status, &code)
 	runtime.KeepAlive(bin)
 	if code != clSuccess || status != clSuccess {
 		if program != 0 {

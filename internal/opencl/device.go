@@ -1,12 +1,10 @@
 package opencl
 
 import (
-	"context"
 	_ "embed"
 	"fmt"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -126,10 +124,20 @@ func Devices() ([]Info, error) {
 	return out, nil
 }
 
-// Device is an opened OpenCL device, a backend.Searcher and
-// backend.Joiner, its programs built as a run needs them. Close releases
-// it.
+// Device is an opened OpenCL device: what its kernels share (core: the
+// context, the queues, the settings, the programs' builds), the search's
+// kernels and buffers (searcher, search.go) and the join's (joiner,
+// join.go), each batch's memory (bufSet, memory.go) and, on a GPU, the
+// join's staging (stager, pinned.go).
 type Device struct {
+	*core
+	searcher
+	joiner
+}
+
+// core is what a device's kernels share: the device, its context and its
+// queues, what the environment asked of it, and its start-up.
+type core struct {
 	info  Info
 	ctx   clContext
 	queue clQueue
@@ -137,14 +145,6 @@ type Device struct {
 	// device, so that one batch's copies run beside another's kernels on
 	// queue (join.go).
 	upload, download clQueue
-	built            map[int]built    // the search kernels by board size (0: any board)
-	joins            map[string]joins // the join's kernels by their build options
-	search           bufSet           // the search kernel's: bans, cols, ld, rd, posib, mode, path, out
-	// The join's state, which several host goroutines share: mu guards
-	// the programs, each batch's buffers (sets) and the kernels'
-	// arguments from their setting to their launch (join.go).
-	mu   sync.Mutex
-	sets map[*backend.JoinBatch]*bufSet
 	// env is what the environment asked of the device when it opened.
 	env settings
 	// started is the time the device took to start (its context and
@@ -159,43 +159,6 @@ type Device struct {
 	// through pinned staging buffers (pinned.go).
 	pinned bool
 }
-
-// bufSet is a set of buffers on the device: the search's, or one batch's
-// of the join (joinBuf* below), and the events of its commands not yet
-// collected.
-type bufSet struct {
-	bufs   [20]clMem
-	sizes  [20]uintptr // their sizes in bytes
-	events []timedEvent
-	stage  [20]staging // where pinned, each input's staging buffer (pinned.go)
-}
-
-// joins is the join's program built for one board and tuning: its sort
-// and join kernels.
-type joins struct {
-	program          clProgram
-	list, sort, join clKernel
-	// The sort's and the listing's work-groups: theirs (sortGroup,
-	// listGroup), or the device's largest power of two below it.
-	sortGroup, listGroup int
-}
-
-// The join's buffers in Device.bufs.
-const (
-	joinBufs   = 8                   // the first
-	joinPats   = joinBufs + iota - 1 // the sides as listed
-	joinSorted                       // and sorted (on the device alone)
-	joinParts
-	joinBounds
-	joinNext // the bounds again, each bucket's next free place while sorting
-	joinSorts
-	joinJobs
-	joinOut
-	joinLists // the quarter lists the device lists sides from
-	joinListings
-	joinSlots
-	joinListed
-)
 
 // built is a program built for one board size, and its kernel.
 type built struct {
@@ -217,7 +180,8 @@ func Open(info Info) (*Device, error) {
 	if err := load(); err != nil {
 		return nil, err
 	}
-	d := &Device{info: info, env: env}
+	c := &core{info: info, env: env}
+	d := &Device{core: c, searcher: searcher{core: c}, joiner: joiner{core: c, staging: stager{c}}}
 	var code int32
 	id := info.id
 	d.ctx = cl.createContext(nil, 1, &id, 0, 0, &code)
@@ -242,42 +206,23 @@ func Open(info Info) (*Device, error) {
 
 // Startup is the time the device took to start: its context and queues,
 // and the programs built so far (backend.Starter).
-func (d *Device) Startup() time.Duration { return time.Duration(d.started.Load()) }
-
-// kernel returns the search kernel built for the n×n board, building it
-// on first use: its stacks sized to the levels a start of that board can
-// have.
-func (d *Device) kernel(n int) (clKernel, error) {
-	if b, ok := d.built[n]; ok {
-		return b.kernel, nil
-	}
-	opts := fmt.Sprintf("-cl-std=CL1.2 -DROWS=%d -DSTACK=%d", n, backend.Levels(n)+2)
-	b, err := d.build(source, opts, "search")
-	if err != nil {
-		return 0, err
-	}
-	if d.built == nil {
-		d.built = map[int]built{}
-	}
-	d.built[n] = b
-	return b.kernel, nil
-}
+func (c *core) Startup() time.Duration { return time.Duration(c.started.Load()) }
 
 // build builds the program src with the options opts and returns it with
 // its kernel name.
-func (d *Device) build(src, opts, name string) (built, error) {
+func (c *core) build(src, opts, name string) (built, error) {
 	defer enter()() // the compiler may start here
 	began := time.Now()
-	defer func() { d.started.Add(int64(time.Since(began))) }()
-	id := d.info.id
-	opts = d.buildOptions(opts)
+	defer func() { c.started.Add(int64(time.Since(began))) }()
+	id := c.info.id
+	opts = c.buildOptions(opts)
 	// A binary the cache kept, where the runtime takes it and it builds.
-	cached := d.cachePath(src, opts)
+	cached := c.cachePath(src, opts)
 	var program clProgram
-	if bin := readCached(cached); bin != nil && d.env.buildLog == "" {
-		if program = d.fromBinary(bin); program != 0 {
+	if bin := readCached(cached); bin != nil && c.env.buildLog == "" {
+		if program = c.fromBinary(bin); program != 0 {
 			if cl.buildProgram(program, 1, &id, cString(opts), 0, 0) == clSuccess {
-				d.cacheHits.Add(1)
+				c.cacheHits.Add(1)
 			} else {
 				cl.releaseProgram(program)
 				program = 0
@@ -288,7 +233,7 @@ func (d *Device) build(src, opts, name string) (built, error) {
 	if program == 0 {
 		csrc := cString(src)
 		length := uintptr(len(src))
-		program = cl.createProgram(d.ctx, 1, &csrc, &length, &code)
+		program = cl.createProgram(c.ctx, 1, &csrc, &length, &code)
 		runtime.KeepAlive(csrc)
 		if err := check("clCreateProgramWithSource", code); err != nil {
 			return built{}, err
@@ -297,7 +242,7 @@ func (d *Device) build(src, opts, name string) (built, error) {
 		log := infoString(func(param uint32, size uintptr, value unsafe.Pointer, sizeRet *uintptr) int32 {
 			return cl.getProgramBuildInfo(program, id, param, size, value, sizeRet)
 		}, clProgramBuildLog)
-		d.keepBuildLog(name, opts, log)
+		c.keepBuildLog(name, opts, log)
 		if code != clSuccess {
 			cl.releaseProgram(program)
 			return built{}, fmt.Errorf("%w: %s", check("clBuildProgram", code), firstLines(log, 10))
@@ -324,20 +269,20 @@ func firstLines(s string, k int) string {
 // Traits tells the engine what the join's tuning is fitted to
 // (backend.Describer): whether the device runs on the CPU (pocl), its
 // largest work-group, compute units and memory.
-func (d *Device) Traits() backend.Traits {
-	i := d.info
+func (c *core) Traits() backend.Traits {
+	i := c.info
 	return backend.Traits{OnCPU: i.Type == CPU, MaxGroup: i.MaxGroup, ComputeUnits: i.ComputeUnits, Memory: i.Memory, MaxAlloc: i.MaxAlloc}
 }
 
 // Name names the device: its name, platform and OpenCL version.
-func (d *Device) Name() string { return d.info.String() }
+func (c *core) Name() string { return c.info.String() }
 
 // Info describes the device.
-func (d *Device) Info() Info { return d.info }
+func (c *core) Info() Info { return c.info }
 
 // Close releases the device's objects.
 func (d *Device) Close() error {
-	d.search.release(d.upload)
+	d.searcher.set.release(d.upload)
 	for _, s := range d.sets {
 		s.release(d.upload)
 	}
@@ -345,7 +290,7 @@ func (d *Device) Close() error {
 		cl.releaseKernel(b.kernel)
 		cl.releaseProgram(b.program)
 	}
-	for _, b := range d.joins {
+	for _, b := range d.kernels {
 		cl.releaseKernel(b.list)
 		cl.releaseKernel(b.sort)
 		cl.releaseKernel(b.join)
@@ -359,163 +304,9 @@ func (d *Device) Close() error {
 	if d.ctx != 0 {
 		cl.releaseContext(d.ctx)
 	}
-	*d = Device{info: d.info}
+	c := &core{info: d.info}
+	*d = Device{core: c, searcher: searcher{core: c}, joiner: joiner{core: c, staging: stager{c}}}
 	return nil
-}
-
-// release releases the set's buffers, staging buffers (unmapped on q, the
-// upload queue, where their copies went) and events.
-func (s *bufSet) release(q clQueue) {
-	for i := range s.stage {
-		s.stage[i].release(q)
-	}
-	for i, m := range s.bufs {
-		if m != 0 {
-			cl.releaseMem(m)
-		}
-		s.bufs[i], s.sizes[i] = 0, 0
-	}
-	for _, e := range s.events {
-		if e.ev != 0 {
-			cl.releaseEvent(e.ev)
-		}
-	}
-	s.events = nil
-}
-
-// buffer makes buffer k of the set s at least size bytes.
-func (d *Device) buffer(s *bufSet, k int, size uintptr, flags uint64) error {
-	size = max(size, 64)
-	if s.sizes[k] >= size {
-		return nil
-	}
-	if s.bufs[k] != 0 {
-		cl.releaseMem(s.bufs[k])
-		s.bufs[k] = 0
-	}
-	size += size / 4 // room to grow, within the largest buffer the device allocates
-	if d.info.MaxAlloc > 0 && uint64(size) > d.info.MaxAlloc {
-		size = max(size-size/5, uintptr(d.info.MaxAlloc))
-	}
-	var code int32
-	m := cl.createBuffer(d.ctx, flags, size, nil, &code)
-	if err := check("clCreateBuffer", code); err != nil {
-		s.sizes[k] = 0
-		return err
-	}
-	s.bufs[k], s.sizes[k] = m, size
-	return nil
-}
-
-// Search runs the kernel over the batch's starts and reads their sums
-// back into b.Out.
-func (d *Device) Search(_ context.Context, b *backend.SearchBatch) error {
-	count := b.Len()
-	if count == 0 {
-		b.Out = b.Out[:0]
-		return nil
-	}
-	b.Out = append(b.Out[:0], make([]uint64, 5*count)...)
-	bans := b.Bans
-	if len(bans) == 0 {
-		bans = make([]uint64, 64)
-	}
-	inputs := []struct {
-		ptr  unsafe.Pointer
-		size uintptr
-	}{
-		{unsafe.Pointer(&bans[0]), uintptr(8 * len(bans))},
-		{unsafe.Pointer(&b.Cols[0]), uintptr(8 * count)},
-		{unsafe.Pointer(&b.LD[0]), uintptr(8 * count)},
-		{unsafe.Pointer(&b.RD[0]), uintptr(8 * count)},
-		{unsafe.Pointer(&b.Posib[0]), uintptr(8 * count)},
-		{unsafe.Pointer(&b.Mode[0]), uintptr(4 * count)},
-		{unsafe.Pointer(&b.Path[0]), uintptr(8 * count)},
-	}
-	for k, in := range inputs {
-		if err := d.buffer(&d.search, k, in.size, clMemReadOnly); err != nil {
-			return err
-		}
-		if err := check("clEnqueueWriteBuffer", cl.enqueueWriteBuffer(d.queue, d.search.bufs[k], 0, 0, in.size, in.ptr, 0, 0, 0)); err != nil {
-			return err
-		}
-	}
-	outSize := uintptr(8 * len(b.Out))
-	if err := d.buffer(&d.search, 7, outSize, clMemWriteOnly); err != nil {
-		return err
-	}
-	kernel, err := d.kernel(b.N)
-	if err != nil {
-		return err
-	}
-	n, cnt, row := int32(b.N), uint32(count), int32(b.Row)
-	for k, arg := range []unsafe.Pointer{unsafe.Pointer(&n), unsafe.Pointer(&cnt), unsafe.Pointer(&row)} {
-		if err := check("clSetKernelArg", cl.setKernelArg(kernel, uint32(k), 4, arg)); err != nil {
-			return err
-		}
-	}
-	for k := range joinBufs {
-		m := d.search.bufs[k]
-		if err := check("clSetKernelArg", cl.setKernelArg(kernel, uint32(3+k), unsafe.Sizeof(m), unsafe.Pointer(&m))); err != nil {
-			return err
-		}
-	}
-	// Work-groups of 64, or the device's largest where it is smaller
-	// (a runtime left to choose may fail: pocl asserts on a limit of 1).
-	local := uintptr(d.groupOf(64))
-	global := (uintptr(count) + local - 1) / local * local
-	if err := check("clEnqueueNDRangeKernel", cl.enqueueNDRange(d.queue, kernel, 1, nil, &global, &local, 0, 0, 0)); err != nil {
-		return err
-	}
-	// A blocking read waits for the kernel. A launch is not cut short:
-	// the engine looks at its context between batches.
-	err = check("clEnqueueReadBuffer", cl.enqueueReadBuffer(d.queue, d.search.bufs[7], 1, 0, outSize, unsafe.Pointer(&b.Out[0]), 0, 0, 0))
-	runtime.KeepAlive(b)
-	runtime.KeepAlive(bans)
-	return err
-}
-
-// joinKernels returns the join's kernels built for b's board (its
-// chunks) and tuning, building them on first use; a block whose table
-// the device's local memory cannot hold is a *backend.TuningError naming
-// it. (The engine refuses a work-group or a batch the device cannot take
-// before a run starts, from its Traits.)
-func (d *Device) joinKernels(b *backend.JoinBatch) (joins, error) {
-	t, n, chunks := b.Tuning, b.N, b.Chunks
-	sortG, listG := d.groupOf(sortGroup), d.groupOf(listGroup)
-	opts := fmt.Sprintf("-cl-std=CL1.2 %s %s -DCHUNKS=%d -DSQUEEZED=%d -DBLOCK=%d -DGROUP=%d -DITEMS=%d -DSORTGROUP=%d -DLISTGROUP=%d",
-		backend.LayoutDefines(), t.Defines(), chunks, b.Squeezed, t.Block, t.Group, t.Items, sortG, listG)
-	if j, ok := d.joins[opts]; ok {
-		return j, nil
-	}
-	if need := joinLocalBytes(t.Block, chunks, t.ChunkBits, t.Group); d.info.LocalMemory > 0 && need > d.info.LocalMemory {
-		return joins{}, backend.TuningErrorf("block", "the tuning's block=%d needs %d bytes of local memory at n = %d, the device has %d (a smaller block fits)",
-			t.Block, need, n, d.info.LocalMemory)
-	}
-	pr, err := d.build(joinSource, opts, "join")
-	if err != nil {
-		return joins{}, err
-	}
-	var code int32
-	sort := cl.createKernel(pr.program, cString("sort"), &code)
-	if err := check("clCreateKernel", code); err != nil {
-		cl.releaseKernel(pr.kernel)
-		cl.releaseProgram(pr.program)
-		return joins{}, err
-	}
-	list := cl.createKernel(pr.program, cString("list"), &code)
-	if err := check("clCreateKernel", code); err != nil {
-		cl.releaseKernel(sort)
-		cl.releaseKernel(pr.kernel)
-		cl.releaseProgram(pr.program)
-		return joins{}, err
-	}
-	if d.joins == nil {
-		d.joins = map[string]joins{}
-	}
-	j := joins{program: pr.program, list: list, sort: sort, join: pr.kernel, sortGroup: sortG, listGroup: listG}
-	d.joins[opts] = j
-	return j, nil
 }
 
 // sortGroup is the sort kernel's work-group size (SORTGROUP in join.cl)
@@ -524,8 +315,8 @@ const sortGroup = 256
 
 // groupOf is want (a power of two), or the largest power of two within
 // the device's largest work-group where that is smaller.
-func (d *Device) groupOf(want int) int {
-	for want > 1 && d.info.MaxGroup > 0 && want > d.info.MaxGroup {
+func (c *core) groupOf(want int) int {
+	for want > 1 && c.info.MaxGroup > 0 && want > c.info.MaxGroup {
 		want /= 2
 	}
 	return want

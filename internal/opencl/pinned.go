@@ -50,25 +50,30 @@ func (st *staging) release(q clQueue) {
 	*st = staging{}
 }
 
+// stager copies a join batch's inputs into pinned staging buffers on a
+// GPU (where the device's pinned is set), before the device's lock is
+// taken, so that the writes to the device come from pinned memory.
+type stager struct{ *core }
+
 // stageOf returns the set's staging buffer k, made and mapped at least
 // size bytes (a quarter more, to grow into). The set is its host
 // goroutine's own, so no lock is held: the unmap and the map are
 // commands on the upload queue, where the copies from the buffers go,
 // each waited for alone (a blocking map waits for its own command and the
 // copies queued before it, never for a kernel).
-func (d *Device) stageOf(s *bufSet, k int, size uintptr) (*staging, error) {
+func (g stager) stageOf(s *bufSet, k int, size uintptr) (*staging, error) {
 	st := &s.stage[k]
 	if st.size >= size {
 		return st, nil
 	}
-	st.release(d.upload)
+	st.release(g.upload)
 	size = max(size+size/4, 64)
 	var code int32
-	m := cl.createBuffer(d.ctx, clMemReadWrite|clMemAllocHostPtr, size, nil, &code)
+	m := cl.createBuffer(g.ctx, clMemReadWrite|clMemAllocHostPtr, size, nil, &code)
 	if err := check("clCreateBuffer", code); err != nil {
 		return nil, err
 	}
-	ptr := cl.enqueueMapBuffer(d.upload, m, 1, clMapWrite, 0, size, 0, 0, 0, &code)
+	ptr := cl.enqueueMapBuffer(g.upload, m, 1, clMapWrite, 0, size, 0, 0, 0, &code)
 	if err := check("clEnqueueMapBuffer", code); err != nil {
 		cl.releaseMem(m)
 		return nil, err
@@ -89,15 +94,16 @@ type input struct {
 
 // stage copies each input into its staging buffer, made where it must
 // grow, and points the input at it: the copies run outside the device's
-// lock, and the writes from pinned memory.
-func (d *Device) stage(s *bufSet, ins []input) error {
-	if !d.pinned {
+// lock, and the writes from pinned memory. Without pinned it does
+// nothing.
+func (g stager) stage(s *bufSet, ins []input) error {
+	if !g.pinned {
 		return nil
 	}
 	st := make([]*staging, len(ins))
 	for i, in := range ins {
 		var err error
-		if st[i], err = d.stageOf(s, in.buf, in.size); err != nil {
+		if st[i], err = g.stageOf(s, in.buf, in.size); err != nil {
 			return err
 		}
 	}

@@ -115,18 +115,18 @@ type timedEvent struct {
 // event returns where the next command of the set s puts its event: a
 // new entry of s.events where the device is profiled or want asks for
 // one (the command a launch waits for), else nowhere (0).
-func (d *Device) event(s *bufSet, st stage, want bool) uintptr {
-	if !d.profile && !want {
+func (c *core) event(s *bufSet, st stage, want bool) uintptr {
+	if !c.profile && !want {
 		return 0
 	}
-	s.events = append(s.events, timedEvent{stage: st, timed: d.profile})
+	s.events = append(s.events, timedEvent{stage: st, timed: c.profile})
 	return uintptr(unsafe.Pointer(&s.events[len(s.events)-1].ev))
 }
 
 // collect adds the device's time of each of the set's events to stages
 // (the queue has run them: the launch waited for its last) and releases
 // them.
-func (d *Device) collect(s *bufSet, stages *backend.Stages) {
+func (c *core) collect(s *bufSet, stages *backend.Stages) {
 	for _, e := range s.events {
 		if e.ev == 0 {
 			continue
@@ -155,8 +155,8 @@ func (d *Device) collect(s *bufSet, stages *backend.Stages) {
 
 // buildOptions are opts with what NQUEENS_OPENCL_BUILD_LOG asks of the
 // device's compiler (NVIDIA's register report).
-func (d *Device) buildOptions(opts string) string {
-	if d.env.buildLog != "" && strings.Contains(strings.ToUpper(d.info.Platform+d.info.Vendor), "NVIDIA") {
+func (c *core) buildOptions(opts string) string {
+	if c.env.buildLog != "" && strings.Contains(strings.ToUpper(c.info.Platform+c.info.Vendor), "NVIDIA") {
 		return opts + " -cl-nv-verbose"
 	}
 	return opts
@@ -165,14 +165,14 @@ func (d *Device) buildOptions(opts string) string {
 // keepBuildLog writes a program's build options and log to the folder
 // NQUEENS_OPENCL_BUILD_LOG names, if any (best effort: a diagnostic, its
 // folder checked when the device opened).
-func (d *Device) keepBuildLog(name, opts, log string) {
-	dir := d.env.buildLog
+func (c *core) keepBuildLog(name, opts, log string) {
+	dir := c.env.buildLog
 	if dir == "" {
 		return
 	}
 	h := fnv.New32a()
 	h.Write([]byte(opts))
-	text := fmt.Sprintf("device: %s\nprogram: %s\noptions: %s\n\n%s\n", d.info, name, opts, log)
+	text := fmt.Sprintf("device: %s\nprogram: %s\noptions: %s\n\n%s\n", c.info, name, opts, log)
 	_ = os.MkdirAll(dir, 0o755)
 	_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%08x.log", name, h.Sum32())), []byte(text), 0o644)
 }
