@@ -42,8 +42,8 @@ func solutions(n int) float64 {
 // factor its 95% interval spans either way. The join's from n = 21 on are
 // [refJoin]'s where it has n; elsewhere (below n = 24, where fixed costs
 // weigh, and past the sampled n = 28) its nearest of the same parity
-// past 28 (an odd board has no long-diagonal weights: n = 27's), twice
-// as uncertain.
+// past 28 (an odd board has one middle column, an even one two: n = 27's
+// and n = 28's), twice as uncertain.
 // The backtracking methods' are n = 16's (sym 80-123 ns, mirror 133-223
 // ns a solution on the machines of docs/performance.md), grown by half
 // for larger boards, with a factor of 4 either way.
