@@ -180,8 +180,7 @@ func Open(info Info) (*Device, error) {
 	if err := load(); err != nil {
 		return nil, err
 	}
-	c := &core{info: info, env: env}
-	d := &Device{core: c, searcher: searcher{core: c}, joiner: joiner{core: c, staging: stager{c}}}
+	d := deviceOn(&core{info: info, env: env})
 	var code int32
 	id := info.id
 	d.ctx = cl.createContext(nil, 1, &id, 0, 0, &code)
@@ -304,9 +303,13 @@ func (d *Device) Close() error {
 	if d.ctx != 0 {
 		cl.releaseContext(d.ctx)
 	}
-	c := &core{info: d.info}
-	*d = Device{core: c, searcher: searcher{core: c}, joiner: joiner{core: c, staging: stager{c}}}
+	*d = *deviceOn(&core{info: d.info})
 	return nil
+}
+
+// deviceOn is a device whose parts share the core c.
+func deviceOn(c *core) *Device {
+	return &Device{core: c, searcher: searcher{core: c}, joiner: joiner{core: c, staging: stager{c}}}
 }
 
 // sortGroup is the sort kernel's work-group size (SORTGROUP in join.cl)
