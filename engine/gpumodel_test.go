@@ -191,7 +191,8 @@ func replay(b *backend.JoinBatch, sorted []uint64) modelWork {
 // extraSplit counts the item-blocks of b's parts, from their sides as
 // listed (b.Pats, not squeezed), re-cut without the extra bits' split
 // and with all of the CPU's (sieve.splits: none below wideCut patterns a
-// side, four bits below wideSplit, six from there; a device splits by
+// side, four bits below wideSplit pairs, six from there, which the CPU
+// weighs against four by its model; a device splits by
 // four at most, backend.SplitBits), and the item-blocks and blocks of a
 // deeper cut by the same bits (modelWork.deep).
 func extraSplit(b *backend.JoinBatch) (plain, split, deep, deepBlocks, key2, key2Blocks, splitBlocks int64) {
@@ -438,7 +439,7 @@ func TestGPUModel(t *testing.T) {
 		// The host's share is TestDeviceWorkParity's to measure: these
 		// 24 scattered tasks each list quarter lists of their own.
 		work, _, tn, wall := run(22, chunk, 0, skip, plan)
-		t.Logf("n = 22, %d tasks, %.3g solutions, chunk=%d: replayed in %v (%d blocks, %d item-blocks); re-cut the CPU's way %.3f item-blocks a solution without the extra bits' split, %.3f with all of it (six bits from 4M patterns a side)",
+		t.Logf("n = 22, %d tasks, %.3g solutions, chunk=%d: replayed in %v (%d blocks, %d item-blocks); re-cut the CPU's way %.3f item-blocks a solution without the extra bits' split, %.3f with all of it (four bits: no sides of n = 22 hold 2^40 pairs)",
 			c.Tasks, solutions, chunk, wall.Round(time.Second), work.blocks, work.itemBlocks, float64(work.plain)/solutions, float64(work.split)/solutions)
 		// The deeper cut, by the replay's own local memory an item-block
 		// and a block's build (local memory binds).

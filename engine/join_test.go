@@ -185,7 +185,7 @@ func halves(p *partition.Plan) []partition.Task {
 }
 
 func TestCountPairs(t *testing.T) {
-	splits := []int{wideSplit, wideCut}
+	splits := []int64{wideSplit, wideCut * wideCut}
 	if !long.Run() { // the default and the race detector's run: the six-bit split only
 		splits = splits[1:]
 	}
@@ -199,8 +199,9 @@ func TestCountPairs(t *testing.T) {
 
 // testCountPairs checks countPairs against all pairs, on random sides
 // (some too small to sieve, some large enough for every cut and split),
-// the sides split by all the extra bits from wide patterns on.
-func testCountPairs(t *testing.T, wide int) {
+// the sides split by all the extra bits where the model says so from a
+// product of wide of their sizes on.
+func testCountPairs(t *testing.T, wide int64) {
 	long.SkipRace(t) // all pairs, by brute force: 31 s under the race detector
 	r := rand.New(rand.NewPCG(1, 2))
 	js := newJoinScratch(minJoinChunk)
@@ -218,6 +219,7 @@ func testCountPairs(t *testing.T, wide int) {
 			sv.long = true
 		}
 		chunks := patternChunks(2 * int(w.width))
+		apart := 0
 		random := func(k int) []uint64 {
 			xs := make([]uint64, k)
 			for i := range xs {
@@ -240,12 +242,41 @@ func testCountPairs(t *testing.T, wide int) {
 			}
 			return xs
 		}
+		// Sides whose cut and extra bits are each held by half the
+		// patterns, as on real boards, but the transposed side's cut
+		// bits taking four values of a bit at most (each bucket then fills
+		// blocks, as the large sides' buckets do, and meets many of the
+		// items' buckets) and its last two extra bits always
+		// held (so that its blocks skip most items with six extra bits
+		// and few with four): the widest cut, and where the sides' sizes
+		// reach wide, all six extra bits.
+		dense := func(k int, few bool) []uint64 {
+			xs := random(k)
+			if !sv.extra {
+				return xs
+			}
+			mask := uint64(1)<<(2*w.width) - 1
+			runs := (uint64(127)<<(sv.m0-1) | uint64(127)<<(sv.a0-1)) & mask
+			cut := (uint64(15)<<sv.m0 | uint64(15)<<sv.a0) & mask
+			keys := [4]uint64{0, 1 << sv.m0, 1 << (sv.a0 + 2), 1 << (sv.m0 + 3)}
+			for i := range xs {
+				xs[i] = xs[i]&^runs | r.Uint64()&runs
+				if few {
+					xs[i] = xs[i]&^cut | keys[i%4] | (uint64(1)<<(sv.m0+5)|uint64(1)<<(sv.a0+5))&mask
+				}
+			}
+			return xs
+		}
 		for _, sizes := range [][3]int{{0, 5}, {5, 0}, {1, 1}, {63, 7}, {64, 200}, {65, 1}, {700, 900}, {2000, 3000}, {blockPatterns*2 + 70, 50},
-			{wideCut + 100, wideCut},                               // the widest cut too
-			{4 * wideCut, wideCut, 1}, {wideCut, 2 * wideCut, 1}} { // a third number: a skewed side, split
+			{wideCut + 100, wideCut},                             // the widest cut too
+			{4 * wideCut, wideCut, 1}, {wideCut, 2 * wideCut, 1}, // a third number: 1, skewed sides, split
+			{2 * wideCut, 2*wideCut + 300, 2}} { // 2: dense sides, split
 			a, b := random(sizes[0]), random(sizes[1])
-			if sizes[2] == 1 {
+			switch sizes[2] {
+			case 1:
 				a, b = skewed(sizes[0]), skewed(sizes[1])
+			case 2:
+				a, b = dense(sizes[0], true), dense(sizes[1], false)
 			}
 			// Even n: pairs weighted by the patterns' long diagonals
 			// (the middle ones of each direction), spelled out.
@@ -278,6 +309,15 @@ func testCountPairs(t *testing.T, wide int) {
 			assert.Equal(t, want, matchChunk(js, a, b, chunks), "matchChunk n=%d sizes %v", n, sizes)
 			sa, sb := make([]uint64, len(a)), make([]uint64, len(b))
 			assert.Equal(t, weighted, countPairs(js, sv, a, b, sa, sb, chunks), "countPairs n=%d sizes %v", n, sizes)
+			if js.buckets.apart {
+				apart++
+			}
+		}
+		// Sides split by all six extra bits under the widest cut (the
+		// dense ones) are laid out with their extra bits apart where the
+		// window holds the runs (n ≥ 16).
+		if wideCut*wideCut >= wide && n >= 16 {
+			assert.Positive(t, apart, "n=%d: no sides laid out with their extra bits apart", n)
 		}
 	}
 }

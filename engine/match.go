@@ -31,10 +31,13 @@ const blockGroups = 8
 const blockPatterns = 64 * blockGroups
 
 // A table block cuts patterns into chunks of chunkBits bits (bits
-// 6k..6k+5 are chunk k), at most maxChunks of them.
+// 6k..6k+5 are chunk k), at most maxChunks of them; a pattern laid out
+// with its extra bits apart (buckets.apart) has at most maxVary chunks
+// before the extra bits' own one.
 const (
 	chunkBits = 6
 	maxChunks = (64 + chunkBits - 1) / chunkBits
+	maxVary   = 64/chunkBits - 1
 )
 
 // patternChunks is how many chunks a pattern of n bits takes.
@@ -119,6 +122,37 @@ func matchBlockGo(t *blockTable, chunks, groups int, items []uint64) uint64 {
 	return uint64(s)
 }
 
+// matchSubsGo counts the disjoint pairs of the block t and the items of
+// [t0, t1) laid out with their extra bits apart (see buckets.apart), in
+// the sub-buckets (bounded by iu, 1<<extraBits of them) that hold none of
+// the extra bits in and: each sub-bucket's items read vary chunks, and
+// the entry of chunk vary that the sub-bucket's extra bits select, once.
+// The portable kernel, and the twin the assembly ones are tested against.
+func matchSubsGo(t *blockTable, vary, groups int, items []uint64, iu []int, and, t0, t1 int) uint64 {
+	var s int
+	vary = min(vary, maxVary)
+	for e := range 1 << extraBits {
+		lo, hi := max(iu[e], t0), min(iu[e+1], t1)
+		if e&and != 0 || lo >= hi {
+			continue
+		}
+		mask := &t[vary][e]
+		for _, w := range items[lo:hi] {
+			acc := *mask
+			for k := range vary {
+				e := &t[k][w>>(chunkBits*uint(k))&63]
+				for g := range blockGroups {
+					acc[g] &= e[g]
+				}
+			}
+			for g := range groups {
+				s += bits.OnesCount64(acc[g&(blockGroups-1)])
+			}
+		}
+	}
+	return uint64(s)
+}
+
 // transpose64 transposes a 64×64 bit matrix in place: afterwards bit j of
 // a[b] is what bit b of a[j] was. Six rounds swap ever smaller blocks
 // (32×32, 16×16, ..., 1×1) across the diagonal.
@@ -160,19 +194,20 @@ func matchChunk(js *joinScratch, east, west []uint64, chunks int) uint64 {
 // long-diagonal queen are never matched.
 //
 // Large sides are split further, by the diagonals just outside the
-// widest cut in each direction (four extra bits, six for the largest
-// sides: splits): the transposed patterns of a bucket are sorted by them,
+// widest cut in each direction (four extra bits, or six where the sides
+// hold pairs enough and the cost model says so: splits, split): the
+// transposed patterns of a bucket are sorted by them,
 // so that a block of 512 mostly holds patterns that agree on them, and
 // the items of a bucket are split by them too. A block then skips the
 // items that hold an extra bit every pattern of the block holds (the AND
 // of its sub-buckets' extra bits). Blocks stay within a bucket, so they
 // fill as before, and a block meets fewer items.
 type sieve struct {
-	m0, a0 uint // lowest cut bit among the main and among the anti-diagonals
-	ok     bool // windows wide enough to cut
-	long   bool // weight pairs by their long-diagonal queens (even n)
-	extra  bool // the extra bits below the cuts exist (m0 ≥ 1)
-	wide   int  // the least size of both sides split by all the extra bits: wideSplit
+	m0, a0 uint  // lowest cut bit among the main and among the anti-diagonals
+	ok     bool  // windows wide enough to cut
+	long   bool  // weight pairs by their long-diagonal queens (even n)
+	extra  bool  // the extra bits below the cuts exist (m0 ≥ 1)
+	wide   int64 // the least product of the sides' sizes that may be split by all the extra bits: wideSplit
 }
 
 // newSieve returns the sieve of an n×n board's patterns in window w.
@@ -254,25 +289,33 @@ func (sv sieve) shifts() (m0, a0, f0, f1 uint) {
 	return sv.m0 & 63, sv.a0 & 63, (sv.m0 - 1) & 63, (sv.a0 - 1) & 63
 }
 
-// splits returns how many extra bits split sides of nT and nI patterns
-// (the shift of their sub-buckets): none below the widest cut's bound,
-// four from there, all six from the sieve's wide (wideSplit), where
-// buckets hold blocks enough for the finer split to pay for its
-// bookkeeping.
+// splits returns how many extra bits may split sides of nT and nI
+// patterns (the shift of their sub-buckets): none below the widest cut's
+// bound, four from there, and from the sieve's wide (wideSplit, a
+// product of the sides' sizes) six, of which planFrom and work take four
+// or six, whichever the cost model gives less work (sieve.split).
 func (sv sieve) splits(nT, nI int) uint {
 	switch m := min(nT, nI); {
 	case !sv.extra || m < wideCut:
 		return 0
-	case m < sv.wide:
+	case int64(nT)*int64(nI) < sv.wide:
 		return 4
 	}
 	return extraBits
 }
 
-// wideSplit is the least size of both sides split by all the extra bits
-// (a sieve's wide, which the tests lower to reach the split with small
-// sides).
-const wideSplit = 1 << 22
+// wideSplit is the least product of both sides' sizes for which six
+// extra bits are weighed against four (a sieve's wide, which the tests
+// lower to reach the split with small sides): where the pairs are this
+// many, weighing both (sieve.split, about a millisecond) costs well under
+// 1% of their matching.
+const wideSplit = 1 << 40
+
+// finerSort is what sorting a pattern by six extra bits costs more than
+// by four, in the units of sieve.work (measured at n = 28, sides of 0.2-1M
+// and 5-10M patterns: 2-3 ns a pattern more, where an item matched
+// against a block of 7 chunks costs 1.5 ns, 56 units).
+const finerSort = 100
 
 // squeeze removes a cut's bits from patterns: a run of main diagonals
 // from bit lo1 and a run of anti-diagonals from bit lo2 (above the first),
@@ -299,6 +342,32 @@ func (sv sieve) squeeze(m uint8) squeeze {
 func (sq *squeeze) apply(x uint64) uint64 {
 	x = x&sq.low2 | x>>(sq.hi2&63)<<(sq.lo2&63)
 	return x&sq.low1 | x>>(sq.hi1&63)<<(sq.lo1&63)
+}
+
+// apart returns, for sides split by shift extra bits under cut best, the
+// squeeze that takes the cut's bits and the extra bits out of a pattern
+// together, each direction's run of seven diagonals from the one below
+// the widest cut's four to the second above them, and the chunks left
+// for the rest of the pattern; false where the layout does not apply (a
+// narrower cut or split, or a window too narrow for the runs and the
+// chunk after them). Sides laid out this way store each pattern's extra
+// bits apart, as its last chunk (see buckets.apart).
+func (sv sieve) apart(best uint8, shift uint) (squeeze, int, bool) {
+	if best != 0xff || shift != extraBits || !sv.extra || sv.m0+6 >= sv.a0 {
+		return squeeze{}, 0, false
+	}
+	sq := squeeze{lo1: sv.m0 - 1, hi1: sv.m0 + 6, lo2: sv.a0 - 1, hi2: sv.a0 + 6}
+	width := sv.a0 - sv.m0
+	if sq.hi2 > 2*width {
+		return squeeze{}, 0, false
+	}
+	sq.low1, sq.low2 = 1<<sq.lo1-1, 1<<sq.lo2-1
+	sq.bits = 2*width - 14
+	vary := patternChunks(int(sq.bits))
+	if vary > maxVary {
+		return squeeze{}, 0, false
+	}
+	return sq, vary, true
 }
 
 // sieveMasks are the cuts tried, in bits of a key: none, the middle
@@ -335,12 +404,23 @@ func countPairs(js *joinScratch, sv sieve, transposed, items, sortT, sortI []uin
 // bucket: the patterns of sub-bucket e of bucket v of each side at
 // [start[v<<shift|e], start[v<<shift|e+1]), stored without the cut bits.
 // A worker has one (about 800 KB).
+//
+// Sides split by all six extra bits under the widest cut are laid out
+// with the extra bits apart (sieve.apart): each pattern is stored without
+// the cut's bits and the extra bits, and with the extra bits (in fineAt's
+// order) as its last chunk, chunk vary. The items of a sub-bucket all
+// hold the same extra bits, so that chunk selects one table entry for
+// all of them: matchSubs loads it once a sub-bucket and reads vary
+// chunks an item, one fewer than the pattern has (n = 27, 28: 6 of 7,
+// where the layout with the extra bits among the others needs 7).
 type buckets struct {
 	hT, hI         [fineKeys]int // the sides' patterns by key<<shift | extra bits
 	shift          uint          // the extra bits the sides are split by (0, 4 or 6)
 	best           uint8         // the cut
-	sq             squeeze       // the cut's bits taken out of the patterns
+	sq             squeeze       // the cut's bits (and with apart the extra bits) taken out of the patterns
 	chunks         int           // table chunks of a squeezed pattern
+	apart          bool          // the extra bits stored apart, as chunk vary
+	vary           int           // with apart: the chunks an item reads
 	startT, startI [fineKeys + 1]int
 	posT, posI     [fineKeys + 1]int
 }
@@ -464,6 +544,9 @@ func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunk
 	if !b.plan(sv, transposed, items, chunks, most) {
 		return false
 	}
+	if sq, vary, ok := sv.apart(b.best, b.shift); ok {
+		b.sq, b.apart, b.vary, b.chunks = sq, true, vary, vary+1
+	}
 	b.scatter(sv, transposed, items, sortT, sortI)
 	return true
 }
@@ -473,6 +556,7 @@ func (b *buckets) sort(sv sieve, transposed, items, sortT, sortI []uint64, chunk
 // but at most most of them, without moving a pattern; false if the
 // sides are better matched whole (no cut).
 func (b *buckets) plan(sv sieve, transposed, items []uint64, chunks int, most uint) bool {
+	b.apart = false
 	if !sv.ok || len(items) == 0 || len(transposed) == 0 {
 		return false
 	}
@@ -484,7 +568,8 @@ func (b *buckets) plan(sv sieve, transposed, items []uint64, chunks int, most ui
 // planFrom is plan from the sides' histograms, already in hT and hI (by
 // key<<shift | extra bits), of nT and nI patterns.
 func (b *buckets) planFrom(sv sieve, nT, nI, chunks int) bool {
-	kT, kI := keys(&b.hT, b.shift), keys(&b.hI, b.shift)
+	hShift := b.shift // the histograms' extra bits
+	kT, kI := keys(&b.hT, hShift), keys(&b.hI, hShift)
 	best := sv.cut(&kT, &kI, nT, nI)
 	if best == 0 { // never with long weights: every cut they try holds the long diagonals
 		return false
@@ -493,10 +578,13 @@ func (b *buckets) planFrom(sv sieve, nT, nI, chunks int) bool {
 	// its cut bits: the bucket pairs matched share none of them, so the
 	// table need not hold them, and fewer chunks are matched per item
 	// (n = 23: 34 bits, 6 chunks, instead of 42 bits and 7).
-	b.sq = sv.squeeze(best)
+	b.sq, b.apart = sv.squeeze(best), false
 	b.best, b.chunks = best, min(chunks, patternChunks(int(b.sq.bits)))
-	bounds(&b.startT, &b.hT, b.shift, best, b.shift)
-	bounds(&b.startI, &b.hI, b.shift, best, b.shift)
+	if hShift == extraBits {
+		b.shift, _ = sv.split(&b.hT, &b.hI, best, nT, nI, b.chunks)
+	}
+	bounds(&b.startT, &b.hT, hShift, best, b.shift)
+	bounds(&b.startI, &b.hI, hShift, best, b.shift)
 	return true
 }
 
@@ -519,6 +607,20 @@ func (b *buckets) scatter(sv sieve, transposed, items, sortT, sortI []uint64) {
 			k := keyAt(x, m0, a0) & best
 			sortI[pI[k]] = sq.apply(x)
 			pI[k]++
+		}
+		return
+	}
+	if b.apart {
+		top := uint(chunkBits*b.vary) & 63
+		for _, x := range transposed {
+			k := subBucket(fineAt(x, f0, f1), best, extraBits) & (fineKeys - 1)
+			sortT[b.posT[k]] = sq.apply(x) | uint64(k&(1<<extraBits-1))<<top
+			b.posT[k]++
+		}
+		for _, x := range items {
+			k := subBucket(fineAt(x, f0, f1), best, extraBits) & (fineKeys - 1)
+			sortI[b.posI[k]] = sq.apply(x) | uint64(k&(1<<extraBits-1))<<top
+			b.posI[k]++
 		}
 		return
 	}
@@ -546,7 +648,7 @@ const (
 
 // match counts the disjoint pairs of the sorted sides.
 func (b *buckets) match(js *joinScratch, sv sieve, sortT, sortI []uint64) uint64 {
-	best, chunks, shift := b.best, b.chunks, b.shift
+	best, chunks, shift, apart, vary := b.best, b.chunks, b.shift, b.apart, b.vary
 	subs := 1 << shift
 	var ands, groups [matchGroup]int
 	var s uint64
@@ -576,7 +678,11 @@ func (b *buckets) match(js *joinScratch, sv sieve, sortT, sortI []uint64) uint64
 					for t0 := iu[0]; t0 < iu[subs]; t0 += matchTile {
 						t1 := min(t0+matchTile, iu[subs])
 						for j := range nb {
-							s += wt * matchRuns(&js.tables[j&(matchGroup-1)], chunks, groups[j], sortI, iu, ands[j], t0, t1)
+							if apart {
+								s += wt * matchSubs(&js.tables[j&(matchGroup-1)], vary, groups[j], sortI, iu, ands[j], t0, t1)
+							} else {
+								s += wt * matchRuns(&js.tables[j&(matchGroup-1)], chunks, groups[j], sortI, iu, ands[j], t0, t1)
+							}
 						}
 					}
 				}

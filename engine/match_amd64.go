@@ -10,22 +10,34 @@ import "github.com/klauspost/cpuid/v2"
 // chunks.
 type kernelFunc = func(*[maxChunks][1 << chunkBits][blockGroups]uint64, []uint64) uint64
 
+// subsFunc is an assembly kernel for items laid out with their extra
+// bits apart (see matchSubsGo), for one number of chunks an item reads.
+type subsFunc = func(t *[maxChunks][1 << chunkBits][blockGroups]uint64, items []uint64, bounds *[1<<extraBits + 1]int, and, t0, t1 int) uint64
+
 // Matching kernels, best first; each entry is run only where the CPU and
 // the OS support it.
 var matchKernels = []matchKernel{
 	{"avx512", cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VPOPCNTDQ), [maxChunks]kernelFunc{
 		matchBlockAVX512x1, matchBlockAVX512x2, matchBlockAVX512x3, matchBlockAVX512x4, matchBlockAVX512x5, matchBlockAVX512x6,
-		matchBlockAVX512x7, matchBlockAVX512x8, matchBlockAVX512x9, matchBlockAVX512x10, matchBlockAVX512x11}},
+		matchBlockAVX512x7, matchBlockAVX512x8, matchBlockAVX512x9, matchBlockAVX512x10, matchBlockAVX512x11},
+		[maxVary]subsFunc{
+			matchSubsAVX512x1, matchSubsAVX512x2, matchSubsAVX512x3, matchSubsAVX512x4, matchSubsAVX512x5,
+			matchSubsAVX512x6, matchSubsAVX512x7, matchSubsAVX512x8, matchSubsAVX512x9}},
 	{"avx2", cpuid.CPU.Supports(cpuid.AVX2), [maxChunks]kernelFunc{
 		matchBlockAVX2x1, matchBlockAVX2x2, matchBlockAVX2x3, matchBlockAVX2x4, matchBlockAVX2x5, matchBlockAVX2x6,
-		matchBlockAVX2x7, matchBlockAVX2x8, matchBlockAVX2x9, matchBlockAVX2x10, matchBlockAVX2x11}},
+		matchBlockAVX2x7, matchBlockAVX2x8, matchBlockAVX2x9, matchBlockAVX2x10, matchBlockAVX2x11},
+		[maxVary]subsFunc{
+			matchSubsAVX2x1, matchSubsAVX2x2, matchSubsAVX2x3, matchSubsAVX2x4, matchSubsAVX2x5,
+			matchSubsAVX2x6, matchSubsAVX2x7, matchSubsAVX2x8, matchSubsAVX2x9}},
 }
 
-// matchKernel is an assembly kernel: one function per number of chunks.
+// matchKernel is an assembly kernel: one function per number of chunks,
+// for items as sorted and for items laid out with their extra bits apart.
 type matchKernel struct {
 	name      string
 	supported bool
 	byChunks  [maxChunks]kernelFunc
+	subs      [maxVary]subsFunc
 }
 
 // hasAVX512 tells whether joinNorths runs its AVX-512 kernel.
@@ -130,6 +142,17 @@ func matchBlock(t *blockTable, chunks, groups int, items []uint64) uint64 {
 		return matchBlockGo(t, chunks, groups, items)
 	}
 	return asmMatch.byChunks[min(max(chunks, 1), maxChunks)-1]((*[maxChunks][1 << chunkBits][blockGroups]uint64)(t), items)
+}
+
+// matchSubs counts the disjoint pairs of the block t and the items of
+// [t0, t1) laid out with their extra bits apart (see [matchSubsGo], its
+// portable twin) with the best kernel the CPU supports.
+func matchSubs(t *blockTable, vary, groups int, items []uint64, iu []int, and, t0, t1 int) uint64 {
+	if asmMatch == nil {
+		return matchSubsGo(t, vary, groups, items, iu, and, t0, t1)
+	}
+	return asmMatch.subs[min(max(vary, 1), maxVary)-1]((*[maxChunks][1 << chunkBits][blockGroups]uint64)(t), items,
+		(*[1<<extraBits + 1]int)(iu), and, t0, t1)
 }
 
 // matchReadsWholeBlocks reports whether matchBlock reads all groups of a

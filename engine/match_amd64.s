@@ -1438,6 +1438,1430 @@ done:
 	MOVQ         AX, ret+32(FP)
 	RET
 
+// func matchSubsAVX512x1(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ, CMOV
+TEXT ·matchSubsAVX512x1(SB), NOSPLIT, $0-72
+	VPXORQ Z0, Z0, Z0
+	MOVQ   t+0(FP), AX
+	MOVQ   items_base+8(FP), CX
+	MOVQ   bounds+32(FP), DX
+	MOVQ   and+40(FP), BX
+	MOVQ   t0+48(FP), SI
+	MOVQ   t1+56(FP), DI
+	XORQ   R8, R8
+
+sub:
+	TESTQ     BX, R8
+	JNZ       next
+	MOVQ      (DX)(R8*8), R9
+	CMPQ      R9, SI
+	CMOVQLT   SI, R9
+	MOVQ      8(DX)(R8*8), R10
+	CMPQ      R10, DI
+	CMOVQGT   DI, R10
+	SUBQ      R9, R10
+	JLE       next
+	MOVQ      R8, R11
+	SHLQ      $0x06, R11
+	VMOVDQU64 4096(AX)(R11*1), Z1
+	LEAQ      (CX)(R9*8), R9
+
+loop:
+	MOVQ     (R9), R11
+	SHLQ     $0x06, R11
+	ANDQ     $0x00000fc0, R11
+	VPANDQ   (AX)(R11*1), Z1, Z2
+	VPOPCNTQ Z2, Z2
+	VPADDQ   Z2, Z0, Z0
+	ADDQ     $0x08, R9
+	DECQ     R10
+	JNZ      loop
+
+next:
+	INCQ          R8
+	CMPQ          R8, $0x40
+	JNE           sub
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y1
+	VEXTRACTI128  $0x01, Y1, X0
+	VPADDQ        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ          AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX512x2(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ, CMOV
+TEXT ·matchSubsAVX512x2(SB), NOSPLIT, $0-72
+	VPXORQ Z0, Z0, Z0
+	MOVQ   t+0(FP), AX
+	MOVQ   items_base+8(FP), CX
+	MOVQ   bounds+32(FP), DX
+	MOVQ   and+40(FP), BX
+	MOVQ   t0+48(FP), SI
+	MOVQ   t1+56(FP), DI
+	XORQ   R8, R8
+
+sub:
+	TESTQ     BX, R8
+	JNZ       next
+	MOVQ      (DX)(R8*8), R9
+	CMPQ      R9, SI
+	CMOVQLT   SI, R9
+	MOVQ      8(DX)(R8*8), R10
+	CMPQ      R10, DI
+	CMOVQGT   DI, R10
+	SUBQ      R9, R10
+	JLE       next
+	MOVQ      R8, R11
+	SHLQ      $0x06, R11
+	VMOVDQU64 8192(AX)(R11*1), Z1
+	LEAQ      (CX)(R9*8), R9
+
+loop:
+	MOVQ     (R9), R11
+	MOVQ     R11, R12
+	SHLQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   (AX)(R12*1), Z1, Z2
+	ANDQ     $0x00000fc0, R11
+	VPANDQ   4096(AX)(R11*1), Z2, Z2
+	VPOPCNTQ Z2, Z2
+	VPADDQ   Z2, Z0, Z0
+	ADDQ     $0x08, R9
+	DECQ     R10
+	JNZ      loop
+
+next:
+	INCQ          R8
+	CMPQ          R8, $0x40
+	JNE           sub
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y1
+	VEXTRACTI128  $0x01, Y1, X0
+	VPADDQ        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ          AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX512x3(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ, CMOV
+TEXT ·matchSubsAVX512x3(SB), NOSPLIT, $0-72
+	VPXORQ Z0, Z0, Z0
+	MOVQ   t+0(FP), AX
+	MOVQ   items_base+8(FP), CX
+	MOVQ   bounds+32(FP), DX
+	MOVQ   and+40(FP), BX
+	MOVQ   t0+48(FP), SI
+	MOVQ   t1+56(FP), DI
+	XORQ   R8, R8
+
+sub:
+	TESTQ     BX, R8
+	JNZ       next
+	MOVQ      (DX)(R8*8), R9
+	CMPQ      R9, SI
+	CMOVQLT   SI, R9
+	MOVQ      8(DX)(R8*8), R10
+	CMPQ      R10, DI
+	CMOVQGT   DI, R10
+	SUBQ      R9, R10
+	JLE       next
+	MOVQ      R8, R11
+	SHLQ      $0x06, R11
+	VMOVDQU64 12288(AX)(R11*1), Z1
+	LEAQ      (CX)(R9*8), R9
+
+loop:
+	MOVQ     (R9), R11
+	MOVQ     R11, R12
+	SHLQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   (AX)(R12*1), Z1, Z2
+	MOVQ     R11, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   4096(AX)(R12*1), Z2, Z2
+	SHRQ     $0x06, R11
+	ANDQ     $0x00000fc0, R11
+	VPANDQ   8192(AX)(R11*1), Z2, Z2
+	VPOPCNTQ Z2, Z2
+	VPADDQ   Z2, Z0, Z0
+	ADDQ     $0x08, R9
+	DECQ     R10
+	JNZ      loop
+
+next:
+	INCQ          R8
+	CMPQ          R8, $0x40
+	JNE           sub
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y1
+	VEXTRACTI128  $0x01, Y1, X0
+	VPADDQ        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ          AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX512x4(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ, CMOV
+TEXT ·matchSubsAVX512x4(SB), NOSPLIT, $0-72
+	VPXORQ Z0, Z0, Z0
+	MOVQ   t+0(FP), AX
+	MOVQ   items_base+8(FP), CX
+	MOVQ   bounds+32(FP), DX
+	MOVQ   and+40(FP), BX
+	MOVQ   t0+48(FP), SI
+	MOVQ   t1+56(FP), DI
+	XORQ   R8, R8
+
+sub:
+	TESTQ     BX, R8
+	JNZ       next
+	MOVQ      (DX)(R8*8), R9
+	CMPQ      R9, SI
+	CMOVQLT   SI, R9
+	MOVQ      8(DX)(R8*8), R10
+	CMPQ      R10, DI
+	CMOVQGT   DI, R10
+	SUBQ      R9, R10
+	JLE       next
+	MOVQ      R8, R11
+	SHLQ      $0x06, R11
+	VMOVDQU64 16384(AX)(R11*1), Z1
+	LEAQ      (CX)(R9*8), R9
+
+loop:
+	MOVQ     (R9), R11
+	MOVQ     R11, R12
+	SHLQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   (AX)(R12*1), Z1, Z2
+	MOVQ     R11, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   4096(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   8192(AX)(R12*1), Z2, Z2
+	SHRQ     $0x0c, R11
+	ANDQ     $0x00000fc0, R11
+	VPANDQ   12288(AX)(R11*1), Z2, Z2
+	VPOPCNTQ Z2, Z2
+	VPADDQ   Z2, Z0, Z0
+	ADDQ     $0x08, R9
+	DECQ     R10
+	JNZ      loop
+
+next:
+	INCQ          R8
+	CMPQ          R8, $0x40
+	JNE           sub
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y1
+	VEXTRACTI128  $0x01, Y1, X0
+	VPADDQ        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ          AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX512x5(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ, CMOV
+TEXT ·matchSubsAVX512x5(SB), NOSPLIT, $0-72
+	VPXORQ Z0, Z0, Z0
+	MOVQ   t+0(FP), AX
+	MOVQ   items_base+8(FP), CX
+	MOVQ   bounds+32(FP), DX
+	MOVQ   and+40(FP), BX
+	MOVQ   t0+48(FP), SI
+	MOVQ   t1+56(FP), DI
+	XORQ   R8, R8
+
+sub:
+	TESTQ     BX, R8
+	JNZ       next
+	MOVQ      (DX)(R8*8), R9
+	CMPQ      R9, SI
+	CMOVQLT   SI, R9
+	MOVQ      8(DX)(R8*8), R10
+	CMPQ      R10, DI
+	CMOVQGT   DI, R10
+	SUBQ      R9, R10
+	JLE       next
+	MOVQ      R8, R11
+	SHLQ      $0x06, R11
+	VMOVDQU64 20480(AX)(R11*1), Z1
+	LEAQ      (CX)(R9*8), R9
+
+loop:
+	MOVQ     (R9), R11
+	MOVQ     R11, R12
+	SHLQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   (AX)(R12*1), Z1, Z2
+	MOVQ     R11, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   4096(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   8192(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x0c, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   12288(AX)(R12*1), Z2, Z2
+	SHRQ     $0x12, R11
+	ANDQ     $0x00000fc0, R11
+	VPANDQ   16384(AX)(R11*1), Z2, Z2
+	VPOPCNTQ Z2, Z2
+	VPADDQ   Z2, Z0, Z0
+	ADDQ     $0x08, R9
+	DECQ     R10
+	JNZ      loop
+
+next:
+	INCQ          R8
+	CMPQ          R8, $0x40
+	JNE           sub
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y1
+	VEXTRACTI128  $0x01, Y1, X0
+	VPADDQ        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ          AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX512x6(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ, CMOV
+TEXT ·matchSubsAVX512x6(SB), NOSPLIT, $0-72
+	VPXORQ Z0, Z0, Z0
+	MOVQ   t+0(FP), AX
+	MOVQ   items_base+8(FP), CX
+	MOVQ   bounds+32(FP), DX
+	MOVQ   and+40(FP), BX
+	MOVQ   t0+48(FP), SI
+	MOVQ   t1+56(FP), DI
+	XORQ   R8, R8
+
+sub:
+	TESTQ     BX, R8
+	JNZ       next
+	MOVQ      (DX)(R8*8), R9
+	CMPQ      R9, SI
+	CMOVQLT   SI, R9
+	MOVQ      8(DX)(R8*8), R10
+	CMPQ      R10, DI
+	CMOVQGT   DI, R10
+	SUBQ      R9, R10
+	JLE       next
+	MOVQ      R8, R11
+	SHLQ      $0x06, R11
+	VMOVDQU64 24576(AX)(R11*1), Z1
+	LEAQ      (CX)(R9*8), R9
+
+loop:
+	MOVQ     (R9), R11
+	MOVQ     R11, R12
+	SHLQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   (AX)(R12*1), Z1, Z2
+	MOVQ     R11, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   4096(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   8192(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x0c, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   12288(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x12, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   16384(AX)(R12*1), Z2, Z2
+	SHRQ     $0x18, R11
+	ANDQ     $0x00000fc0, R11
+	VPANDQ   20480(AX)(R11*1), Z2, Z2
+	VPOPCNTQ Z2, Z2
+	VPADDQ   Z2, Z0, Z0
+	ADDQ     $0x08, R9
+	DECQ     R10
+	JNZ      loop
+
+next:
+	INCQ          R8
+	CMPQ          R8, $0x40
+	JNE           sub
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y1
+	VEXTRACTI128  $0x01, Y1, X0
+	VPADDQ        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ          AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX512x7(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ, CMOV
+TEXT ·matchSubsAVX512x7(SB), NOSPLIT, $0-72
+	VPXORQ Z0, Z0, Z0
+	MOVQ   t+0(FP), AX
+	MOVQ   items_base+8(FP), CX
+	MOVQ   bounds+32(FP), DX
+	MOVQ   and+40(FP), BX
+	MOVQ   t0+48(FP), SI
+	MOVQ   t1+56(FP), DI
+	XORQ   R8, R8
+
+sub:
+	TESTQ     BX, R8
+	JNZ       next
+	MOVQ      (DX)(R8*8), R9
+	CMPQ      R9, SI
+	CMOVQLT   SI, R9
+	MOVQ      8(DX)(R8*8), R10
+	CMPQ      R10, DI
+	CMOVQGT   DI, R10
+	SUBQ      R9, R10
+	JLE       next
+	MOVQ      R8, R11
+	SHLQ      $0x06, R11
+	VMOVDQU64 28672(AX)(R11*1), Z1
+	LEAQ      (CX)(R9*8), R9
+
+loop:
+	MOVQ     (R9), R11
+	MOVQ     R11, R12
+	SHLQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   (AX)(R12*1), Z1, Z2
+	MOVQ     R11, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   4096(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   8192(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x0c, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   12288(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x12, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   16384(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x18, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   20480(AX)(R12*1), Z2, Z2
+	SHRQ     $0x1e, R11
+	ANDQ     $0x00000fc0, R11
+	VPANDQ   24576(AX)(R11*1), Z2, Z2
+	VPOPCNTQ Z2, Z2
+	VPADDQ   Z2, Z0, Z0
+	ADDQ     $0x08, R9
+	DECQ     R10
+	JNZ      loop
+
+next:
+	INCQ          R8
+	CMPQ          R8, $0x40
+	JNE           sub
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y1
+	VEXTRACTI128  $0x01, Y1, X0
+	VPADDQ        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ          AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX512x8(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ, CMOV
+TEXT ·matchSubsAVX512x8(SB), NOSPLIT, $0-72
+	VPXORQ Z0, Z0, Z0
+	MOVQ   t+0(FP), AX
+	MOVQ   items_base+8(FP), CX
+	MOVQ   bounds+32(FP), DX
+	MOVQ   and+40(FP), BX
+	MOVQ   t0+48(FP), SI
+	MOVQ   t1+56(FP), DI
+	XORQ   R8, R8
+
+sub:
+	TESTQ     BX, R8
+	JNZ       next
+	MOVQ      (DX)(R8*8), R9
+	CMPQ      R9, SI
+	CMOVQLT   SI, R9
+	MOVQ      8(DX)(R8*8), R10
+	CMPQ      R10, DI
+	CMOVQGT   DI, R10
+	SUBQ      R9, R10
+	JLE       next
+	MOVQ      R8, R11
+	SHLQ      $0x06, R11
+	VMOVDQU64 32768(AX)(R11*1), Z1
+	LEAQ      (CX)(R9*8), R9
+
+loop:
+	MOVQ     (R9), R11
+	MOVQ     R11, R12
+	SHLQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   (AX)(R12*1), Z1, Z2
+	MOVQ     R11, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   4096(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   8192(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x0c, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   12288(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x12, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   16384(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x18, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   20480(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x1e, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   24576(AX)(R12*1), Z2, Z2
+	SHRQ     $0x24, R11
+	ANDQ     $0x00000fc0, R11
+	VPANDQ   28672(AX)(R11*1), Z2, Z2
+	VPOPCNTQ Z2, Z2
+	VPADDQ   Z2, Z0, Z0
+	ADDQ     $0x08, R9
+	DECQ     R10
+	JNZ      loop
+
+next:
+	INCQ          R8
+	CMPQ          R8, $0x40
+	JNE           sub
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y1
+	VEXTRACTI128  $0x01, Y1, X0
+	VPADDQ        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ          AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX512x9(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, AVX512F, AVX512VPOPCNTDQ, CMOV
+TEXT ·matchSubsAVX512x9(SB), NOSPLIT, $0-72
+	VPXORQ Z0, Z0, Z0
+	MOVQ   t+0(FP), AX
+	MOVQ   items_base+8(FP), CX
+	MOVQ   bounds+32(FP), DX
+	MOVQ   and+40(FP), BX
+	MOVQ   t0+48(FP), SI
+	MOVQ   t1+56(FP), DI
+	XORQ   R8, R8
+
+sub:
+	TESTQ     BX, R8
+	JNZ       next
+	MOVQ      (DX)(R8*8), R9
+	CMPQ      R9, SI
+	CMOVQLT   SI, R9
+	MOVQ      8(DX)(R8*8), R10
+	CMPQ      R10, DI
+	CMOVQGT   DI, R10
+	SUBQ      R9, R10
+	JLE       next
+	MOVQ      R8, R11
+	SHLQ      $0x06, R11
+	VMOVDQU64 36864(AX)(R11*1), Z1
+	LEAQ      (CX)(R9*8), R9
+
+loop:
+	MOVQ     (R9), R11
+	MOVQ     R11, R12
+	SHLQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   (AX)(R12*1), Z1, Z2
+	MOVQ     R11, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   4096(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x06, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   8192(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x0c, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   12288(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x12, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   16384(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x18, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   20480(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x1e, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   24576(AX)(R12*1), Z2, Z2
+	MOVQ     R11, R12
+	SHRQ     $0x24, R12
+	ANDQ     $0x00000fc0, R12
+	VPANDQ   28672(AX)(R12*1), Z2, Z2
+	SHRQ     $0x2a, R11
+	ANDQ     $0x00000fc0, R11
+	VPANDQ   32768(AX)(R11*1), Z2, Z2
+	VPOPCNTQ Z2, Z2
+	VPADDQ   Z2, Z0, Z0
+	ADDQ     $0x08, R9
+	DECQ     R10
+	JNZ      loop
+
+next:
+	INCQ          R8
+	CMPQ          R8, $0x40
+	JNE           sub
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPADDQ        Y1, Y0, Y1
+	VEXTRACTI128  $0x01, Y1, X0
+	VPADDQ        X0, X1, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPADDQ        X1, X0, X0
+	VMOVQ         X0, AX
+	VZEROUPPER
+	MOVQ          AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX2x1(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, CMOV
+TEXT ·matchSubsAVX2x1(SB), NOSPLIT, $0-72
+	VMOVDQU popcountNibbles<>+0(SB), Y0
+	VMOVDQU lowNibbles<>+0(SB), Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	MOVQ    t+0(FP), AX
+	MOVQ    items_base+8(FP), CX
+	MOVQ    bounds+32(FP), DX
+	MOVQ    and+40(FP), BX
+	MOVQ    t0+48(FP), SI
+	MOVQ    t1+56(FP), DI
+	XORQ    R8, R8
+
+sub:
+	TESTQ   BX, R8
+	JNZ     next
+	MOVQ    (DX)(R8*8), R9
+	CMPQ    R9, SI
+	CMOVQLT SI, R9
+	MOVQ    8(DX)(R8*8), R10
+	CMPQ    R10, DI
+	CMOVQGT DI, R10
+	SUBQ    R9, R10
+	JLE     next
+	MOVQ    R8, R11
+	SHLQ    $0x06, R11
+	VMOVDQU 4096(AX)(R11*1), Y4
+	VMOVDQU 4128(AX)(R11*1), Y5
+	LEAQ    (CX)(R9*8), R9
+
+loop:
+	MOVQ    (R9), R11
+	SHLQ    $0x06, R11
+	ANDQ    $0x00000fc0, R11
+	VPAND   (AX)(R11*1), Y4, Y6
+	VPAND   32(AX)(R11*1), Y5, Y7
+	VPAND   Y1, Y6, Y8
+	VPSRLQ  $0x04, Y6, Y6
+	VPAND   Y1, Y6, Y6
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y6, Y0, Y6
+	VPADDB  Y8, Y6, Y6
+	VPAND   Y1, Y7, Y8
+	VPSRLQ  $0x04, Y7, Y7
+	VPAND   Y1, Y7, Y7
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPADDB  Y8, Y6, Y6
+	VPADDB  Y7, Y6, Y6
+	VPSADBW Y2, Y6, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x08, R9
+	DECQ    R10
+	JNZ     loop
+
+next:
+	INCQ         R8
+	CMPQ         R8, $0x40
+	JNE          sub
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDQ       X0, X3, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	VZEROUPPER
+	MOVQ         AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX2x2(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, CMOV
+TEXT ·matchSubsAVX2x2(SB), NOSPLIT, $0-72
+	VMOVDQU popcountNibbles<>+0(SB), Y0
+	VMOVDQU lowNibbles<>+0(SB), Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	MOVQ    t+0(FP), AX
+	MOVQ    items_base+8(FP), CX
+	MOVQ    bounds+32(FP), DX
+	MOVQ    and+40(FP), BX
+	MOVQ    t0+48(FP), SI
+	MOVQ    t1+56(FP), DI
+	XORQ    R8, R8
+
+sub:
+	TESTQ   BX, R8
+	JNZ     next
+	MOVQ    (DX)(R8*8), R9
+	CMPQ    R9, SI
+	CMOVQLT SI, R9
+	MOVQ    8(DX)(R8*8), R10
+	CMPQ    R10, DI
+	CMOVQGT DI, R10
+	SUBQ    R9, R10
+	JLE     next
+	MOVQ    R8, R11
+	SHLQ    $0x06, R11
+	VMOVDQU 8192(AX)(R11*1), Y4
+	VMOVDQU 8224(AX)(R11*1), Y5
+	LEAQ    (CX)(R9*8), R9
+
+loop:
+	MOVQ    (R9), R11
+	MOVQ    R11, R12
+	SHLQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   (AX)(R12*1), Y4, Y6
+	VPAND   32(AX)(R12*1), Y5, Y7
+	ANDQ    $0x00000fc0, R11
+	VPAND   4096(AX)(R11*1), Y6, Y6
+	VPAND   4128(AX)(R11*1), Y7, Y7
+	VPAND   Y1, Y6, Y8
+	VPSRLQ  $0x04, Y6, Y6
+	VPAND   Y1, Y6, Y6
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y6, Y0, Y6
+	VPADDB  Y8, Y6, Y6
+	VPAND   Y1, Y7, Y8
+	VPSRLQ  $0x04, Y7, Y7
+	VPAND   Y1, Y7, Y7
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPADDB  Y8, Y6, Y6
+	VPADDB  Y7, Y6, Y6
+	VPSADBW Y2, Y6, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x08, R9
+	DECQ    R10
+	JNZ     loop
+
+next:
+	INCQ         R8
+	CMPQ         R8, $0x40
+	JNE          sub
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDQ       X0, X3, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	VZEROUPPER
+	MOVQ         AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX2x3(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, CMOV
+TEXT ·matchSubsAVX2x3(SB), NOSPLIT, $0-72
+	VMOVDQU popcountNibbles<>+0(SB), Y0
+	VMOVDQU lowNibbles<>+0(SB), Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	MOVQ    t+0(FP), AX
+	MOVQ    items_base+8(FP), CX
+	MOVQ    bounds+32(FP), DX
+	MOVQ    and+40(FP), BX
+	MOVQ    t0+48(FP), SI
+	MOVQ    t1+56(FP), DI
+	XORQ    R8, R8
+
+sub:
+	TESTQ   BX, R8
+	JNZ     next
+	MOVQ    (DX)(R8*8), R9
+	CMPQ    R9, SI
+	CMOVQLT SI, R9
+	MOVQ    8(DX)(R8*8), R10
+	CMPQ    R10, DI
+	CMOVQGT DI, R10
+	SUBQ    R9, R10
+	JLE     next
+	MOVQ    R8, R11
+	SHLQ    $0x06, R11
+	VMOVDQU 12288(AX)(R11*1), Y4
+	VMOVDQU 12320(AX)(R11*1), Y5
+	LEAQ    (CX)(R9*8), R9
+
+loop:
+	MOVQ    (R9), R11
+	MOVQ    R11, R12
+	SHLQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   (AX)(R12*1), Y4, Y6
+	VPAND   32(AX)(R12*1), Y5, Y7
+	MOVQ    R11, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   4096(AX)(R12*1), Y6, Y6
+	VPAND   4128(AX)(R12*1), Y7, Y7
+	SHRQ    $0x06, R11
+	ANDQ    $0x00000fc0, R11
+	VPAND   8192(AX)(R11*1), Y6, Y6
+	VPAND   8224(AX)(R11*1), Y7, Y7
+	VPAND   Y1, Y6, Y8
+	VPSRLQ  $0x04, Y6, Y6
+	VPAND   Y1, Y6, Y6
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y6, Y0, Y6
+	VPADDB  Y8, Y6, Y6
+	VPAND   Y1, Y7, Y8
+	VPSRLQ  $0x04, Y7, Y7
+	VPAND   Y1, Y7, Y7
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPADDB  Y8, Y6, Y6
+	VPADDB  Y7, Y6, Y6
+	VPSADBW Y2, Y6, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x08, R9
+	DECQ    R10
+	JNZ     loop
+
+next:
+	INCQ         R8
+	CMPQ         R8, $0x40
+	JNE          sub
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDQ       X0, X3, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	VZEROUPPER
+	MOVQ         AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX2x4(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, CMOV
+TEXT ·matchSubsAVX2x4(SB), NOSPLIT, $0-72
+	VMOVDQU popcountNibbles<>+0(SB), Y0
+	VMOVDQU lowNibbles<>+0(SB), Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	MOVQ    t+0(FP), AX
+	MOVQ    items_base+8(FP), CX
+	MOVQ    bounds+32(FP), DX
+	MOVQ    and+40(FP), BX
+	MOVQ    t0+48(FP), SI
+	MOVQ    t1+56(FP), DI
+	XORQ    R8, R8
+
+sub:
+	TESTQ   BX, R8
+	JNZ     next
+	MOVQ    (DX)(R8*8), R9
+	CMPQ    R9, SI
+	CMOVQLT SI, R9
+	MOVQ    8(DX)(R8*8), R10
+	CMPQ    R10, DI
+	CMOVQGT DI, R10
+	SUBQ    R9, R10
+	JLE     next
+	MOVQ    R8, R11
+	SHLQ    $0x06, R11
+	VMOVDQU 16384(AX)(R11*1), Y4
+	VMOVDQU 16416(AX)(R11*1), Y5
+	LEAQ    (CX)(R9*8), R9
+
+loop:
+	MOVQ    (R9), R11
+	MOVQ    R11, R12
+	SHLQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   (AX)(R12*1), Y4, Y6
+	VPAND   32(AX)(R12*1), Y5, Y7
+	MOVQ    R11, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   4096(AX)(R12*1), Y6, Y6
+	VPAND   4128(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   8192(AX)(R12*1), Y6, Y6
+	VPAND   8224(AX)(R12*1), Y7, Y7
+	SHRQ    $0x0c, R11
+	ANDQ    $0x00000fc0, R11
+	VPAND   12288(AX)(R11*1), Y6, Y6
+	VPAND   12320(AX)(R11*1), Y7, Y7
+	VPAND   Y1, Y6, Y8
+	VPSRLQ  $0x04, Y6, Y6
+	VPAND   Y1, Y6, Y6
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y6, Y0, Y6
+	VPADDB  Y8, Y6, Y6
+	VPAND   Y1, Y7, Y8
+	VPSRLQ  $0x04, Y7, Y7
+	VPAND   Y1, Y7, Y7
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPADDB  Y8, Y6, Y6
+	VPADDB  Y7, Y6, Y6
+	VPSADBW Y2, Y6, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x08, R9
+	DECQ    R10
+	JNZ     loop
+
+next:
+	INCQ         R8
+	CMPQ         R8, $0x40
+	JNE          sub
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDQ       X0, X3, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	VZEROUPPER
+	MOVQ         AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX2x5(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, CMOV
+TEXT ·matchSubsAVX2x5(SB), NOSPLIT, $0-72
+	VMOVDQU popcountNibbles<>+0(SB), Y0
+	VMOVDQU lowNibbles<>+0(SB), Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	MOVQ    t+0(FP), AX
+	MOVQ    items_base+8(FP), CX
+	MOVQ    bounds+32(FP), DX
+	MOVQ    and+40(FP), BX
+	MOVQ    t0+48(FP), SI
+	MOVQ    t1+56(FP), DI
+	XORQ    R8, R8
+
+sub:
+	TESTQ   BX, R8
+	JNZ     next
+	MOVQ    (DX)(R8*8), R9
+	CMPQ    R9, SI
+	CMOVQLT SI, R9
+	MOVQ    8(DX)(R8*8), R10
+	CMPQ    R10, DI
+	CMOVQGT DI, R10
+	SUBQ    R9, R10
+	JLE     next
+	MOVQ    R8, R11
+	SHLQ    $0x06, R11
+	VMOVDQU 20480(AX)(R11*1), Y4
+	VMOVDQU 20512(AX)(R11*1), Y5
+	LEAQ    (CX)(R9*8), R9
+
+loop:
+	MOVQ    (R9), R11
+	MOVQ    R11, R12
+	SHLQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   (AX)(R12*1), Y4, Y6
+	VPAND   32(AX)(R12*1), Y5, Y7
+	MOVQ    R11, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   4096(AX)(R12*1), Y6, Y6
+	VPAND   4128(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   8192(AX)(R12*1), Y6, Y6
+	VPAND   8224(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x0c, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   12288(AX)(R12*1), Y6, Y6
+	VPAND   12320(AX)(R12*1), Y7, Y7
+	SHRQ    $0x12, R11
+	ANDQ    $0x00000fc0, R11
+	VPAND   16384(AX)(R11*1), Y6, Y6
+	VPAND   16416(AX)(R11*1), Y7, Y7
+	VPAND   Y1, Y6, Y8
+	VPSRLQ  $0x04, Y6, Y6
+	VPAND   Y1, Y6, Y6
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y6, Y0, Y6
+	VPADDB  Y8, Y6, Y6
+	VPAND   Y1, Y7, Y8
+	VPSRLQ  $0x04, Y7, Y7
+	VPAND   Y1, Y7, Y7
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPADDB  Y8, Y6, Y6
+	VPADDB  Y7, Y6, Y6
+	VPSADBW Y2, Y6, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x08, R9
+	DECQ    R10
+	JNZ     loop
+
+next:
+	INCQ         R8
+	CMPQ         R8, $0x40
+	JNE          sub
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDQ       X0, X3, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	VZEROUPPER
+	MOVQ         AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX2x6(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, CMOV
+TEXT ·matchSubsAVX2x6(SB), NOSPLIT, $0-72
+	VMOVDQU popcountNibbles<>+0(SB), Y0
+	VMOVDQU lowNibbles<>+0(SB), Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	MOVQ    t+0(FP), AX
+	MOVQ    items_base+8(FP), CX
+	MOVQ    bounds+32(FP), DX
+	MOVQ    and+40(FP), BX
+	MOVQ    t0+48(FP), SI
+	MOVQ    t1+56(FP), DI
+	XORQ    R8, R8
+
+sub:
+	TESTQ   BX, R8
+	JNZ     next
+	MOVQ    (DX)(R8*8), R9
+	CMPQ    R9, SI
+	CMOVQLT SI, R9
+	MOVQ    8(DX)(R8*8), R10
+	CMPQ    R10, DI
+	CMOVQGT DI, R10
+	SUBQ    R9, R10
+	JLE     next
+	MOVQ    R8, R11
+	SHLQ    $0x06, R11
+	VMOVDQU 24576(AX)(R11*1), Y4
+	VMOVDQU 24608(AX)(R11*1), Y5
+	LEAQ    (CX)(R9*8), R9
+
+loop:
+	MOVQ    (R9), R11
+	MOVQ    R11, R12
+	SHLQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   (AX)(R12*1), Y4, Y6
+	VPAND   32(AX)(R12*1), Y5, Y7
+	MOVQ    R11, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   4096(AX)(R12*1), Y6, Y6
+	VPAND   4128(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   8192(AX)(R12*1), Y6, Y6
+	VPAND   8224(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x0c, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   12288(AX)(R12*1), Y6, Y6
+	VPAND   12320(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x12, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   16384(AX)(R12*1), Y6, Y6
+	VPAND   16416(AX)(R12*1), Y7, Y7
+	SHRQ    $0x18, R11
+	ANDQ    $0x00000fc0, R11
+	VPAND   20480(AX)(R11*1), Y6, Y6
+	VPAND   20512(AX)(R11*1), Y7, Y7
+	VPAND   Y1, Y6, Y8
+	VPSRLQ  $0x04, Y6, Y6
+	VPAND   Y1, Y6, Y6
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y6, Y0, Y6
+	VPADDB  Y8, Y6, Y6
+	VPAND   Y1, Y7, Y8
+	VPSRLQ  $0x04, Y7, Y7
+	VPAND   Y1, Y7, Y7
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPADDB  Y8, Y6, Y6
+	VPADDB  Y7, Y6, Y6
+	VPSADBW Y2, Y6, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x08, R9
+	DECQ    R10
+	JNZ     loop
+
+next:
+	INCQ         R8
+	CMPQ         R8, $0x40
+	JNE          sub
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDQ       X0, X3, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	VZEROUPPER
+	MOVQ         AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX2x7(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, CMOV
+TEXT ·matchSubsAVX2x7(SB), NOSPLIT, $0-72
+	VMOVDQU popcountNibbles<>+0(SB), Y0
+	VMOVDQU lowNibbles<>+0(SB), Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	MOVQ    t+0(FP), AX
+	MOVQ    items_base+8(FP), CX
+	MOVQ    bounds+32(FP), DX
+	MOVQ    and+40(FP), BX
+	MOVQ    t0+48(FP), SI
+	MOVQ    t1+56(FP), DI
+	XORQ    R8, R8
+
+sub:
+	TESTQ   BX, R8
+	JNZ     next
+	MOVQ    (DX)(R8*8), R9
+	CMPQ    R9, SI
+	CMOVQLT SI, R9
+	MOVQ    8(DX)(R8*8), R10
+	CMPQ    R10, DI
+	CMOVQGT DI, R10
+	SUBQ    R9, R10
+	JLE     next
+	MOVQ    R8, R11
+	SHLQ    $0x06, R11
+	VMOVDQU 28672(AX)(R11*1), Y4
+	VMOVDQU 28704(AX)(R11*1), Y5
+	LEAQ    (CX)(R9*8), R9
+
+loop:
+	MOVQ    (R9), R11
+	MOVQ    R11, R12
+	SHLQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   (AX)(R12*1), Y4, Y6
+	VPAND   32(AX)(R12*1), Y5, Y7
+	MOVQ    R11, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   4096(AX)(R12*1), Y6, Y6
+	VPAND   4128(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   8192(AX)(R12*1), Y6, Y6
+	VPAND   8224(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x0c, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   12288(AX)(R12*1), Y6, Y6
+	VPAND   12320(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x12, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   16384(AX)(R12*1), Y6, Y6
+	VPAND   16416(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x18, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   20480(AX)(R12*1), Y6, Y6
+	VPAND   20512(AX)(R12*1), Y7, Y7
+	SHRQ    $0x1e, R11
+	ANDQ    $0x00000fc0, R11
+	VPAND   24576(AX)(R11*1), Y6, Y6
+	VPAND   24608(AX)(R11*1), Y7, Y7
+	VPAND   Y1, Y6, Y8
+	VPSRLQ  $0x04, Y6, Y6
+	VPAND   Y1, Y6, Y6
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y6, Y0, Y6
+	VPADDB  Y8, Y6, Y6
+	VPAND   Y1, Y7, Y8
+	VPSRLQ  $0x04, Y7, Y7
+	VPAND   Y1, Y7, Y7
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPADDB  Y8, Y6, Y6
+	VPADDB  Y7, Y6, Y6
+	VPSADBW Y2, Y6, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x08, R9
+	DECQ    R10
+	JNZ     loop
+
+next:
+	INCQ         R8
+	CMPQ         R8, $0x40
+	JNE          sub
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDQ       X0, X3, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	VZEROUPPER
+	MOVQ         AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX2x8(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, CMOV
+TEXT ·matchSubsAVX2x8(SB), NOSPLIT, $0-72
+	VMOVDQU popcountNibbles<>+0(SB), Y0
+	VMOVDQU lowNibbles<>+0(SB), Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	MOVQ    t+0(FP), AX
+	MOVQ    items_base+8(FP), CX
+	MOVQ    bounds+32(FP), DX
+	MOVQ    and+40(FP), BX
+	MOVQ    t0+48(FP), SI
+	MOVQ    t1+56(FP), DI
+	XORQ    R8, R8
+
+sub:
+	TESTQ   BX, R8
+	JNZ     next
+	MOVQ    (DX)(R8*8), R9
+	CMPQ    R9, SI
+	CMOVQLT SI, R9
+	MOVQ    8(DX)(R8*8), R10
+	CMPQ    R10, DI
+	CMOVQGT DI, R10
+	SUBQ    R9, R10
+	JLE     next
+	MOVQ    R8, R11
+	SHLQ    $0x06, R11
+	VMOVDQU 32768(AX)(R11*1), Y4
+	VMOVDQU 32800(AX)(R11*1), Y5
+	LEAQ    (CX)(R9*8), R9
+
+loop:
+	MOVQ    (R9), R11
+	MOVQ    R11, R12
+	SHLQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   (AX)(R12*1), Y4, Y6
+	VPAND   32(AX)(R12*1), Y5, Y7
+	MOVQ    R11, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   4096(AX)(R12*1), Y6, Y6
+	VPAND   4128(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   8192(AX)(R12*1), Y6, Y6
+	VPAND   8224(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x0c, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   12288(AX)(R12*1), Y6, Y6
+	VPAND   12320(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x12, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   16384(AX)(R12*1), Y6, Y6
+	VPAND   16416(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x18, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   20480(AX)(R12*1), Y6, Y6
+	VPAND   20512(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x1e, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   24576(AX)(R12*1), Y6, Y6
+	VPAND   24608(AX)(R12*1), Y7, Y7
+	SHRQ    $0x24, R11
+	ANDQ    $0x00000fc0, R11
+	VPAND   28672(AX)(R11*1), Y6, Y6
+	VPAND   28704(AX)(R11*1), Y7, Y7
+	VPAND   Y1, Y6, Y8
+	VPSRLQ  $0x04, Y6, Y6
+	VPAND   Y1, Y6, Y6
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y6, Y0, Y6
+	VPADDB  Y8, Y6, Y6
+	VPAND   Y1, Y7, Y8
+	VPSRLQ  $0x04, Y7, Y7
+	VPAND   Y1, Y7, Y7
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPADDB  Y8, Y6, Y6
+	VPADDB  Y7, Y6, Y6
+	VPSADBW Y2, Y6, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x08, R9
+	DECQ    R10
+	JNZ     loop
+
+next:
+	INCQ         R8
+	CMPQ         R8, $0x40
+	JNE          sub
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDQ       X0, X3, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	VZEROUPPER
+	MOVQ         AX, ret+64(FP)
+	RET
+
+// func matchSubsAVX2x9(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+// Requires: AVX, AVX2, CMOV
+TEXT ·matchSubsAVX2x9(SB), NOSPLIT, $0-72
+	VMOVDQU popcountNibbles<>+0(SB), Y0
+	VMOVDQU lowNibbles<>+0(SB), Y1
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	MOVQ    t+0(FP), AX
+	MOVQ    items_base+8(FP), CX
+	MOVQ    bounds+32(FP), DX
+	MOVQ    and+40(FP), BX
+	MOVQ    t0+48(FP), SI
+	MOVQ    t1+56(FP), DI
+	XORQ    R8, R8
+
+sub:
+	TESTQ   BX, R8
+	JNZ     next
+	MOVQ    (DX)(R8*8), R9
+	CMPQ    R9, SI
+	CMOVQLT SI, R9
+	MOVQ    8(DX)(R8*8), R10
+	CMPQ    R10, DI
+	CMOVQGT DI, R10
+	SUBQ    R9, R10
+	JLE     next
+	MOVQ    R8, R11
+	SHLQ    $0x06, R11
+	VMOVDQU 36864(AX)(R11*1), Y4
+	VMOVDQU 36896(AX)(R11*1), Y5
+	LEAQ    (CX)(R9*8), R9
+
+loop:
+	MOVQ    (R9), R11
+	MOVQ    R11, R12
+	SHLQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   (AX)(R12*1), Y4, Y6
+	VPAND   32(AX)(R12*1), Y5, Y7
+	MOVQ    R11, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   4096(AX)(R12*1), Y6, Y6
+	VPAND   4128(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x06, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   8192(AX)(R12*1), Y6, Y6
+	VPAND   8224(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x0c, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   12288(AX)(R12*1), Y6, Y6
+	VPAND   12320(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x12, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   16384(AX)(R12*1), Y6, Y6
+	VPAND   16416(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x18, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   20480(AX)(R12*1), Y6, Y6
+	VPAND   20512(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x1e, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   24576(AX)(R12*1), Y6, Y6
+	VPAND   24608(AX)(R12*1), Y7, Y7
+	MOVQ    R11, R12
+	SHRQ    $0x24, R12
+	ANDQ    $0x00000fc0, R12
+	VPAND   28672(AX)(R12*1), Y6, Y6
+	VPAND   28704(AX)(R12*1), Y7, Y7
+	SHRQ    $0x2a, R11
+	ANDQ    $0x00000fc0, R11
+	VPAND   32768(AX)(R11*1), Y6, Y6
+	VPAND   32800(AX)(R11*1), Y7, Y7
+	VPAND   Y1, Y6, Y8
+	VPSRLQ  $0x04, Y6, Y6
+	VPAND   Y1, Y6, Y6
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y6, Y0, Y6
+	VPADDB  Y8, Y6, Y6
+	VPAND   Y1, Y7, Y8
+	VPSRLQ  $0x04, Y7, Y7
+	VPAND   Y1, Y7, Y7
+	VPSHUFB Y8, Y0, Y8
+	VPSHUFB Y7, Y0, Y7
+	VPADDB  Y8, Y6, Y6
+	VPADDB  Y7, Y6, Y6
+	VPSADBW Y2, Y6, Y6
+	VPADDQ  Y6, Y3, Y3
+	ADDQ    $0x08, R9
+	DECQ    R10
+	JNZ     loop
+
+next:
+	INCQ         R8
+	CMPQ         R8, $0x40
+	JNE          sub
+	VEXTRACTI128 $0x01, Y3, X0
+	VPADDQ       X0, X3, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	VZEROUPPER
+	MOVQ         AX, ret+64(FP)
+	RET
+
 // func transposeAVX512(a *[64][8]uint64)
 // Requires: AVX, AVX512F
 TEXT ·transposeAVX512(SB), NOSPLIT, $0-8

@@ -114,6 +114,96 @@ func matchBlockAVX2x10(t *[11][64][8]uint64, items []uint64) uint64
 //go:noescape
 func matchBlockAVX2x11(t *[11][64][8]uint64, items []uint64) uint64
 
+// matchSubsAVX512x1 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 1, and the patterns of the block t, with AVX-512.
+//
+//go:noescape
+func matchSubsAVX512x1(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX512x2 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 2, and the patterns of the block t, with AVX-512.
+//
+//go:noescape
+func matchSubsAVX512x2(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX512x3 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 3, and the patterns of the block t, with AVX-512.
+//
+//go:noescape
+func matchSubsAVX512x3(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX512x4 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 4, and the patterns of the block t, with AVX-512.
+//
+//go:noescape
+func matchSubsAVX512x4(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX512x5 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 5, and the patterns of the block t, with AVX-512.
+//
+//go:noescape
+func matchSubsAVX512x5(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX512x6 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 6, and the patterns of the block t, with AVX-512.
+//
+//go:noescape
+func matchSubsAVX512x6(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX512x7 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 7, and the patterns of the block t, with AVX-512.
+//
+//go:noescape
+func matchSubsAVX512x7(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX512x8 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 8, and the patterns of the block t, with AVX-512.
+//
+//go:noescape
+func matchSubsAVX512x8(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX512x9 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 9, and the patterns of the block t, with AVX-512.
+//
+//go:noescape
+func matchSubsAVX512x9(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX2x1 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 1, and the patterns of the block t, with AVX2.
+//
+//go:noescape
+func matchSubsAVX2x1(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX2x2 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 2, and the patterns of the block t, with AVX2.
+//
+//go:noescape
+func matchSubsAVX2x2(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX2x3 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 3, and the patterns of the block t, with AVX2.
+//
+//go:noescape
+func matchSubsAVX2x3(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX2x4 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 4, and the patterns of the block t, with AVX2.
+//
+//go:noescape
+func matchSubsAVX2x4(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX2x5 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 5, and the patterns of the block t, with AVX2.
+//
+//go:noescape
+func matchSubsAVX2x5(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX2x6 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 6, and the patterns of the block t, with AVX2.
+//
+//go:noescape
+func matchSubsAVX2x6(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX2x7 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 7, and the patterns of the block t, with AVX2.
+//
+//go:noescape
+func matchSubsAVX2x7(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX2x8 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 8, and the patterns of the block t, with AVX2.
+//
+//go:noescape
+func matchSubsAVX2x8(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
+// matchSubsAVX2x9 counts the disjoint pairs of the items of [t0, t1) in the sub-buckets (bounded by bounds) holding none of the bits of and, laid out with their extra bits apart as chunk 9, and the patterns of the block t, with AVX2.
+//
+//go:noescape
+func matchSubsAVX2x9(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and int, t0 int, t1 int) uint64
+
 // transposeAVX512 transposes the 64×64 bit matrix of each lane of a: afterwards bit j of lane g of a[b] is what bit b of lane g of a[j] was.
 //
 //go:noescape

@@ -72,6 +72,63 @@ func TestAsmTwins(t *testing.T) {
 	}
 }
 
+// TestSubsTwins checks the kernels for items laid out with their extra
+// bits apart against matchSubsGo, and matchSubsGo against all pairs: for
+// every number of chunks an item reads, blocks of 1 to 512 patterns,
+// random sub-bucket bounds, ANDs of extra bits and ranges of items.
+func TestSubsTwins(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	pats := make([]uint64, blockPatterns)
+	items := make([]uint64, 400)
+	tb := new(blockTable)
+	for vary := 1; vary <= maxVary; vary++ {
+		low := ^uint64(0) >> (64 - chunkBits*uint(vary))
+		for _, k := range []int{1, 64, 65, 300, 512} {
+			for i := range pats {
+				pats[i] = r.Uint64()&r.Uint64()&low | uint64(r.IntN(1<<extraBits))<<(chunkBits*uint(vary))
+			}
+			for i := range items {
+				items[i] = r.Uint64() & r.Uint64() & r.Uint64() & low
+			}
+			*tb = blockTable{}
+			buildBlock(tb, pats[:k], vary+1)
+			// Sub-bucket bounds over 20..380, some sub-buckets empty.
+			iu := make([]int, 1<<extraBits+1)
+			iu[0] = 20
+			for e := 1; e <= 1<<extraBits; e++ {
+				iu[e] = iu[e-1] + r.IntN(12)
+			}
+			iu[1<<extraBits] = max(iu[1<<extraBits], iu[1<<extraBits-1])
+			for _, c := range []struct{ and, t0, t1 int }{{0, 0, 400}, {0, 100, 250}, {5, 0, 400}, {0x21, 30, 31}, {63, 0, 400}, {0, 300, 100}} {
+				var brute uint64
+				for e := range 1 << extraBits {
+					if e&c.and != 0 {
+						continue
+					}
+					for i := max(iu[e], c.t0); i < min(iu[e+1], c.t1); i++ {
+						x := items[i] | uint64(e)<<(chunkBits*uint(vary))
+						for _, p := range pats[:k] {
+							if x&p == 0 {
+								brute++
+							}
+						}
+					}
+				}
+				groups := (k + 63) / 64
+				want := matchSubsGo(tb, vary, groups, items, iu, c.and, c.t0, c.t1)
+				require.Equal(t, brute, want, "matchSubsGo chunks=%d patterns %d %+v", vary, k, c)
+				for _, m := range matchKernels {
+					if m.supported {
+						got := m.subs[vary-1]((*[maxChunks][1 << chunkBits][blockGroups]uint64)(tb), items,
+							(*[1<<extraBits + 1]int)(iu), c.and, c.t0, c.t1)
+						assert.Equal(t, want, got, "%s chunks=%d patterns %d %+v", m.name, vary, k, c)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestJoinNorthsTwin checks the AVX-512 half-join against its Go twin on
 // real quarter lists (every north and south list of a few row sets of
 // n = 8, 13, 18 and 19, each side, with and without a middle queen) and on

@@ -7,6 +7,12 @@ func matchBlock(t *blockTable, chunks, groups int, items []uint64) uint64 {
 	return matchBlockGo(t, chunks, groups, items)
 }
 
+// matchSubs is the portable kernel for items laid out with their extra
+// bits apart where no assembly one is built.
+func matchSubs(t *blockTable, vary, groups int, items []uint64, iu []int, and, t0, t1 int) uint64 {
+	return matchSubsGo(t, vary, groups, items, iu, and, t0, t1)
+}
+
 // buildBlock fills t from up to blockPatterns patterns
 // each, the portable way.
 func buildBlock(t *blockTable, pats []uint64, chunks int) {

@@ -11,7 +11,9 @@ import (
 )
 
 // BenchmarkMatch measures what the cost model (buildCost) weighs: building
-// one table block, and matching one item against a block.
+// one table block, and matching one item against a block; and items laid
+// out with their extra bits apart (matchSubs, buckets.apart) in
+// sub-buckets of 16 to 1,024 items, which read one chunk fewer.
 func BenchmarkMatch(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 6))
 	pats := make([]uint64, 1<<16)
@@ -35,6 +37,20 @@ func BenchmarkMatch(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(pats)), "ns/item")
 		})
+		for _, size := range []int{16, 128, 1024} {
+			b.Run(fmt.Sprintf("subs/chunks=%d/items=%d", chunks, size), func(b *testing.B) {
+				buildBlock(t, pats[:blockPatterns], chunks)
+				iu := make([]int, 1<<extraBits+1)
+				for e := range iu {
+					iu[e] = min(e*size, len(pats))
+				}
+				var s uint64
+				for b.Loop() {
+					s += matchSubs(t, chunks-1, blockGroups, pats, iu, 0, 0, iu[1<<extraBits])
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(iu[1<<extraBits]), "ns/item")
+			})
+		}
 	}
 }
 

@@ -386,22 +386,53 @@ const buildWork = buildCost / (blockPatterns / 64)
 // what a full one does (measured at n = 24 counting partial blocks as
 // their groups: the estimates came out 1.2-1.4× the whole tasks' time).
 func (sv sieve) work(hT, hI *[fineKeys]int, nT, nI, chunks int) float64 { // hT, hI by key<<extraBits | extra bits
-	groups := func(c int) float64 {
-		if matchReadsWholeBlocks() {
-			return float64((c+blockPatterns-1)/blockPatterns) * (blockPatterns / 64)
-		}
-		return float64((c + 63) / 64)
-	}
 	var best uint8
 	if sv.ok && nT > 0 && nI > 0 {
 		kT, kI := keys(hT, extraBits), keys(hI, extraBits)
 		best = sv.cut(&kT, &kI, nT, nI)
 	}
 	if best == 0 {
-		return float64(chunks) * groups(nT) * float64(nI+buildWork)
+		return float64(chunks) * blockGroupsOf(nT) * float64(nI+buildWork)
 	}
 	chunks = min(chunks, patternChunks(int(sv.squeeze(best).bits)))
 	shift := sv.splits(nT, nI)
+	if shift == extraBits {
+		_, w := sv.split(hT, hI, best, nT, nI, chunks)
+		return w
+	}
+	return sv.workAt(hT, hI, best, shift, chunks)
+}
+
+// split chooses how many extra bits split sides of nT and nI patterns
+// whose histograms by key<<extraBits | extra bits are hT and hI, under
+// cut best, with patterns of chunks chunks once squeezed: four or six,
+// whichever the model gives less work, six with the finer sort's cost
+// (finerSort) and, where sieve.apart lays them out, one chunk fewer an
+// item. It returns the shift and its work.
+func (sv sieve) split(hT, hI *[fineKeys]int, best uint8, nT, nI, chunks int) (uint, float64) {
+	w4 := sv.workAt(hT, hI, best, 4, chunks)
+	w6 := sv.workAt(hT, hI, best, extraBits, chunks) + finerSort*float64(nT+nI)
+	if w6 < w4 {
+		return extraBits, w6
+	}
+	return 4, w4
+}
+
+// blockGroupsOf is how many groups of 64 a kernel reads for c transposed
+// patterns: the portable matchBlock reads only a block's groups that hold
+// patterns, the assembly ones all eight of them.
+func blockGroupsOf(c int) float64 {
+	if matchReadsWholeBlocks() {
+		return float64((c+blockPatterns-1)/blockPatterns) * (blockPatterns / 64)
+	}
+	return float64((c + 63) / 64)
+}
+
+// workAt is work under cut best with the sides split by shift extra bits.
+func (sv sieve) workAt(hT, hI *[fineKeys]int, best uint8, shift uint, chunks int) float64 {
+	if _, vary, ok := sv.apart(best, shift); ok {
+		chunks = vary // the extra bits' chunk is read once a sub-bucket
+	}
 	subs := 1 << shift
 	// Sub-bucket bounds, as buckets.sort makes them.
 	var cT, cI [fineKeys + 1]int
@@ -413,26 +444,26 @@ func (sv sieve) work(hT, hI *[fineKeys]int, nT, nI, chunks int) float64 { // hT,
 		if sub[subs] > sub[0] {
 			// The items a block of v meets, by the extra bits all of
 			// the block's patterns hold: byE[e] items of sub-bucket e
-			// in the buckets v meets, allowed[and] those a block with
-			// and meets.
-			var byE [1 << extraBits]int
+			// in the buckets v meets, and then, summed over the subsets
+			// of each set of extra bits, allowed[^and] those a block
+			// with and meets (the items holding none of and's bits).
+			var allowed [1 << extraBits]int
 			rest := best &^ v
 			for u := rest; ; u = (u - 1) & rest {
 				if !sv.long || longWeight(v, u) != 0 {
 					iu := cI[int(u)<<shift:][:subs+1]
 					for e := range subs {
-						byE[e] += iu[e+1] - iu[e]
+						allowed[e] += iu[e+1] - iu[e]
 					}
 				}
 				if u == 0 {
 					break
 				}
 			}
-			var allowed [1 << extraBits]int
-			for and := range subs {
+			for i := range shift {
 				for e := range subs {
-					if e&and == 0 {
-						allowed[and] += byE[e]
+					if e>>i&1 != 0 {
+						allowed[e] += allowed[e^1<<i]
 					}
 				}
 			}
@@ -440,7 +471,7 @@ func (sv sieve) work(hT, hI *[fineKeys]int, nT, nI, chunks int) float64 { // hT,
 				k := min(blockPatterns, sub[subs]-p)
 				and := blockAnd(sub, p, k)
 				p += k
-				w += groups(k) * float64(allowed[and]+buildWork)
+				w += blockGroupsOf(k) * float64(allowed[(subs-1)&^and]+buildWork)
 			}
 		}
 		if v == best {

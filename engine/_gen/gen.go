@@ -37,11 +37,14 @@ const (
 	entryBytes = 8 * 8 // blockGroups words
 	rowBytes   = entries * entryBytes
 	maxChunks  = 11
+	maxVary    = 64/chunkBits - 1 // the chunks an item laid out with its extra bits apart reads, at most
 )
 
 const joinArgsType = "*[14]uint64"
 
 const signature = "func(t *[11][64][8]uint64, items []uint64) uint64"
+
+const subsSignature = "func(t *[11][64][8]uint64, items []uint64, bounds *[65]int, and, t0, t1 int) uint64"
 
 func main() {
 	set := flag.String("set", "match", "kernels to write: match (the join's) or walk (the backtracking ones)")
