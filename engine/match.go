@@ -105,11 +105,18 @@ func buildBlockGo(t *blockTable, pats []uint64, chunks int) {
 // each entry: the portable kernel, and the twin the assembly ones are
 // tested against.
 func matchBlockGo(t *blockTable, chunks, groups int, items []uint64) uint64 {
+	all := [blockGroups]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+	return matchItemsGo(t, &all, min(chunks, maxChunks), groups, items)
+}
+
+// matchItemsGo counts, over items, the bits of the first groups words of
+// start ANDed with the entries each item's first chunks chunks select:
+// the portable kernels' loop.
+func matchItemsGo(t *blockTable, start *[blockGroups]uint64, chunks, groups int, items []uint64) uint64 {
 	var s int
-	chunks = min(chunks, maxChunks)
 	for _, w := range items {
-		acc := t[0][w&63]
-		for k := 1; k < chunks; k++ {
+		acc := *start
+		for k := range chunks {
 			e := &t[k][w>>(chunkBits*uint(k))&63]
 			for g := range blockGroups {
 				acc[g] &= e[g]
@@ -129,28 +136,14 @@ func matchBlockGo(t *blockTable, chunks, groups int, items []uint64) uint64 {
 // the entry of chunk vary that the sub-bucket's extra bits select, once.
 // The portable kernel, and the twin the assembly ones are tested against.
 func matchSubsGo(t *blockTable, vary, groups int, items []uint64, iu []int, and, t0, t1 int) uint64 {
-	var s int
+	var s uint64
 	vary = min(vary, maxVary)
 	for e := range 1 << extraBits {
-		lo, hi := max(iu[e], t0), min(iu[e+1], t1)
-		if e&and != 0 || lo >= hi {
-			continue
-		}
-		mask := &t[vary][e]
-		for _, w := range items[lo:hi] {
-			acc := *mask
-			for k := range vary {
-				e := &t[k][w>>(chunkBits*uint(k))&63]
-				for g := range blockGroups {
-					acc[g] &= e[g]
-				}
-			}
-			for g := range groups {
-				s += bits.OnesCount64(acc[g&(blockGroups-1)])
-			}
+		if lo, hi := max(iu[e], t0), min(iu[e+1], t1); e&and == 0 && lo < hi {
+			s += matchItemsGo(t, &t[vary][e], vary, groups, items[lo:hi])
 		}
 	}
-	return uint64(s)
+	return s
 }
 
 // transpose64 transposes a 64×64 bit matrix in place: afterwards bit j of
